@@ -1,0 +1,51 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "Endpoint",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "EndpointCore", targets: ["EndpointCore"]),
+    .library(name: "EndpointJSON", targets: ["EndpointJSON"]),
+    .library(name: "EndpointTransport", targets: ["EndpointTransport"]),
+    .library(name: "EndpointTesting", targets: ["EndpointTesting"]),
+    .executable(name: "EndpointExample", targets: ["EndpointExample"]),
+  ],
+  targets: [
+    .target(name: "EndpointCore"),
+    .target(name: "EndpointJSON", dependencies: ["EndpointCore"]),
+    .target(name: "EndpointTransport", dependencies: ["EndpointCore"]),
+    .target(name: "EndpointTesting", dependencies: ["EndpointCore"]),
+    .executableTarget(
+      name: "EndpointExample",
+      dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointTesting"],
+      path: "Examples/EndpointExample"
+    ),
+    // Imports only EndpointCore and EndpointJSON; the linkage check runs `ldd` on it.
+    .executableTarget(
+      name: "LinkageProbe",
+      dependencies: ["EndpointCore", "EndpointJSON"],
+      path: "Tools/LinkageProbe"
+    ),
+    .executableTarget(
+      name: "CoreBenchmarks",
+      dependencies: ["EndpointCore", "EndpointJSON"],
+      path: "Benchmarks/CoreBenchmarks"
+    ),
+    .executableTarget(
+      name: "TransportBenchmarks",
+      dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport"],
+      path: "Benchmarks/TransportBenchmarks"
+    ),
+    .testTarget(name: "EndpointCoreTests", dependencies: ["EndpointCore"]),
+    .testTarget(name: "EndpointJSONTests", dependencies: ["EndpointCore", "EndpointJSON"]),
+    .testTarget(
+      name: "EndpointTransportTests",
+      dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport"]
+    ),
+    .testTarget(
+      name: "EndpointTestingTests",
+      dependencies: ["EndpointCore", "EndpointJSON", "EndpointTesting", "EndpointTransport"]
+    ),
+  ]
+)

@@ -1,0 +1,39 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Bounded, UTF-8-safe previews of message bodies for error messages and logs.
+public enum BodyPreview {
+  /// The default number of bytes shown.
+  public static let defaultLimit = 512
+
+  /// A printable preview of `body`: at most `limit` bytes of its text, cut on a character boundary,
+  /// with the number of bytes left out; binary data is described by its size only.
+  ///
+  /// ```swift
+  /// BodyPreview.text(of: Data("hello world".utf8), limit: 5)  // "hello… (6 more bytes)"
+  /// ```
+  public static func text(of body: Data, limit: Int = defaultLimit) -> String {
+    if body.isEmpty { return "<empty>" }
+    let limit = max(0, limit)
+    var end = min(body.count, limit)
+    // Back off to the start of a UTF-8 sequence so no character is cut in half.
+    if end < body.count {
+      while end > 0, body[body.startIndex + end] & 0xC0 == 0x80 { end -= 1 }
+    }
+    let prefix = body.prefix(end)
+    guard let text = String(validating: prefix, as: UTF8.self),
+      !text.unicodeScalars.contains(where: isBinaryScalar)
+    else {
+      return "<\(body.count) bytes of binary data>"
+    }
+    let rest = body.count - end
+    return rest == 0 ? text : "\(text)… (\(rest) more bytes)"
+  }
+
+  private static func isBinaryScalar(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 && scalar != "\n" && scalar != "\r" && scalar != "\t"
+  }
+}

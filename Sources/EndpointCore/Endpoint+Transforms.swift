@@ -1,0 +1,113 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+extension Endpoint {
+  /// An endpoint for the same call whose resource is transformed, such as a wire type mapped to a
+  /// domain type.
+  ///
+  /// ```swift
+  /// let titles: Endpoint<[String]> = Todo.all().map { $0.map(\.title) }
+  /// ```
+  public func map<NewResource>(
+    _ transform: @escaping @Sendable (Resource) -> NewResource
+  ) -> Endpoint<NewResource> {
+    replacingParser(parser.map(transform))
+  }
+
+  /// Like ``map(_:)``, with a transform that can throw; its error is what the call throws.
+  public func tryMap<NewResource>(
+    _ transform: @escaping @Sendable (Resource) throws -> NewResource
+  ) -> Endpoint<NewResource> {
+    replacingParser(parser.map(transform))
+  }
+
+  /// Like ``map(_:)``, where `nil` from the transform becomes a ``ParsingFailure``.
+  public func compactMap<NewResource>(
+    _ transform: @escaping @Sendable (Resource) -> NewResource?
+  ) -> Endpoint<NewResource> {
+    replacingParser(
+      ResponseParser(accept: parser.accept, acceptedStatus: parser.acceptedStatus) {
+        [parser] response, body in
+        guard let value = transform(try parser.parse(response, body)) else {
+          throw ParsingFailure(
+            type: String(describing: NewResource.self),
+            reason: "the transform returned nil",
+            body: body
+          )
+        }
+        return value
+      }
+    )
+  }
+
+  /// A copy with the header field `name` set to `value`, replacing any field of that name in any
+  /// case.
+  public func settingHeader(_ value: String, for name: String) -> Endpoint {
+    var copy = self
+    for key in headers.keys where key.caseInsensitiveEquals(name) {
+      copy.headers[key] = nil
+    }
+    copy.headers[name] = value
+    return copy
+  }
+
+  /// A copy without the header field `name`, in any case.
+  public func removingHeader(_ name: String) -> Endpoint {
+    var copy = self
+    for key in headers.keys where key.caseInsensitiveEquals(name) {
+      copy.headers[key] = nil
+    }
+    return copy
+  }
+
+  /// A copy with `items` added after the existing query items.
+  public func addingQuery(_ items: [URLQueryItem]) -> Endpoint {
+    var copy = self
+    copy.query += items
+    return copy
+  }
+
+  /// A copy with one query item added.
+  public func addingQuery(_ name: String, _ value: String?) -> Endpoint {
+    addingQuery([URLQueryItem(name: name, value: value)])
+  }
+
+  /// A copy whose whole exchange may take at most `timeout`.
+  public func timeout(_ timeout: Duration?) -> Endpoint {
+    var copy = self
+    copy.timeout = timeout
+    return copy
+  }
+
+  /// A copy whose parser accepts other statuses.
+  public func accepting(_ status: AcceptedStatus) -> Endpoint {
+    var copy = self
+    copy.parser.acceptedStatus = status
+    return copy
+  }
+
+  private func replacingParser<NewResource>(
+    _ parser: ResponseParser<NewResource>
+  ) -> Endpoint<NewResource> {
+    var endpoint = Endpoint<NewResource>(
+      method,
+      url: url,
+      query: query,
+      headers: headers,
+      payload: payload,
+      timeout: timeout,
+      parser: parser
+    )
+    endpoint.urlError = urlError
+    return endpoint
+  }
+}
+
+extension String {
+  func caseInsensitiveEquals(_ other: String) -> Bool {
+    HTTPToken.namesEqual(self, other)
+  }
+}

@@ -1,0 +1,213 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Everything needed to make one HTTP call and turn its response into a typed `Resource`.
+///
+/// An endpoint is a plain value: build it, inspect it and parse a canned response in a unit test
+/// with no network; any ``HTTPClient`` can send it.
+///
+/// ```swift
+/// extension User {
+///   static func with(id: Int) -> Endpoint<User> {
+///     Endpoint(.get, path: "users/\(id)", relativeTo: api, parser: userParser)
+///   }
+/// }
+/// let request = try User.with(id: 42).request()   // GET https://api.example.com/users/42
+/// let user = try await client.call(User.with(id: 42))
+/// ```
+public struct Endpoint<Resource>: Sendable {
+  /// The request method.
+  public var method: HTTPMethod
+  /// The URL before ``query`` is added.
+  public var url: URL
+  /// Query items added after any query ``url`` already has, percent-encoded.
+  public var query: [URLQueryItem]
+  /// Header fields to send. Checked when the request is resolved; ordered by name on the wire.
+  public var headers: [String: String]
+  /// The body and its media type.
+  public var payload: RequestPayload
+  /// Validates the status and makes the resource from the body.
+  public var parser: ResponseParser<Resource>
+  /// How long the whole exchange may take, or `nil` for the client's default.
+  public var timeout: Duration?
+  /// A problem found while building the URL, reported by ``request()``.
+  var urlError: InvalidURL?
+
+  /// Creates an endpoint in the memberwise form of the original TinyNetworking design.
+  public init(
+    url: URL,
+    method: HTTPMethod = .get,
+    payload: RequestPayload = .empty,
+    parser: ResponseParser<Resource>
+  ) {
+    self.init(method, url: url, payload: payload, parser: parser)
+  }
+
+  /// Creates an endpoint for a full URL.
+  ///
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - url: the URL; `query` is added after any query it has.
+  ///   - query: query items, percent-encoded (`+` → `%2B`, space → `%20`).
+  ///   - headers: header fields; `Content-Type` and `Accept` here win over the payload's and the
+  ///     parser's.
+  ///   - payload: the body.
+  ///   - timeout: how long the whole exchange may take.
+  ///   - parser: validates the status and parses the body.
+  public init(
+    _ method: HTTPMethod,
+    url: URL,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    payload: RequestPayload = .empty,
+    timeout: Duration? = nil,
+    parser: ResponseParser<Resource>
+  ) {
+    self.method = method
+    self.url = url
+    self.query = query
+    self.headers = headers
+    self.payload = payload
+    self.parser = parser
+    self.timeout = timeout
+  }
+
+  /// Creates an endpoint for a path relative to an API's base URL.
+  ///
+  /// Interpolated values in `path` are encoded as single segments; see ``URLPath`` for how the
+  /// path resolves. A path that cannot be resolved makes ``request()`` throw ``InvalidURL``.
+  public init(
+    _ method: HTTPMethod,
+    path: URLPath,
+    relativeTo baseURL: URL,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    payload: RequestPayload = .empty,
+    timeout: Duration? = nil,
+    parser: ResponseParser<Resource>
+  ) {
+    var url = baseURL
+    var urlError: InvalidURL?
+    do {
+      url = try path.resolved(against: baseURL)
+    } catch {
+      urlError = error
+    }
+    self.init(
+      method,
+      url: url,
+      query: query,
+      headers: headers,
+      payload: payload,
+      timeout: timeout,
+      parser: parser
+    )
+    self.urlError = urlError
+  }
+
+  /// The request this endpoint describes: method, full URL, header fields and body.
+  ///
+  /// `Content-Type` comes from the payload and `Accept` from the parser unless ``headers`` sets
+  /// them.
+  /// - Throws: ``InvalidURL``, ``InvalidMethod`` or ``InvalidHeaderField`` naming the bad input.
+  public func request() throws -> HTTPRequest {
+    if let urlError { throw urlError }
+    guard HTTPToken.isValid(method.rawValue) else { throw InvalidMethod(method: method) }
+    var fields = HTTPFields()
+    if headers.count == 1, let (name, value) = headers.first {
+      try fields.append(value, for: name)
+    } else if !headers.isEmpty {
+      for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+        try fields.append(value, for: name)
+      }
+    }
+    if let contentType = payload.contentType, !fields.contains("Content-Type") {
+      try fields.append(contentType, for: "Content-Type")
+    }
+    if let accept = parser.accept, !fields.contains("Accept") {
+      try fields.append(accept, for: "Accept")
+    }
+    return HTTPRequest(
+      method: method,
+      url: try resolvedURL(),
+      headerFields: fields,
+      body: payload.body,
+      timeout: timeout
+    )
+  }
+
+  /// Validates the status and parses the body with the endpoint's parser.
+  ///
+  /// - Throws: ``UnexpectedResponse`` for a status the parser does not accept, or the parser's
+  ///   error (``ParsingFailure`` for the built-in parsers).
+  public func parse(_ response: HTTPResponse, _ body: Data) throws -> Resource {
+    try parse(response, body, method: method, url: response.url ?? url)
+  }
+
+  func parse(_ response: HTTPResponse, _ body: Data, method: HTTPMethod, url: URL) throws
+    -> Resource
+  {
+    guard parser.acceptedStatus.contains(response.status) else {
+      throw UnexpectedResponse(
+        method: method,
+        url: url,
+        response: response,
+        body: body,
+        accepted: parser.acceptedStatus
+      )
+    }
+    return try parser.parse(response, body)
+  }
+
+  private func resolvedURL() throws(InvalidURL) -> URL {
+    if query.isEmpty { return url }
+    var text = url.absoluteString
+    var fragment = ""
+    if let hash = text.firstIndex(of: "#") {
+      fragment = String(text[hash...])
+      text.removeSubrange(hash...)
+    }
+    if let mark = text.firstIndex(of: "?") {
+      if text.index(after: mark) != text.endIndex, !text.hasSuffix("&") { text += "&" }
+    } else {
+      text += "?"
+    }
+    for (index, item) in query.enumerated() {
+      if index > 0 { text += "&" }
+      text += PercentEncoding.encodeComponent(item.name)
+      if let value = item.value {
+        text += "=" + PercentEncoding.encodeComponent(value)
+      }
+    }
+    guard let resolved = URL(string: text + fragment) else {
+      throw InvalidURL(input: text + fragment, reason: "the query could not be added")
+    }
+    return resolved
+  }
+}
+
+extension Endpoint where Resource == Void {
+  /// Creates an endpoint that checks the status and ignores the body.
+  public init(
+    _ method: HTTPMethod,
+    url: URL,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    payload: RequestPayload = .empty,
+    timeout: Duration? = nil,
+    expecting status: AcceptedStatus = .success
+  ) {
+    self.init(
+      method,
+      url: url,
+      query: query,
+      headers: headers,
+      payload: payload,
+      timeout: timeout,
+      parser: .void(expecting: status)
+    )
+  }
+}

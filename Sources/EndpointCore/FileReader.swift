@@ -1,0 +1,65 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads a file body in chunks with plain POSIX calls (no FileHandle in FoundationEssentials).
+final class FileReader {
+  static let chunkSize = 64 * 1024
+
+  private let url: URL
+  private var descriptor: Int32 = -1
+  private var finished = false
+
+  init(url: URL) {
+    self.url = url
+  }
+
+  deinit {
+    if descriptor >= 0 { close(descriptor) }
+  }
+
+  static func size(of url: URL) throws(FileBodyError) -> Int64 {
+    var info = stat()
+    guard stat(url.path, &info) == 0 else {
+      throw FileBodyError(fileURL: url, reason: String(cString: strerror(errno)))
+    }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      throw FileBodyError(fileURL: url, reason: "not a regular file")
+    }
+    return Int64(info.st_size)
+  }
+
+  func next() throws -> Data? {
+    if finished { return nil }
+    if descriptor < 0 {
+      descriptor = open(url.path, O_RDONLY)
+      guard descriptor >= 0 else {
+        throw FileBodyError(fileURL: url, reason: String(cString: strerror(errno)))
+      }
+    }
+    var chunk = Data(count: FileReader.chunkSize)
+    let count = chunk.withUnsafeMutableBytes { buffer in
+      read(descriptor, buffer.baseAddress, buffer.count)
+    }
+    if count < 0 {
+      throw FileBodyError(fileURL: url, reason: String(cString: strerror(errno)))
+    }
+    if count == 0 {
+      finished = true
+      close(descriptor)
+      descriptor = -1
+      return nil
+    }
+    chunk.count = count
+    return chunk
+  }
+}

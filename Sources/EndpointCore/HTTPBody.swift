@@ -1,0 +1,191 @@
+import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// A message body: an asynchronous sequence of byte chunks with an optional known length.
+///
+/// Request and response bodies share this type. A body already in memory is the fast path:
+/// ``collect(upTo:)`` returns it at once. A body read from a file can be read again, so it can be
+/// retried or re-sent on a redirect; a body made from a stream can be read once.
+///
+/// ```swift
+/// let (response, body) = try await client.send(request)
+/// for try await chunk in body { consume(chunk) }
+/// ```
+public struct HTTPBody: AsyncSequence, Sendable {
+  /// One chunk of bytes.
+  public typealias Element = Data
+
+  enum Storage: Sendable {
+    case buffer(Data)
+    case file(URL)
+    case stream(StreamSource)
+  }
+
+  let storage: Storage
+
+  /// The body's length in bytes, when it is known before reading it.
+  public let length: Int64?
+
+  /// An empty body.
+  public static let empty = HTTPBody(Data())
+
+  /// Creates a body from bytes in memory.
+  public init(_ data: Data) {
+    storage = .buffer(data)
+    length = Int64(data.count)
+  }
+
+  /// Creates a body from the UTF-8 bytes of `text`.
+  public init(_ text: String) {
+    self.init(Data(text.utf8))
+  }
+
+  /// Creates a body read from a file as it is sent; the length is the file's size.
+  ///
+  /// - Throws: ``FileBodyError`` if the file does not exist or is not a regular file.
+  public init(contentsOf fileURL: URL) throws(FileBodyError) {
+    storage = .file(fileURL)
+    length = try FileReader.size(of: fileURL)
+  }
+
+  /// Creates a body from any asynchronous sequence of chunks. It can be read only once.
+  ///
+  /// - Parameters:
+  ///   - sequence: the chunks, in order.
+  ///   - length: the total number of bytes, if known.
+  public init<Chunks: AsyncSequence & Sendable>(_ sequence: Chunks, length: Int64? = nil)
+  where Chunks.Element == Data {
+    storage = .stream(StreamSource(sequence))
+    self.length = length
+  }
+
+  /// The bytes, when the body is held in memory; `nil` for file and stream bodies.
+  public var data: Data? {
+    if case .buffer(let data) = storage { return data }
+    return nil
+  }
+
+  /// The file the body is read from, for file bodies.
+  public var fileURL: URL? {
+    if case .file(let url) = storage { return url }
+    return nil
+  }
+
+  /// Whether the body can be read more than once (in memory or from a file).
+  public var isReplayable: Bool {
+    if case .stream = storage { return false }
+    return true
+  }
+
+  /// Reads the whole body into memory.
+  ///
+  /// - Parameter limit: the largest body accepted, in bytes.
+  /// - Throws: ``ResponseTooLarge`` past `limit` (checked against the declared length first, so a
+  ///   body that is too large is not read at all), or the error the source throws.
+  public func collect(upTo limit: Int) async throws -> Data {
+    if let length, length > Int64(limit) {
+      throw ResponseTooLarge(limit: limit, received: length)
+    }
+    if case .buffer(let data) = storage { return data }
+    var result = Data()
+    if let length { result.reserveCapacity(Int(length)) }
+    for try await chunk in self {
+      if result.count + chunk.count > limit {
+        throw ResponseTooLarge(limit: limit, received: Int64(result.count + chunk.count))
+      }
+      result.append(chunk)
+    }
+    return result
+  }
+
+  /// Creates an iterator over the chunks.
+  public func makeAsyncIterator() -> AsyncIterator {
+    switch storage {
+    case .buffer(let data):
+      return AsyncIterator(next: BufferChunks(data).next)
+    case .file(let url):
+      return AsyncIterator(next: FileReader(url: url).next)
+    case .stream(let source):
+      return AsyncIterator(next: source.makeNext())
+    }
+  }
+
+  /// Iterates over a body's chunks.
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    private let nextChunk: () async throws -> Data?
+
+    init(next: @escaping () async throws -> Data?) {
+      nextChunk = next
+    }
+
+    /// The next chunk, or `nil` at the end of the body.
+    public mutating func next() async throws -> Data? {
+      try await nextChunk()
+    }
+  }
+}
+
+/// Hands out an in-memory body as a single chunk.
+private final class BufferChunks {
+  private var data: Data?
+
+  init(_ data: Data) {
+    self.data = data.isEmpty ? nil : data
+  }
+
+  func next() -> Data? {
+    defer { data = nil }
+    return data
+  }
+}
+
+/// A single-use source of chunks; a second reader gets ``BodyAlreadyConsumed``.
+final class StreamSource: Sendable {
+  private let makeIterator: @Sendable () -> (() async throws -> Data?)
+  private let consumed = Mutex(false)
+
+  init<Chunks: AsyncSequence & Sendable>(_ sequence: Chunks) where Chunks.Element == Data {
+    makeIterator = {
+      let box = IteratorBox(sequence.makeAsyncIterator())
+      return box.next
+    }
+  }
+
+  func makeNext() -> () async throws -> Data? {
+    let first = consumed.withLock { consumed in
+      defer { consumed = true }
+      return !consumed
+    }
+    guard first else { return { throw BodyAlreadyConsumed() } }
+    return makeIterator()
+  }
+}
+
+private final class IteratorBox<Base: AsyncIteratorProtocol> where Base.Element == Data {
+  private var base: Base
+
+  init(_ base: Base) {
+    self.base = base
+  }
+
+  func next() async throws -> Data? {
+    try await base.next()
+  }
+}
+
+/// A body that can be read only once was read a second time.
+public struct BodyAlreadyConsumed: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Creates the error.
+  public init() {}
+
+  /// A sentence saying what happened.
+  public var description: String {
+    "The body was already read: a streamed body can be read only once; "
+      + "use an in-memory or file body where it must be read again"
+  }
+}

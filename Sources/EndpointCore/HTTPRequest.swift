@@ -1,0 +1,40 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// A resolved HTTP request: what a transport sends.
+///
+/// ``Endpoint/request()`` produces one; middleware and test doubles read and change it. It is a
+/// plain value: nothing in it refers to a transport.
+public struct HTTPRequest: Sendable, CustomStringConvertible {
+  /// The request method.
+  public var method: HTTPMethod
+  /// The full URL, query included.
+  public var url: URL
+  /// The header fields, in order.
+  public var headerFields: HTTPFields
+  /// The body, or `nil` for none.
+  public var body: HTTPBody?
+  /// How long the whole exchange may take, or `nil` for the client's default.
+  public var timeout: Duration?
+
+  /// Creates a request.
+  public init(
+    method: HTTPMethod,
+    url: URL,
+    headerFields: HTTPFields = HTTPFields(),
+    body: HTTPBody? = nil,
+    timeout: Duration? = nil
+  ) {
+    self.method = method
+    self.url = url
+    self.headerFields = headerFields
+    self.body = body
+    self.timeout = timeout
+  }
+
+  /// `METHOD URL`.
+  public var description: String { "\(method) \(url.absoluteString)" }
+}

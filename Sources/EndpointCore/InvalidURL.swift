@@ -1,0 +1,18 @@
+/// A URL could not be built from what the endpoint was given.
+public struct InvalidURL: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The offending input: a URL string, a path, or a query item.
+  public let input: String
+  /// What was wrong with it.
+  public let reason: String
+
+  /// Creates the error.
+  public init(input: String, reason: String) {
+    self.input = input
+    self.reason = reason
+  }
+
+  /// A sentence naming the input and the problem.
+  public var description: String {
+    "Invalid URL \(String(reflecting: input)): \(reason)"
+  }
+}

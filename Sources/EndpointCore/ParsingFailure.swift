@@ -1,0 +1,34 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// A response with an accepted status could not be turned into the endpoint's resource.
+///
+/// Its description says what was expected, what failed (for JSON, the coding path) and shows a
+/// bounded snippet of the body.
+public struct ParsingFailure: Error, Sendable, CustomStringConvertible {
+  /// The type the parser was producing, such as `"User"`.
+  public let type: String
+  /// Where in the body parsing failed, such as `"items[2].id"`, when known.
+  public let path: String?
+  /// What went wrong.
+  public let reason: String
+  /// The body that failed to parse.
+  public let body: Data
+
+  /// Creates the error.
+  public init(type: String, path: String? = nil, reason: String, body: Data) {
+    self.type = type
+    self.path = path
+    self.reason = reason
+    self.body = body
+  }
+
+  /// A sentence with the type, the path, the reason and a body snippet.
+  public var description: String {
+    let location = path.map { " at \($0)" } ?? ""
+    return "Could not parse \(type)\(location): \(reason)\n  body: \(BodyPreview.text(of: body))"
+  }
+}

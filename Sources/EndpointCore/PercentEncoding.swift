@@ -1,0 +1,88 @@
+/// Percent-encoding as RFC 3986 defines it, on UTF-8 bytes.
+enum PercentEncoding {
+  private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+  /// Unreserved characters only: everything else, `/`, `+`, `&`, `=`, `#`, `?` and space
+  /// included, becomes `%XX`. Used for query names and values, form fields and path segments.
+  static func encodeComponent(_ string: String) -> String {
+    encode(string) { isUnreserved($0) }
+  }
+
+  /// A path typed by hand: keeps `/`, sub-delimiters, `:`, `@` and valid `%XX` escapes, and
+  /// encodes the rest (spaces, non-ASCII).
+  static func encodePath(_ string: String) -> String {
+    encode(string, keepingEscapes: true) { byte in
+      isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: "/")
+        || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+    }
+  }
+
+  /// A query typed by hand: like a path, plus `?`.
+  static func encodeQuery(_ string: String) -> String {
+    encode(string, keepingEscapes: true) { byte in
+      isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: "/")
+        || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "?")
+    }
+  }
+
+  static func isUnreserved(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+      UInt8(ascii: "_"), UInt8(ascii: "~"):
+      true
+    default:
+      false
+    }
+  }
+
+  private static func isSubDelimiter(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+      UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+      UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+      true
+    default:
+      false
+    }
+  }
+
+  private static func isHexDigit(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+      UInt8(ascii: "A")...UInt8(ascii: "F"):
+      true
+    default:
+      false
+    }
+  }
+
+  private static func encode(
+    _ string: String,
+    keepingEscapes: Bool = false,
+    allowed: (UInt8) -> Bool
+  ) -> String {
+    let utf8 = Array(string.utf8)
+    if utf8.allSatisfy(allowed) { return string }
+    var output = [UInt8]()
+    output.reserveCapacity(utf8.count * 3)
+    var index = 0
+    while index < utf8.count {
+      let byte = utf8[index]
+      if allowed(byte) {
+        output.append(byte)
+      } else if keepingEscapes, byte == UInt8(ascii: "%"), index + 2 < utf8.count,
+        isHexDigit(utf8[index + 1]), isHexDigit(utf8[index + 2])
+      {
+        output.append(contentsOf: utf8[index...index + 2])
+        index += 2
+      } else {
+        output.append(UInt8(ascii: "%"))
+        output.append(hexDigits[Int(byte >> 4)])
+        output.append(hexDigits[Int(byte & 0x0F)])
+      }
+      index += 1
+    }
+    return String(decoding: output, as: UTF8.self)
+  }
+}

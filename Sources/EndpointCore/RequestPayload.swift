@@ -1,0 +1,112 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// What an endpoint sends: a body and the media type that becomes its `Content-Type`.
+///
+/// ```swift
+/// let form = RequestPayload.formURLEncoded([("q", "swift http"), ("page", "2")])
+/// form.contentType   // "application/x-www-form-urlencoded"
+/// ```
+///
+/// JSON payloads come from `EndpointJSON`.
+public struct RequestPayload: Sendable {
+  /// The media type sent as `Content-Type`, or `nil` to send none.
+  public var contentType: String?
+  /// The body, or `nil` for no body.
+  public var body: HTTPBody?
+
+  /// Creates a payload from a body and its media type.
+  public init(contentType: String?, body: HTTPBody?) {
+    self.contentType = contentType
+    self.body = body
+  }
+
+  /// No body and no `Content-Type`.
+  public static let empty = RequestPayload(contentType: nil, body: nil)
+
+  /// Raw bytes with a media type.
+  public static func data(
+    _ data: Data,
+    contentType: String = "application/octet-stream"
+  ) -> RequestPayload {
+    RequestPayload(contentType: contentType, body: HTTPBody(data))
+  }
+
+  /// UTF-8 text.
+  public static func text(
+    _ text: String,
+    contentType: String = "text/plain; charset=utf-8"
+  ) -> RequestPayload {
+    RequestPayload(contentType: contentType, body: HTTPBody(text))
+  }
+
+  /// A file, streamed from disk as it is sent.
+  ///
+  /// - Throws: ``FileBodyError`` if the file cannot be read.
+  public static func file(
+    _ fileURL: URL,
+    contentType: String = "application/octet-stream"
+  ) throws(FileBodyError) -> RequestPayload {
+    RequestPayload(contentType: contentType, body: try HTTPBody(contentsOf: fileURL))
+  }
+
+  /// An `application/x-www-form-urlencoded` body from ordered pairs.
+  ///
+  /// Names and values are percent-encoded, so `&`, `=`, `+` and spaces arrive as typed.
+  public static func formURLEncoded(_ fields: [(String, String)]) -> RequestPayload {
+    let encoded = fields.map {
+      PercentEncoding.encodeComponent($0.0) + "=" + PercentEncoding.encodeComponent($0.1)
+    }
+    return RequestPayload(
+      contentType: "application/x-www-form-urlencoded",
+      body: HTTPBody(encoded.joined(separator: "&"))
+    )
+  }
+
+  /// An `application/x-www-form-urlencoded` body from a dictionary, ordered by name so the
+  /// bytes are the same on every run.
+  public static func formURLEncoded(_ fields: [String: String]) -> RequestPayload {
+    formURLEncoded(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+  }
+
+  /// A `multipart/form-data` body with a boundary that occurs in none of the parts.
+  ///
+  /// ```swift
+  /// let payload = RequestPayload.multipart([
+  ///   .text(name: "title", value: "Holiday"),
+  ///   .file(name: "photo", filename: "beach.jpg", contentType: "image/jpeg", data: jpeg),
+  /// ])
+  /// ```
+  public static func multipart(_ parts: [MultipartPart]) -> RequestPayload {
+    multipart(parts, boundaryCandidates: { "endpoint-" + randomHex(count: 24) })
+  }
+
+  static func multipart(
+    _ parts: [MultipartPart],
+    boundaryCandidates next: () -> String
+  ) -> RequestPayload {
+    var boundary = next()
+    while parts.contains(where: { $0.contains(Data(boundary.utf8)) }) {
+      boundary = next()
+    }
+    var body = Data()
+    for part in parts {
+      body.append(Data("--\(boundary)\r\n".utf8))
+      part.write(to: &body)
+      body.append(Data("\r\n".utf8))
+    }
+    body.append(Data("--\(boundary)--\r\n".utf8))
+    return RequestPayload(
+      contentType: "multipart/form-data; boundary=\(boundary)",
+      body: HTTPBody(body)
+    )
+  }
+
+  private static func randomHex(count: Int) -> String {
+    let digits = Array("0123456789abcdef")
+    return String((0..<count).map { _ in digits[Int.random(in: 0..<16)] })
+  }
+}

@@ -1,0 +1,137 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// A path relative to an API's base URL, written as a string literal with interpolations.
+///
+/// The literal parts are the path as typed (spaces and other characters a URL cannot hold are
+/// percent-encoded; a `?` starts a query). Every interpolated value is percent-encoded as
+/// **one** segment, so user input cannot climb or split the path:
+///
+/// ```swift
+/// let login = "../admin"
+/// let path: URLPath = "users/\(login)/repos"
+/// path.encoded   // "users/..%2Fadmin/repos"
+/// ```
+///
+/// Resolution against a base URL (see ``resolved(against:)``):
+///
+/// | base                         | path                | result                              |
+/// |------------------------------|---------------------|-------------------------------------|
+/// | `https://api.example.com/v1` | `"users"`           | `https://api.example.com/v1/users`  |
+/// | `https://api.example.com/v1/`| `"/users"`          | `https://api.example.com/v1/users`  |
+/// | `https://api.example.com/v1` | `""`                | `https://api.example.com/v1`        |
+/// | `https://api.example.com/v1` | `"users/"`          | `https://api.example.com/v1/users/` |
+/// | `https://api.example.com/v1` | `"https://x.org/y"` | `https://x.org/y`                   |
+public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
+  CustomStringConvertible
+{
+  /// The percent-encoded path, with the query if the literal had one.
+  public let encoded: String
+
+  /// Creates a path from a literal with no interpolations.
+  public init(stringLiteral value: String) {
+    var interpolation = StringInterpolation(
+      literalCapacity: value.utf8.count,
+      interpolationCount: 0
+    )
+    interpolation.appendLiteral(value)
+    encoded = interpolation.encoded
+  }
+
+  /// Creates a path from a literal with interpolations.
+  public init(stringInterpolation: StringInterpolation) {
+    encoded = stringInterpolation.encoded
+  }
+
+  /// Builds the encoded path piece by piece.
+  public struct StringInterpolation: StringInterpolationProtocol, Sendable {
+    var encoded = ""
+    var inQuery = false
+
+    /// Creates an empty interpolation.
+    public init(literalCapacity: Int, interpolationCount: Int) {
+      encoded.reserveCapacity(literalCapacity + interpolationCount * 8)
+    }
+
+    /// Appends literal text: the path as typed, encoded only where a URL requires it.
+    public mutating func appendLiteral(_ literal: String) {
+      if inQuery {
+        encoded += PercentEncoding.encodeQuery(literal)
+      } else if let mark = literal.firstIndex(of: "?") {
+        encoded += PercentEncoding.encodePath(String(literal[..<mark])) + "?"
+        inQuery = true
+        encoded += PercentEncoding.encodeQuery(String(literal[literal.index(after: mark)...]))
+      } else {
+        encoded += PercentEncoding.encodePath(literal)
+      }
+    }
+
+    /// Appends a value as one percent-encoded segment (`/`, `?`, `#` and `%` included).
+    public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+      let text = value.description
+      if text == "." || text == ".." {
+        // Dot segments would be removed or climb the path; encode them so they stay data.
+        encoded += String(repeating: "%2E", count: text.count)
+      } else {
+        encoded += PercentEncoding.encodeComponent(text)
+      }
+    }
+  }
+
+  /// The encoded path.
+  public var description: String { encoded }
+
+  /// Whether the path is an absolute URL (it starts with `scheme://`).
+  public var isAbsoluteURL: Bool {
+    guard let colon = encoded.firstIndex(of: ":"),
+      encoded[colon...].hasPrefix("://")
+    else { return false }
+    let scheme = encoded[..<colon]
+    guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
+    return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+  }
+
+  /// The URL this path names relative to `base`.
+  ///
+  /// The base's path is always kept, whether or not either side has a slash where they meet; an
+  /// empty path gives the base itself; an absolute URL ignores the base. A query in the path
+  /// is added after any query the base has. The base's fragment is dropped.
+  ///
+  /// - Throws: ``InvalidURL`` naming the input when no valid URL results.
+  public func resolved(against base: URL) throws(InvalidURL) -> URL {
+    if isAbsoluteURL {
+      guard let url = URL(string: encoded) else {
+        throw InvalidURL(input: encoded, reason: "not a valid absolute URL")
+      }
+      return url
+    }
+    guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true),
+      components.scheme != nil, components.host != nil
+    else {
+      throw InvalidURL(input: base.absoluteString, reason: "a base URL needs a scheme and a host")
+    }
+    let parts = encoded.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+    let relative = parts[0].drop { $0 == "/" }
+    if !parts[0].isEmpty {
+      var basePath = Substring(components.percentEncodedPath)
+      while basePath.hasSuffix("/") { basePath = basePath.dropLast() }
+      components.percentEncodedPath = basePath + "/" + relative
+    }
+    if parts.count == 2 {
+      let query = String(parts[1])
+      components.percentEncodedQuery = [components.percentEncodedQuery, query]
+        .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
+    }
+    components.fragment = nil
+    guard let url = components.url else {
+      throw InvalidURL(
+        input: encoded,
+        reason: "cannot be resolved against \(base.absoluteString)"
+      )
+    }
+    return url
+  }
+}
