@@ -9,13 +9,13 @@ enum JSONCoding {
   /// Decodes `body`, turning any failure into a ``ParsingFailure`` with the coding path.
   static func decode<Value: Decodable>(
     from body: Data,
-    decoder: JSONDecoder,
-    typeName: @autoclosure () -> String
+    decoder: JSONDecoder
   ) throws(ParsingFailure) -> Value {
     do {
       return try decoder.decode(Value.self, from: body)
     } catch {
-      throw failure(for: error, typeName: typeName(), body: body)
+      // The type's name is worked out only on failure: it costs more than a small decode.
+      throw failure(for: error, typeName: String(describing: Value.self), body: body)
     }
   }
 

@@ -27,21 +27,15 @@ extension ResponseParser where Value: Decodable & SendableMetatype {
     decoder: JSONDecoder = SharedCoders.decoder,
     expecting status: AcceptedStatus = .success
   ) -> ResponseParser {
-    // Worked out once here rather than on every response.
-    let typeName = String(describing: Value.self)
-    if Value.self is any OptionalMarker.Type {
-      return ResponseParser(accept: "application/json", acceptedStatus: status) {
-        response, body in
-        if response.status == 204 || body.allSatisfy(JSONWhitespace.contains),
-          let none: Value = NoValue.of()
-        {
-          return none
-        }
-        return try JSONCoding.decode(from: body, decoder: decoder, typeName: typeName)
+    ResponseParser(accept: "application/json", acceptedStatus: status) { response, body in
+      // Only an empty body or a 204 needs to know whether `Value` is an `Optional`, so the
+      // check stays off the common path.
+      if response.status == 204 || JSONWhitespace.isBlank(body),
+        let none: Value = NoValue.of()
+      {
+        return none
       }
-    }
-    return ResponseParser(accept: "application/json", acceptedStatus: status) { _, body in
-      try JSONCoding.decode(from: body, decoder: decoder, typeName: typeName)
+      return try JSONCoding.decode(from: body, decoder: decoder)
     }
   }
 }
@@ -57,5 +51,12 @@ extension ResponseParser where Value == Void {
 private enum JSONWhitespace {
   static func contains(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+  }
+
+  /// Whether `body` is empty or only whitespace; a body starting with anything else is
+  /// answered from its first byte.
+  static func isBlank(_ body: Data) -> Bool {
+    guard let first = body.first else { return true }
+    return contains(first) && body.allSatisfy(contains)
   }
 }

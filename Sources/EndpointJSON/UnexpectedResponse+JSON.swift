@@ -24,6 +24,6 @@ extension UnexpectedResponse {
     as type: Body.Type = Body.self,
     decoder: JSONDecoder = SharedCoders.decoder
   ) throws(ParsingFailure) -> Body {
-    try JSONCoding.decode(from: body, decoder: decoder, typeName: String(describing: type))
+    try JSONCoding.decode(from: body, decoder: decoder)
   }
 }
