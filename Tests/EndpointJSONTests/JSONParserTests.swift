@@ -141,6 +141,23 @@ import Testing
     #expect(error.path == "title")
   }
 
+  @Test func topLevelArrayPathStartsWithIndex() throws {
+    let body = bytes(#"[{"id":1,"title":"a","done":false},{"id":2,"title":"b","done":"no"}]"#)
+    let error = try #require(throws: ParsingFailure.self) {
+      try ResponseParser<[Todo]>.json().parse(ok(), body)
+    }
+    #expect(error.type == "Array<Todo>")
+    #expect(error.path == "[1].done")
+  }
+
+  @Test func nonOptional204WithEmptyBodyFailsClearly() throws {
+    let error = try #require(throws: ParsingFailure.self) {
+      try ResponseParser<Todo>.json().parse(ok(204), Data())
+    }
+    #expect(error.type == "Todo")
+    #expect(error.reason == "the body is empty; expected JSON")
+  }
+
   @Test func voidIgnoresBody() throws {
     let parser = ResponseParser<Void>.json()
     try parser.parse(ok(), bytes("<html>not json</html>"))
