@@ -6,7 +6,7 @@
 
 /// Decoding and encoding with errors that say what failed, where, and show the body.
 enum JSONCoding {
-  /// Decodes `body`, turning any failure into a ``ParsingFailure`` with the coding path.
+  /// Decodes `body`, turning any failure into a ``EndpointCore/ParsingFailure`` with the coding path.
   static func decode<Value: Decodable>(
     from body: Data,
     decoder: JSONDecoder

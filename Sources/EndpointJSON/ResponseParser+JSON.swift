@@ -21,7 +21,7 @@ extension ResponseParser where Value: Decodable & SendableMetatype {
   /// - Parameters:
   ///   - decoder: the decoder; a shared default one unless given.
   ///   - status: the statuses to parse; 2xx by default.
-  /// - Returns: a parser that throws ``ParsingFailure`` naming the coding path that failed (such
+  /// - Returns: a parser that throws ``EndpointCore/ParsingFailure`` naming the coding path that failed (such
   ///   as `items[2].id`), why, and a bounded snippet of the body.
   public static func json(
     decoder: JSONDecoder = SharedCoders.decoder,

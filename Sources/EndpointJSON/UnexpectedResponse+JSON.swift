@@ -18,7 +18,7 @@ extension UnexpectedResponse {
   /// - Parameters:
   ///   - type: the error body's type.
   ///   - decoder: the decoder; a shared default one unless given.
-  /// - Throws: ``ParsingFailure`` with the coding path and a body snippet when the body is not a
+  /// - Throws: ``EndpointCore/ParsingFailure`` with the coding path and a body snippet when the body is not a
   ///   `Body`.
   public func decodeBody<Body: Decodable>(
     as type: Body.Type = Body.self,
