@@ -22,7 +22,10 @@ public struct Endpoint<Resource>: Sendable {
   /// The request method.
   public var method: HTTPMethod
   /// The URL before ``query`` is added.
-  public var url: URL
+  public var url: URL {
+    // A URL set by hand replaces the one a path failed to resolve to.
+    didSet { urlError = nil }
+  }
   /// Query items added after any query ``url`` already has, percent-encoded.
   public var query: [URLQueryItem]
   /// Header fields to send. Checked when the request is resolved; ordered by name on the wire.
@@ -144,16 +147,21 @@ public struct Endpoint<Resource>: Sendable {
   /// - Throws: ``UnexpectedResponse`` for a status the parser does not accept, or the parser's
   ///   error (``ParsingFailure`` for the built-in parsers).
   public func parse(_ response: HTTPResponse, _ body: Data) throws -> Resource {
-    try parse(response, body, method: method, url: response.url ?? url)
+    try parse(response, body, method: method, url: response.url ?? (try? resolvedURL()) ?? url)
   }
 
-  func parse(_ response: HTTPResponse, _ body: Data, method: HTTPMethod, url: URL) throws
-    -> Resource
-  {
+  /// Parses with the request's method and URL at hand for the error; the URL is only built
+  /// when the status is rejected.
+  func parse(
+    _ response: HTTPResponse,
+    _ body: Data,
+    method: HTTPMethod,
+    url: @autoclosure () -> URL
+  ) throws -> Resource {
     guard parser.acceptedStatus.contains(response.status) else {
       throw UnexpectedResponse(
         method: method,
-        url: url,
+        url: url(),
         response: response,
         body: body,
         accepted: parser.acceptedStatus

@@ -91,6 +91,11 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
     fields.lazy.filter { HTTPToken.namesEqual($0.name, name) }.map(\.value)
   }
 
+  /// The value of the first field called `name` (ignoring case), without building an array.
+  func firstValue(for name: String) -> String? {
+    fields.first { HTTPToken.namesEqual($0.name, name) }?.value
+  }
+
   /// Whether at least one field is called `name` (ignoring case).
   public func contains(_ name: String) -> Bool {
     fields.contains { HTTPToken.namesEqual($0.name, name) }

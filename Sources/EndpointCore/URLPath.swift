@@ -97,8 +97,9 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
   /// The URL this path names relative to `base`.
   ///
   /// The base's path is always kept, whether or not either side has a slash where they meet; an
-  /// empty path gives the base itself; an absolute URL ignores the base. A query in the path
-  /// is added after any query the base has. The base's fragment is dropped.
+  /// empty path gives the base itself (with `/` as its path when it has none); an absolute URL
+  /// ignores the base. A query in the path is added after any query the base has. The base's
+  /// fragment is dropped.
   ///
   /// - Throws: ``InvalidURL`` naming the input when no valid URL results.
   public func resolved(against base: URL) throws(InvalidURL) -> URL {
@@ -108,30 +109,62 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
       }
       return url
     }
-    guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true),
-      components.scheme != nil, components.host != nil
-    else {
-      throw InvalidURL(input: base.absoluteString, reason: "a base URL needs a scheme and a host")
+    let baseText = base.absoluteString
+    guard let parts = BaseURLParts(baseText), base.host()?.isEmpty == false else {
+      throw InvalidURL(input: baseText, reason: "a base URL needs a scheme and a host")
     }
-    let parts = encoded.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-    let relative = parts[0].drop { $0 == "/" }
-    if !parts[0].isEmpty {
-      var basePath = Substring(components.percentEncodedPath)
+    // Plain string work on already-encoded text: one URL parse in the end, no URLComponents.
+    var path = Substring(encoded)
+    var query: Substring = ""
+    if let mark = path.firstIndex(of: "?") {
+      query = path[path.index(after: mark)...]
+      path = path[..<mark]
+    }
+    var result = String(parts.origin)
+    result.reserveCapacity(baseText.utf8.count + encoded.utf8.count + 2)
+    if path.isEmpty {
+      result += parts.path.isEmpty ? "/" : parts.path
+    } else {
+      var basePath = parts.path
       while basePath.hasSuffix("/") { basePath = basePath.dropLast() }
-      components.percentEncodedPath = basePath + "/" + relative
+      result += basePath
+      result += "/"
+      result += path.drop { $0 == "/" }
     }
-    if parts.count == 2 {
-      let query = String(parts[1])
-      components.percentEncodedQuery = [components.percentEncodedQuery, query]
-        .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
+    if !parts.query.isEmpty || !query.isEmpty {
+      result += "?"
+      result += parts.query
+      if !parts.query.isEmpty, !query.isEmpty { result += "&" }
+      result += query
     }
-    components.fragment = nil
-    guard let url = components.url else {
-      throw InvalidURL(
-        input: encoded,
-        reason: "cannot be resolved against \(base.absoluteString)"
-      )
+    guard let url = URL(string: result) else {
+      throw InvalidURL(input: encoded, reason: "cannot be resolved against \(baseText)")
     }
     return url
+  }
+}
+
+/// The origin (`scheme://authority`), path and query of a URL's text; the fragment is dropped.
+private struct BaseURLParts {
+  let origin: Substring
+  let path: Substring
+  let query: Substring
+
+  init?(_ text: String) {
+    var rest = Substring(text)
+    if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+    var query: Substring = ""
+    if let mark = rest.firstIndex(of: "?") {
+      query = rest[rest.index(after: mark)...]
+      rest = rest[..<mark]
+    }
+    guard let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") else {
+      return nil
+    }
+    let authority = rest.index(colon, offsetBy: 3)
+    let pathStart = rest[authority...].firstIndex(of: "/") ?? rest.endIndex
+    origin = rest[..<pathStart]
+    path = rest[pathStart...]
+    self.query = query
   }
 }
