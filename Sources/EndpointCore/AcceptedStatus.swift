@@ -36,7 +36,9 @@ public struct AcceptedStatus: Sendable, Hashable, CustomStringConvertible {
   /// The accepted codes, such as `200...299`, or `none`.
   public var description: String {
     if ranges.isEmpty { return "none" }
-    return ranges.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)...\($0.upperBound)" }
-      .joined(separator: ", ")
+    return ranges.map {
+      $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)...\($0.upperBound)"
+    }
+    .joined(separator: ", ")
   }
 }

@@ -34,7 +34,8 @@ public struct Endpoint<Resource>: Sendable {
   public var payload: RequestPayload
   /// Validates the status and makes the resource from the body.
   public var parser: ResponseParser<Resource>
-  /// How long the whole exchange may take, or `nil` for the client's default.
+  /// How long the whole exchange may take, or `nil` for the client's default. Must be positive:
+  /// ``request()`` throws ``InvalidTimeout`` otherwise.
   public var timeout: Duration?
   /// A problem found while building the URL, reported by ``request()``.
   var urlError: InvalidURL?
@@ -115,11 +116,13 @@ public struct Endpoint<Resource>: Sendable {
   ///
   /// `Content-Type` comes from the payload and `Accept` from the parser unless ``headers`` sets
   /// them.
-  /// - Throws: ``InvalidURL``, ``InvalidMethod`` or ``InvalidHeaderField`` naming the bad input.
+  /// - Throws: ``InvalidURL``, ``InvalidMethod``, ``InvalidHeaderField`` or ``InvalidTimeout``
+  ///   naming the bad input.
   public func request() throws -> HTTPRequest {
     if let urlError { throw urlError }
     guard HTTPToken.isValid(method.rawValue) else { throw InvalidMethod(method: method) }
-    var fields = HTTPFields()
+    if let timeout, timeout <= .zero { throw InvalidTimeout(timeout: timeout) }
+    var fields = HTTPFields(minimumCapacity: headers.count + 2)
     if headers.count == 1, let (name, value) = headers.first {
       try fields.append(value, for: name)
     } else if !headers.isEmpty {
@@ -173,6 +176,7 @@ public struct Endpoint<Resource>: Sendable {
   private func resolvedURL() throws(InvalidURL) -> URL {
     if query.isEmpty { return url }
     var text = url.absoluteString
+    text.reserveCapacity(text.utf8.count + query.count * 16)
     var fragment = ""
     if let hash = text.firstIndex(of: "#") {
       fragment = String(text[hash...])

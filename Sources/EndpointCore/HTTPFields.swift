@@ -50,6 +50,12 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
     fields = []
   }
 
+  /// An empty list with room for `minimumCapacity` fields, for code that builds many requests.
+  init(minimumCapacity: Int) {
+    fields = []
+    fields.reserveCapacity(minimumCapacity)
+  }
+
   /// Creates a list from name–value pairs, in order.
   ///
   /// - Throws: ``InvalidHeaderField`` naming the first invalid field.

@@ -60,10 +60,11 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
     public mutating func appendLiteral(_ literal: String) {
       if inQuery {
         encoded += PercentEncoding.encodeQuery(literal)
-      } else if let mark = literal.firstIndex(of: "?") {
-        encoded += PercentEncoding.encodePath(String(literal[..<mark])) + "?"
+      } else if let mark = literal.utf8.firstIndex(of: UInt8(ascii: "?")) {
+        encoded += PercentEncoding.encodePath(String(literal[..<mark]))
+        encoded += "?"
         inQuery = true
-        encoded += PercentEncoding.encodeQuery(String(literal[literal.index(after: mark)...]))
+        encoded += PercentEncoding.encodeQuery(String(literal[literal.utf8.index(after: mark)...]))
       } else {
         encoded += PercentEncoding.encodePath(literal)
       }
@@ -72,9 +73,11 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
     /// Appends a value as one percent-encoded segment (`/`, `?`, `#` and `%` included).
     public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
       let text = value.description
-      if text == "." || text == ".." {
+      if text == "." {
         // Dot segments would be removed or climb the path; encode them so they stay data.
-        encoded += String(repeating: "%2E", count: text.count)
+        encoded += "%2E"
+      } else if text == ".." {
+        encoded += "%2E%2E"
       } else {
         encoded += PercentEncoding.encodeComponent(text)
       }
@@ -86,12 +89,20 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
 
   /// Whether the path is an absolute URL (it starts with `scheme://`).
   public var isAbsoluteURL: Bool {
-    guard let colon = encoded.firstIndex(of: ":"),
-      encoded[colon...].hasPrefix("://")
+    let utf8 = encoded.utf8
+    guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
+      utf8[colon...].starts(with: "://".utf8)
     else { return false }
-    let scheme = encoded[..<colon]
-    guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
-    return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    let scheme = utf8[..<colon]
+    guard let first = scheme.first, isASCIILetter(first) else { return false }
+    return scheme.allSatisfy { byte in
+      isASCIILetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+  }
+
+  private func isASCIILetter(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
   }
 
   /// The URL this path names relative to `base`.
@@ -116,20 +127,21 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
     // Plain string work on already-encoded text: one URL parse in the end, no URLComponents.
     var path = Substring(encoded)
     var query: Substring = ""
-    if let mark = path.firstIndex(of: "?") {
-      query = path[path.index(after: mark)...]
+    if let mark = path.utf8.firstIndex(of: UInt8(ascii: "?")) {
+      query = path[path.utf8.index(after: mark)...]
       path = path[..<mark]
     }
-    var result = String(parts.origin)
+    var result = ""
     result.reserveCapacity(baseText.utf8.count + encoded.utf8.count + 2)
+    result += parts.origin
     if path.isEmpty {
       result += parts.path.isEmpty ? "/" : parts.path
     } else {
-      var basePath = parts.path
-      while basePath.hasSuffix("/") { basePath = basePath.dropLast() }
-      result += basePath
+      var basePath = parts.path.utf8
+      while basePath.last == UInt8(ascii: "/") { basePath = basePath.dropLast() }
+      result += Substring(basePath)
       result += "/"
-      result += path.drop { $0 == "/" }
+      result += Substring(path.utf8.drop { $0 == UInt8(ascii: "/") })
     }
     if !parts.query.isEmpty || !query.isEmpty {
       result += "?"
@@ -151,18 +163,21 @@ private struct BaseURLParts {
   let query: Substring
 
   init?(_ text: String) {
+    // Byte-wise: every delimiter here is ASCII, and a URL's text has no other raw characters.
     var rest = Substring(text)
-    if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+    if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
     var query: Substring = ""
-    if let mark = rest.firstIndex(of: "?") {
-      query = rest[rest.index(after: mark)...]
+    if let mark = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+      query = rest[rest.utf8.index(after: mark)...]
       rest = rest[..<mark]
     }
-    guard let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") else {
+    guard let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")),
+      rest.utf8[colon...].starts(with: "://".utf8)
+    else {
       return nil
     }
-    let authority = rest.index(colon, offsetBy: 3)
-    let pathStart = rest[authority...].firstIndex(of: "/") ?? rest.endIndex
+    let authority = rest.utf8.index(colon, offsetBy: 3)
+    let pathStart = rest.utf8[authority...].firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
     origin = rest[..<pathStart]
     path = rest[pathStart...]
     self.query = query

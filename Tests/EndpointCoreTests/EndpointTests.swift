@@ -149,6 +149,14 @@ import Testing
     #expect(endpoint.timeout(.seconds(1)).timeout(nil).timeout == nil)
   }
 
+  @Test(arguments: [Duration.zero, .seconds(-1), .nanoseconds(-1)])
+  func nonPositiveTimeoutMakesRequestThrowNamingIt(_ timeout: Duration) throws {
+    let endpoint = Endpoint(.get, url: try makeURL("https://a.example"), timeout: timeout)
+    let error = try #require(throws: InvalidTimeout.self) { try endpoint.request() }
+    #expect(error.timeout == timeout)
+    #expect(error.description.contains("greater than zero"))
+  }
+
   @Test func acceptingChangesTheParserStatuses() throws {
     let endpoint = Endpoint(url: try makeURL("https://a.example"), parser: Self.userParser)
       .accepting(.codes(404))

@@ -113,6 +113,18 @@ import Testing
     #expect(reads.events.count == 3, "the fourth chunk is never read")
   }
 
+  @Test func negativeDeclaredLengthCountsAsUnknown() async throws {
+    let body = HTTPBody(Chunks(["abc"]), length: -1)
+    #expect(body.length == nil)
+    #expect(try await body.collect(upTo: 3) == bytes("abc"))
+  }
+
+  @Test func hugeDeclaredLengthUnderTheLimitDoesNotAllocateItUpFront() async throws {
+    // A false Content-Length of 1 TiB with a caller who allows anything: reading must still work.
+    let body = HTTPBody(Chunks(["small"]), length: 1 << 40)
+    #expect(try await body.collect(upTo: Int.max) == bytes("small"))
+  }
+
   @Test func collectAcceptsABodyOfExactlyTheLimit() async throws {
     let body = HTTPBody(Chunks(["12345", "67890"]))
     #expect(try await body.collect(upTo: 10) == bytes("1234567890"))

@@ -176,6 +176,12 @@ import Testing
     #expect(AcceptedStatus.any.contains(599))
   }
 
+  @Test func hugeRangesDescribeWithoutOverflow() {
+    let everything = AcceptedStatus.range(Int.min...Int.max)
+    #expect(everything.contains(0))
+    #expect(everything.description == "\(Int.min)...\(Int.max)")
+  }
+
   @Test func noCodesAcceptsNothingAndSaysSo() {
     let none = AcceptedStatus.codes()
     #expect(!none.contains(200))
