@@ -122,7 +122,10 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
     }
     let baseText = base.absoluteString
     guard let parts = BaseURLParts(baseText), base.host()?.isEmpty == false else {
-      throw InvalidURL(input: baseText, reason: "a base URL needs a scheme and a host")
+      throw InvalidURL(
+        input: URLRedaction.redacted(base),
+        reason: "a base URL needs a scheme and a host"
+      )
     }
     // Plain string work on already-encoded text: one URL parse in the end, no URLComponents.
     var path = Substring(encoded)
@@ -150,7 +153,10 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
       result += query
     }
     guard let url = URL(string: result) else {
-      throw InvalidURL(input: encoded, reason: "cannot be resolved against \(baseText)")
+      throw InvalidURL(
+        input: encoded,
+        reason: "cannot be resolved against \(URLRedaction.redacted(base))"
+      )
     }
     return url
   }

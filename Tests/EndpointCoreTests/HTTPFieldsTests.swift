@@ -149,22 +149,25 @@ import Testing
     let fields = try HTTPFields([
       ("authorization", "Bearer secret"), ("Accept", "text/plain"), ("COOKIE", "session=1"),
       ("Set-Cookie", "id=2"), ("Proxy-Authorization", "Basic abc"), ("X-Api-Key", "k"),
+      ("X-Auth-Token", "t"), ("X-Client-Secret", "s"), ("X-Request-Id", "42"),
     ])
     let redacted = fields.redacted()
     #expect(
       redacted.map(\.description) == [
         "authorization: <redacted>", "Accept: text/plain", "COOKIE: <redacted>",
-        "Set-Cookie: <redacted>", "Proxy-Authorization: <redacted>", "X-Api-Key: k",
+        "Set-Cookie: <redacted>", "Proxy-Authorization: <redacted>", "X-Api-Key: <redacted>",
+        "X-Auth-Token: <redacted>", "X-Client-Secret: <redacted>", "X-Request-Id: 42",
       ])
-    let more = fields.redacted(additionalNames: ["x-api-key"])
-    #expect(more["X-API-KEY"] == HTTPFields.redactedValue)
+    let more = fields.redacted(additionalNames: ["x-request-id"])
+    #expect(more["X-REQUEST-ID"] == HTTPFields.redactedValue)
     #expect(fields["Authorization"] == "Bearer secret", "the original is unchanged")
   }
 
   @Test func sensitiveNamesIgnoreCase() {
     #expect(HTTPFields.isSensitive("AUTHORIZATION"))
     #expect(HTTPFields.isSensitive("set-cookie"))
+    #expect(HTTPFields.isSensitive("X-CSRF-TOKEN"))
     #expect(!HTTPFields.isSensitive("Accept"))
-    #expect(HTTPFields.isSensitive("x-token", additionalNames: ["X-Token"]))
+    #expect(HTTPFields.isSensitive("x-session", additionalNames: ["X-Session"]))
   }
 }

@@ -77,6 +77,12 @@ import Testing
     #expect(request.description == "GET https://a.example/x?y=1")
   }
 
+  @Test func requestDescriptionHidesURLCredentials() throws {
+    let request = HTTPRequest(
+      method: .get, url: try makeURL("https://me:pw@a.example/x?token=abc&page=1"))
+    #expect(request.description == "GET https://<redacted>@a.example/x?token=<redacted>&page=1")
+  }
+
   @Test func requestIsMutable() throws {
     var request = HTTPRequest(method: .post, url: try makeURL("https://a.example"))
     try request.headerFields.set("1", for: "X")
