@@ -27,7 +27,8 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
 
     /// Creates a field after checking its name and value.
     ///
-    /// - Throws: ``InvalidHeaderField`` if the name is not a token or the value contains CR, LF or NUL.
+    /// - Throws: ``InvalidHeaderField`` if the name is not a token or the value contains CR, LF
+    ///   or NUL.
     public init(name: String, value: String) throws(InvalidHeaderField) {
       guard HTTPToken.isValid(name) else {
         throw InvalidHeaderField(name: name, reason: .nameNotAToken)

@@ -18,13 +18,16 @@
 ///
 /// Resolution against a base URL (see ``resolved(against:)``):
 ///
-/// | base                         | path                | result                              |
-/// |------------------------------|---------------------|-------------------------------------|
-/// | `https://api.example.com/v1` | `"users"`           | `https://api.example.com/v1/users`  |
-/// | `https://api.example.com/v1/`| `"/users"`          | `https://api.example.com/v1/users`  |
-/// | `https://api.example.com/v1` | `""`                | `https://api.example.com/v1`        |
-/// | `https://api.example.com/v1` | `"users/"`          | `https://api.example.com/v1/users/` |
-/// | `https://api.example.com/v1` | `"https://x.org/y"` | `https://x.org/y`                   |
+/// | base                      | path                | result                                  |
+/// |---------------------------|---------------------|-----------------------------------------|
+/// | `https://api.example/v1`  | `"users"`           | `https://api.example/v1/users`          |
+/// | `https://api.example/v1/` | `"/users"`          | `https://api.example/v1/users`          |
+/// | `https://api.example/v1`  | `"users/"`          | `https://api.example/v1/users/`         |
+/// | `https://api.example/v1`  | `""`                | `https://api.example/v1`                |
+/// | `https://api.example`     | `""`                | `https://api.example/`                  |
+/// | `https://api.example/v1`  | `"search?q=a b"`    | `https://api.example/v1/search?q=a%20b` |
+/// | `https://api.example?k=1` | `"users?page=2"`    | `https://api.example/users?k=1&page=2`  |
+/// | `https://api.example/v1`  | `"https://x.org/y"` | `https://x.org/y`                       |
 public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
   CustomStringConvertible
 {

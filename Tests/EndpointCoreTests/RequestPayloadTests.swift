@@ -132,7 +132,8 @@ import Testing
     let body = text(try #require(payload.body?.data))
     #expect(
       body.contains(
-        "Content-Disposition: form-data; name=\"a%22b%0D%0AX-Evil: 1\"; filename=\"c%22d%0Ae.txt\"\r\n"
+        "Content-Disposition: form-data; name=\"a%22b%0D%0AX-Evil: 1\"; "
+          + "filename=\"c%22d%0Ae.txt\"\r\n"
       ))
     #expect(body.contains("Content-Type: text/plainX-Evil: 2\r\n"))
     #expect(!body.contains("\r\nX-Evil"), "no injected header line")

@@ -148,3 +148,21 @@ import Testing
     #expect(("a/x" as URLPath) == "a/\(value)")
   }
 }
+
+@Suite struct URLPathDocumentationTests {
+  // The table in URLPath's documentation, kept true.
+  @Test(arguments: [
+    ("https://api.example/v1", "users", "https://api.example/v1/users"),
+    ("https://api.example/v1/", "/users", "https://api.example/v1/users"),
+    ("https://api.example/v1", "users/", "https://api.example/v1/users/"),
+    ("https://api.example/v1", "", "https://api.example/v1"),
+    ("https://api.example", "", "https://api.example/"),
+    ("https://api.example/v1", "search?q=a b", "https://api.example/v1/search?q=a%20b"),
+    ("https://api.example?k=1", "users?page=2", "https://api.example/users?k=1&page=2"),
+    ("https://api.example/v1", "https://x.org/y", "https://x.org/y"),
+  ])
+  func documentedResolutionHolds(_ base: String, _ path: String, _ expected: String) throws {
+    let url = try URLPath(stringLiteral: path).resolved(against: try makeURL(base))
+    #expect(url.absoluteString == expected)
+  }
+}
