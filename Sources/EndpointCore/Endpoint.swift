@@ -175,15 +175,20 @@ public struct Endpoint<Resource>: Sendable {
 
   private func resolvedURL() throws(InvalidURL) -> URL {
     if query.isEmpty { return url }
-    var text = url.absoluteString
-    text.reserveCapacity(text.utf8.count + query.count * 16)
-    var fragment = ""
-    if let hash = text.firstIndex(of: "#") {
-      fragment = String(text[hash...])
-      text.removeSubrange(hash...)
+    // Byte-wise on the URL's text (its delimiters are ASCII), then one parse.
+    let base = Substring(url.absoluteString)
+    var beforeFragment = base
+    var fragment: Substring = ""
+    if let hash = base.utf8.firstIndex(of: UInt8(ascii: "#")) {
+      beforeFragment = base[..<hash]
+      fragment = base[hash...]
     }
-    if let mark = text.firstIndex(of: "?") {
-      if text.index(after: mark) != text.endIndex, !text.hasSuffix("&") { text += "&" }
+    var text = ""
+    text.reserveCapacity(base.utf8.count + query.count * 16)
+    text += beforeFragment
+    if beforeFragment.utf8.contains(UInt8(ascii: "?")) {
+      let last = beforeFragment.utf8.last
+      if last != UInt8(ascii: "?"), last != UInt8(ascii: "&") { text += "&" }
     } else {
       text += "?"
     }
@@ -191,11 +196,13 @@ public struct Endpoint<Resource>: Sendable {
       if index > 0 { text += "&" }
       text += PercentEncoding.encodeComponent(item.name)
       if let value = item.value {
-        text += "=" + PercentEncoding.encodeComponent(value)
+        text += "="
+        text += PercentEncoding.encodeComponent(value)
       }
     }
-    guard let resolved = URL(string: text + fragment) else {
-      throw InvalidURL(input: text + fragment, reason: "the query could not be added")
+    text += fragment
+    guard let resolved = URL(string: text) else {
+      throw InvalidURL(input: text, reason: "the query could not be added")
     }
     return resolved
   }
