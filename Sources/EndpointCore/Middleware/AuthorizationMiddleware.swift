@@ -104,7 +104,8 @@ public struct AuthorizationMiddleware: Middleware {
       do {
         return try await send(request, scheme: scheme, store: store, next: next)
       } catch let error as TokenStore.RefreshError {
-        throw TokenRefreshFailed(method: request.method, url: request.url, underlying: error.underlying)
+        throw TokenRefreshFailed(
+          method: request.method, url: request.url, underlying: error.underlying)
       }
     }
   }
