@@ -44,9 +44,11 @@ func tokenChecker(accepting accepted: String) -> StubClient {
 @Suite struct AuthorizationMiddlewareTests {
   @Test func basicCredentialsAreBase64OfUserColonPassword() async throws {
     let stub = StubClient(status: 200)
-    let client = stub.with(AuthorizationMiddleware.basic(username: "anystring", password: "abc123-us6"))
+    let client = stub.with(
+      AuthorizationMiddleware.basic(username: "anystring", password: "abc123-us6"))
     _ = try await client.send(HTTPRequest(method: .get, url: testURL()))
-    #expect(stub.requests.first?.headerFields["Authorization"] == "Basic YW55c3RyaW5nOmFiYzEyMy11czY=")
+    #expect(
+      stub.requests.first?.headerFields["Authorization"] == "Basic YW55c3RyaW5nOmFiYzEyMy11czY=")
   }
 
   @Test func bearerTokenIsSentWithItsScheme() async throws {
@@ -91,7 +93,9 @@ func tokenChecker(accepting accepted: String) -> StubClient {
     #expect(try await body.collect(upTo: 100) == Data("ok".utf8))
     #expect(await tokens.refreshes == 1)
     #expect(
-      stub.requests.map { $0.headerFields["Authorization"] } == ["Bearer token-0", "Bearer token-1"])
+      stub.requests.map { $0.headerFields["Authorization"] } == [
+        "Bearer token-0", "Bearer token-1",
+      ])
   }
 
   @Test func unauthorizedAfterTheRetryIsReturnedAsIs() async throws {
@@ -151,7 +155,8 @@ func tokenChecker(accepting accepted: String) -> StubClient {
     let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
       for index in 0..<50 {
         group.addTask {
-          let request = HTTPRequest(method: .get, url: testURL("https://api.example.com/n/\(index)"))
+          let request = HTTPRequest(
+            method: .get, url: testURL("https://api.example.com/n/\(index)"))
           return try await client.send(request).0.status
         }
       }
@@ -189,7 +194,8 @@ func tokenChecker(accepting accepted: String) -> StubClient {
     #expect(try await slow.value.0.status == 200)
     #expect(await tokens.refreshes == 1)
     let slowAttempts = stub.requests.filter { $0.url.path == "/slow" }
-    #expect(slowAttempts.map { $0.headerFields["Authorization"] } == ["Bearer token-0", "Bearer token-1"])
+    #expect(
+      slowAttempts.map { $0.headerFields["Authorization"] } == ["Bearer token-0", "Bearer token-1"])
   }
 
   @Test func failedRefreshThrowsTokenRefreshFailedToEveryWaitingRequest() async throws {

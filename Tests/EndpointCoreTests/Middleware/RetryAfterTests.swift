@@ -1,5 +1,6 @@
-@testable import EndpointCore
 import Testing
+
+@testable import EndpointCore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -21,10 +22,14 @@ import Testing
   }
 
   @Test func leapDayAndCenturyRulesAreApplied() {
-    #expect(HTTPDate.parse("Thu, 29 Feb 2024 00:00:00 GMT") == Date(timeIntervalSince1970: 1_709_164_800))
-    #expect(HTTPDate.parse("Tue, 29 Feb 2000 12:00:00 GMT") == Date(timeIntervalSince1970: 951_825_600))
+    #expect(
+      HTTPDate.parse("Thu, 29 Feb 2024 00:00:00 GMT") == Date(timeIntervalSince1970: 1_709_164_800))
+    #expect(
+      HTTPDate.parse("Tue, 29 Feb 2000 12:00:00 GMT") == Date(timeIntervalSince1970: 951_825_600))
     #expect(HTTPDate.parse("Thu, 01 Jan 1970 00:00:00 GMT") == Date(timeIntervalSince1970: 0))
-    #expect(HTTPDate.parse("Thursday, 01-Jan-30 00:00:00 GMT") == Date(timeIntervalSince1970: 1_893_456_000))
+    #expect(
+      HTTPDate.parse("Thursday, 01-Jan-30 00:00:00 GMT")
+        == Date(timeIntervalSince1970: 1_893_456_000))
   }
 
   @Test(arguments: [

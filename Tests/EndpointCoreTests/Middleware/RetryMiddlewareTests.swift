@@ -25,7 +25,8 @@ func retry(
   @Test func waitsGrowExponentiallyWithFullJitterAndTheLastResponseIsReturned() async throws {
     let stub = StubClient(status: 503, body: "down")
     let sleeps = SleepRecorder()
-    let client = stub.with(retry(RetryPolicy(maxAttempts: 4, baseDelay: .seconds(1)), sleeps: sleeps))
+    let client = stub.with(
+      retry(RetryPolicy(maxAttempts: 4, baseDelay: .seconds(1)), sleeps: sleeps))
     let (response, body) = try await client.send(HTTPRequest(method: .get, url: testURL()))
     #expect(response.status == 503)
     #expect(try await body.collect(upTo: 100) == Data("down".utf8))
@@ -187,7 +188,9 @@ func retry(
     }
     let sleeps = SleepRecorder()
     let client = stub.with(retry(sleeps: sleeps))
-    let status = try await Task { try await client.send(HTTPRequest(method: .get, url: testURL())).0.status }.value
+    let status = try await Task {
+      try await client.send(HTTPRequest(method: .get, url: testURL())).0.status
+    }.value
     #expect(status == 503)
     #expect(stub.requests.count == 1)
     #expect(sleeps.delays.isEmpty)
@@ -226,7 +229,8 @@ func retry(
 
   @Test func retryAfterDateIsMeasuredFromNow() async throws {
     let stub = StubClient { _, index in
-      index == 0 ? reply(503, headers: [("Retry-After", "Sun, 06 Nov 1994 08:49:57 GMT")]) : reply(200)
+      index == 0
+        ? reply(503, headers: [("Retry-After", "Sun, 06 Nov 1994 08:49:57 GMT")]) : reply(200)
     }
     let sleeps = SleepRecorder()
     // `now` is Sun, 06 Nov 1994 08:49:37 GMT.
@@ -237,7 +241,8 @@ func retry(
 
   @Test func retryAfterDateInThePastMeansNoWait() async throws {
     let stub = StubClient { _, index in
-      index == 0 ? reply(503, headers: [("Retry-After", "Sat, 05 Nov 1994 08:49:37 GMT")]) : reply(200)
+      index == 0
+        ? reply(503, headers: [("Retry-After", "Sat, 05 Nov 1994 08:49:37 GMT")]) : reply(200)
     }
     let sleeps = SleepRecorder()
     _ = try await stub.with(retry(sleeps: sleeps)).send(HTTPRequest(method: .get, url: testURL()))
@@ -250,7 +255,8 @@ func retry(
     }
     let sleeps = SleepRecorder()
     let policy = RetryPolicy(maxDelay: .seconds(30))
-    _ = try await stub.with(retry(policy, sleeps: sleeps)).send(HTTPRequest(method: .get, url: testURL()))
+    _ = try await stub.with(retry(policy, sleeps: sleeps)).send(
+      HTTPRequest(method: .get, url: testURL()))
     #expect(sleeps.delays == [.seconds(30)])
   }
 
@@ -275,9 +281,11 @@ func retry(
 
   @Test func decodingFailureIsNotRetried() async throws {
     let stub = StubClient(status: 200, body: "not a number")
-    let endpoint = Endpoint<Int>(.get, url: testURL(), parser: ResponseParser { _, body in
-      throw TestError(name: "decoding \(body.count) bytes")
-    })
+    let endpoint = Endpoint<Int>(
+      .get, url: testURL(),
+      parser: ResponseParser { _, body in
+        throw TestError(name: "decoding \(body.count) bytes")
+      })
     await #expect(throws: TestError(name: "decoding 12 bytes")) {
       _ = try await stub.with(retry(sleeps: SleepRecorder())).call(endpoint)
     }
@@ -294,8 +302,10 @@ func retry(
   @Test func clockInitialiserSleepsOnTheClock() async throws {
     let stub = StubClient { _, index in reply(index == 0 ? 503 : 200) }
     let policy = RetryPolicy(baseDelay: .zero)
-    let (response, _) = try await stub.with(RetryMiddleware(policy: policy, clock: ContinuousClock()))
-      .send(HTTPRequest(method: .get, url: testURL()))
+    let (response, _) = try await stub.with(
+      RetryMiddleware(policy: policy, clock: ContinuousClock())
+    )
+    .send(HTTPRequest(method: .get, url: testURL()))
     #expect(response.status == 200)
     #expect(stub.requests.count == 2)
   }
