@@ -27,7 +27,7 @@
 /// - an error from the rest of the chain is reported as ``HTTPLogEntry/Outcome/failed(_:)`` and
 ///   thrown on.
 ///
-/// Placed innermost (last in ``HTTPClient/with(_:)-(any Middleware...)``), it reports every
+/// Placed innermost (last in `client.with(...)`), it reports every
 /// attempt that goes to the transport; placed outermost, one entry per call.
 public struct LoggingMiddleware: Middleware {
   /// What is hidden in URLs, headers and form bodies.
