@@ -34,8 +34,8 @@ actor CountingTokens: TokenProvider {
 }
 
 /// Accepts only `Bearer <accepted>`; everything else gets 401.
-func tokenChecker(accepting accepted: String) -> StubClient {
-  StubClient { request, _ in
+func tokenChecker(accepting accepted: String) -> ScriptedClient {
+  ScriptedClient { request, _ in
     request.headerFields["Authorization"] == "Bearer \(accepted)"
       ? reply(200, body: "ok") : reply(401, body: "expired")
   }
@@ -43,7 +43,7 @@ func tokenChecker(accepting accepted: String) -> StubClient {
 
 @Suite struct AuthorizationMiddlewareTests {
   @Test func basicCredentialsAreBase64OfUserColonPassword() async throws {
-    let stub = StubClient(status: 200)
+    let stub = ScriptedClient(status: 200)
     let client = stub.with(
       AuthorizationMiddleware.basic(username: "anystring", password: "abc123-us6"))
     _ = try await client.send(HTTPRequest(method: .get, url: testURL()))
@@ -52,14 +52,14 @@ func tokenChecker(accepting accepted: String) -> StubClient {
   }
 
   @Test func bearerTokenIsSentWithItsScheme() async throws {
-    let stub = StubClient(status: 200)
+    let stub = ScriptedClient(status: 200)
     _ = try await stub.with(AuthorizationMiddleware.bearer("s3cr3t"))
       .send(HTTPRequest(method: .get, url: testURL()))
     #expect(stub.requests.first?.headerFields.values(for: "authorization") == ["Bearer s3cr3t"])
   }
 
   @Test func requestWithItsOwnAuthorizationIsSentUnchanged() async throws {
-    let stub = StubClient(status: 200)
+    let stub = ScriptedClient(status: 200)
     let tokens = CountingTokens()
     var request = HTTPRequest(method: .post, url: testURL("https://auth.example.com/login"))
     try request.headerFields.append("Basic bG9naW4=", for: "Authorization")
@@ -69,7 +69,7 @@ func tokenChecker(accepting accepted: String) -> StubClient {
   }
 
   @Test func tokenWithLineBreakIsRejectedWithoutBeingSent() async throws {
-    let stub = StubClient(status: 200)
+    let stub = ScriptedClient(status: 200)
     let client = stub.with(AuthorizationMiddleware.bearer("abc\r\nX-Injected: 1"))
     await #expect(throws: InvalidHeaderField.self) {
       _ = try await client.send(HTTPRequest(method: .get, url: testURL()))
@@ -78,7 +78,7 @@ func tokenChecker(accepting accepted: String) -> StubClient {
   }
 
   @Test func customSchemeIsPutBeforeTheToken() async throws {
-    let stub = StubClient(status: 200)
+    let stub = ScriptedClient(status: 200)
     let client = stub.with(AuthorizationMiddleware(scheme: "Token", tokens: CountingTokens()))
     _ = try await client.send(HTTPRequest(method: .get, url: testURL()))
     #expect(stub.requests.first?.headerFields["Authorization"] == "Token token-0")
@@ -99,7 +99,7 @@ func tokenChecker(accepting accepted: String) -> StubClient {
   }
 
   @Test func unauthorizedAfterTheRetryIsReturnedAsIs() async throws {
-    let stub = StubClient(status: 401, body: "still no")
+    let stub = ScriptedClient(status: 401, body: "still no")
     let tokens = CountingTokens()
     let (response, body) = try await stub.with(AuthorizationMiddleware(tokens: tokens))
       .send(HTTPRequest(method: .get, url: testURL()))
@@ -111,7 +111,7 @@ func tokenChecker(accepting accepted: String) -> StubClient {
 
   @Test func unauthorizedBodyIsReadBeforeTheRetry() async throws {
     let firstBody = RecordingChunks(["expired ", "token"])
-    let stub = StubClient { request, index in
+    let stub = ScriptedClient { request, index in
       index == 0 ? (HTTPResponse(status: 401), firstBody.body) : reply(200)
     }
     _ = try await stub.with(AuthorizationMiddleware(tokens: CountingTokens()))
@@ -142,7 +142,7 @@ func tokenChecker(accepting accepted: String) -> StubClient {
 
   @Test func fiftyConcurrentUnauthorizedRequestsShareOneRefresh() async throws {
     let arrivals = Barrier(count: 50)
-    let stub = StubClient { request, _ in
+    let stub = ScriptedClient { request, _ in
       guard request.headerFields["Authorization"] == "Bearer token-1" else {
         // Every request holds its 401 until all 50 were sent with the old token.
         await arrivals.arrive()
@@ -172,7 +172,7 @@ func tokenChecker(accepting accepted: String) -> StubClient {
   @Test func requestRejectedWithAnAlreadyReplacedTokenRetriesWithoutRefreshing() async throws {
     let slowArrived = Gate()
     let release = Gate()
-    let stub = StubClient { request, _ in
+    let stub = ScriptedClient { request, _ in
       if request.headerFields["Authorization"] == "Bearer token-1" { return reply(200) }
       if request.url.path == "/slow" {
         slowArrived.open()
@@ -200,7 +200,7 @@ func tokenChecker(accepting accepted: String) -> StubClient {
 
   @Test func failedRefreshThrowsTokenRefreshFailedToEveryWaitingRequest() async throws {
     let arrivals = Barrier(count: 5)
-    let stub = StubClient { _, _ in
+    let stub = ScriptedClient { _, _ in
       await arrivals.arrive()
       return reply(401)
     }
@@ -242,7 +242,7 @@ func tokenChecker(accepting accepted: String) -> StubClient {
   }
 
   @Test func nextRejectionAfterAFailedRefreshTriesAgain() async throws {
-    let stub = StubClient(status: 401)
+    let stub = ScriptedClient(status: 401)
     let tokens = CountingTokens(failingWith: TestError(name: "down"))
     let client = stub.with(AuthorizationMiddleware(tokens: tokens))
     for _ in 0..<2 {

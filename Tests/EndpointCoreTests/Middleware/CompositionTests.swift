@@ -14,7 +14,7 @@ func tracing(_ name: String, into trace: Recorder<[String]>) -> ClosureMiddlewar
 @Suite struct CompositionTests {
   @Test func firstMiddlewareSeesTheRequestFirstAndTheResponseLast() async throws {
     let trace = Recorder<[String]>([])
-    let stub = StubClient { _, _ in
+    let stub = ScriptedClient { _, _ in
       trace.update { $0.append("client") }
       return reply(200)
     }
@@ -25,7 +25,7 @@ func tracing(_ name: String, into trace: Recorder<[String]>) -> ClosureMiddlewar
   }
 
   @Test func middlewareCanAnswerWithoutCallingNext() async throws {
-    let stub = StubClient(status: 200)
+    let stub = ScriptedClient(status: 200)
     let cache = ClosureMiddleware { _, _ in reply(203, body: "cached") }
     let (response, _) = try await stub.with(cache).send(HTTPRequest(method: .get, url: testURL()))
     #expect(response.status == 203)
@@ -34,7 +34,7 @@ func tracing(_ name: String, into trace: Recorder<[String]>) -> ClosureMiddlewar
 
   @Test func retryInsideLoggingLogsEveryAttemptWhenLoggingIsInnermost() async throws {
     let entries = Recorder<[HTTPLogEntry]>([])
-    let stub = StubClient { _, index in reply(index == 0 ? 503 : 200) }
+    let stub = ScriptedClient { _, index in reply(index == 0 ? 503 : 200) }
     let client = stub.with(
       DefaultHeadersMiddleware(try HTTPFields([("User-Agent", "T/1")])),
       retry(sleeps: SleepRecorder()),
@@ -49,7 +49,7 @@ func tracing(_ name: String, into trace: Recorder<[String]>) -> ClosureMiddlewar
 
   @Test func loggingOutermostLogsOneEntryPerCall() async throws {
     let entries = Recorder<[HTTPLogEntry]>([])
-    let stub = StubClient { _, index in reply(index == 0 ? 503 : 200) }
+    let stub = ScriptedClient { _, index in reply(index == 0 ? 503 : 200) }
     let client = stub.with(logging(into: entries), retry(sleeps: SleepRecorder()))
     _ = try await client.send(HTTPRequest(method: .get, url: testURL()))
     #expect(entries.value.map(\.status) == [200])

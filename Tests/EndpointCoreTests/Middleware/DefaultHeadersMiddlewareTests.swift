@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct DefaultHeadersMiddlewareTests {
   @Test func missingFieldsAreAddedAndPresentOnesKept() async throws {
-    let stub = StubClient(status: 200)
+    let stub = ScriptedClient(status: 200)
     let defaults = try DefaultHeadersMiddleware([
       "User-Agent": "MyApp/1.0", "Accept-Language": "en-GB, en;q=0.8",
     ])
@@ -16,7 +16,7 @@ import Testing
   }
 
   @Test func repeatedDefaultFieldsAreAllAddedInOrder() async throws {
-    let stub = StubClient(status: 200)
+    let stub = ScriptedClient(status: 200)
     let fields = try HTTPFields([("X-Feature", "a"), ("X-Feature", "b"), ("X-Client", "c")])
     _ = try await stub.with(DefaultHeadersMiddleware(fields))
       .send(HTTPRequest(method: .get, url: testURL()))

@@ -25,7 +25,7 @@ func logging(
 @Suite struct LoggingMiddlewareTests {
   @Test func inMemoryResponseIsLoggedOnceWithStatusAndBytes() async throws {
     let entries = Recorder<[HTTPLogEntry]>([])
-    let client = StubClient(status: 200, body: "hello").with(logging(into: entries))
+    let client = ScriptedClient(status: 200, body: "hello").with(logging(into: entries))
     _ = try await client.send(HTTPRequest(method: .get, url: testURL()))
     let entry = try #require(entries.value.first)
     #expect(entries.value.count == 1)
@@ -43,7 +43,7 @@ func logging(
   @Test func streamedBodyIsLoggedWhenTheCallerReachesItsEnd() async throws {
     let entries = Recorder<[HTTPLogEntry]>([])
     let chunks = RecordingChunks(["abc", "defg", "hi"])
-    let client = StubClient { _, _ in (HTTPResponse(status: 200), chunks.body) }
+    let client = ScriptedClient { _, _ in (HTTPResponse(status: 200), chunks.body) }
       .with(logging(into: entries))
     let (_, body) = try await client.send(HTTPRequest(method: .get, url: testURL()))
     #expect(entries.value.isEmpty)
@@ -59,7 +59,7 @@ func logging(
   @Test func streamedBodyReleasedUnreadIsLoggedAsAbandoned() async throws {
     let entries = Recorder<[HTTPLogEntry]>([])
     let middleware = logging(into: entries)
-    let stub = StubClient { _, _ in
+    let stub = ScriptedClient { _, _ in
       (HTTPResponse(status: 200), RecordingChunks(["abc", "def"]).body)
     }
     try await readFirstChunkAndDrop(middleware, stub, chunks: 0)
@@ -72,7 +72,7 @@ func logging(
 
   private func readFirstChunkAndDrop(
     _ middleware: LoggingMiddleware,
-    _ stub: StubClient,
+    _ stub: ScriptedClient,
     chunks: Int
   ) async throws {
     let (_, body) = try await middleware.intercept(
@@ -86,7 +86,7 @@ func logging(
   @Test func bodyFailureIsLoggedWithTheBytesReadAndRethrown() async throws {
     let entries = Recorder<[HTTPLogEntry]>([])
     let chunks = RecordingChunks(["abcd"], failingWith: TestError(name: "connection lost"))
-    let client = StubClient { _, _ in (HTTPResponse(status: 200), chunks.body) }
+    let client = ScriptedClient { _, _ in (HTTPResponse(status: 200), chunks.body) }
       .with(logging(into: entries))
     let (_, body) = try await client.send(HTTPRequest(method: .get, url: testURL()))
     await #expect(throws: TestError(name: "connection lost")) {
@@ -101,7 +101,7 @@ func logging(
 
   @Test func transportErrorIsLoggedAndRethrown() async throws {
     let entries = Recorder<[HTTPLogEntry]>([])
-    let client = StubClient { _, _ in throw TestError(name: "refused") }
+    let client = ScriptedClient { _, _ in throw TestError(name: "refused") }
       .with(logging(into: entries))
     await #expect(throws: TestError(name: "refused")) {
       _ = try await client.send(HTTPRequest(method: .delete, url: testURL()))
@@ -114,7 +114,7 @@ func logging(
 
   @Test func credentialsAndNamedSecretsAreRedacted() async throws {
     let entries = Recorder<[HTTPLogEntry]>([])
-    let stub = StubClient { _, _ in
+    let stub = ScriptedClient { _, _ in
       reply(200, headers: [("Set-Cookie", "session=s3cr3t"), ("X-Trace", "t-1")], body: "{}")
     }
     let middleware = logging(
@@ -149,7 +149,7 @@ func logging(
 
   @Test func headersAndBodiesAreLeftOutByDefault() async throws {
     let entries = Recorder<[HTTPLogEntry]>([])
-    let client = StubClient(status: 200, body: "secret body").with(logging(into: entries))
+    let client = ScriptedClient(status: 200, body: "secret body").with(logging(into: entries))
     _ = try await client.send(HTTPRequest(method: .post, url: testURL(), body: HTTPBody("payload")))
     let entry = try #require(entries.value.first)
     #expect(entry.requestHeaders == nil)
@@ -162,7 +162,7 @@ func logging(
   @Test func bodyPreviewIsBounded() async throws {
     let entries = Recorder<[HTTPLogEntry]>([])
     let middleware = logging(into: entries, bodyPreviewLimit: 4)
-    _ = try await StubClient(status: 200, body: "abcdefghij").with(middleware)
+    _ = try await ScriptedClient(status: 200, body: "abcdefghij").with(middleware)
       .send(HTTPRequest(method: .put, url: testURL(), body: HTTPBody("0123456789")))
     #expect(entries.value.first?.requestBodyPreview == "0123… (6 more bytes)")
     #expect(entries.value.first?.responseBodyPreview == "abcd… (6 more bytes)")
@@ -172,7 +172,7 @@ func logging(
     let entries = Recorder<[HTTPLogEntry]>([])
     // "é" is two bytes; the limit falls in its middle.
     let chunks = RecordingChunks(["abé", "def", "ghij"])
-    let client = StubClient { _, _ in (HTTPResponse(status: 200), chunks.body) }
+    let client = ScriptedClient { _, _ in (HTTPResponse(status: 200), chunks.body) }
       .with(logging(into: entries, bodyPreviewLimit: 3))
     let (_, body) = try await client.send(HTTPRequest(method: .get, url: testURL()))
     _ = try await body.collect(upTo: 100)
@@ -188,7 +188,7 @@ func logging(
       body: HTTPBody("user=ann&password=hunter2&client_secret=xyz")
     )
     try request.headerFields.append("application/x-www-form-urlencoded", for: "Content-Type")
-    _ = try await StubClient(status: 204).with(logging(into: entries, bodyPreviewLimit: 100))
+    _ = try await ScriptedClient(status: 204).with(logging(into: entries, bodyPreviewLimit: 100))
       .send(request)
     #expect(
       entries.value.first?.requestBodyPreview

@@ -43,7 +43,7 @@ actor ArticleWaits {
 @Suite struct MiddlewareArticleTests {
   @Test func recommendedOrderAddsHeadersRetriesAuthorizesAndLogsEachAttempt() async throws {
     let entries = Recorder<[HTTPLogEntry]>([])
-    let transport = StubClient { _, index in reply(index == 0 ? 503 : 200) }
+    let transport = ScriptedClient { _, index in reply(index == 0 ? 503 : 200) }
     let api = transport.with(
       try DefaultHeadersMiddleware(["User-Agent": "MyApp/2.1"]),
       RetryMiddleware(sleep: { _ in }),
@@ -58,7 +58,7 @@ actor ArticleWaits {
   }
 
   @Test func sessionProviderRefreshesThroughItsOwnClient() async throws {
-    let auth = StubClient { request, _ in
+    let auth = ScriptedClient { request, _ in
       let form = String(decoding: request.body?.data ?? Data(), as: UTF8.self)
       return form.contains("refresh_token=r1") ? reply(200, body: "a2") : reply(400)
     }
@@ -78,7 +78,7 @@ actor ArticleWaits {
       sleep: { delay in await waits.record(delay) },
       random: { 0.5 }
     )
-    _ = try await StubClient(status: 503).with(retry).send(
+    _ = try await ScriptedClient(status: 503).with(retry).send(
       HTTPRequest(method: .get, url: testURL()))
     #expect(await waits.delays == [.milliseconds(500), .seconds(1)])
   }
@@ -89,7 +89,7 @@ actor ArticleWaits {
     policy.retriesError = { error in
       RetryPolicy.isTransientFailure(error) || error is TestError
     }
-    let transport = StubClient { _, index in
+    let transport = ScriptedClient { _, index in
       if index == 0 { throw TestError(name: "gateway") }
       return reply(201)
     }
@@ -104,7 +104,7 @@ actor ArticleWaits {
       try request.headerFields.set(UUID().uuidString, for: "X-Request-ID")
       return try await next(request)
     }
-    let transport = StubClient(status: 200)
+    let transport = ScriptedClient(status: 200)
     let api = transport.with(requestID)
     _ = try await api.send(HTTPRequest(method: .get, url: testURL()))
     _ = try await api.send(HTTPRequest(method: .get, url: testURL()))

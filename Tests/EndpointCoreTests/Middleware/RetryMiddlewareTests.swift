@@ -23,7 +23,7 @@ func retry(
 
 @Suite struct RetryMiddlewareTests {
   @Test func waitsGrowExponentiallyWithFullJitterAndTheLastResponseIsReturned() async throws {
-    let stub = StubClient(status: 503, body: "down")
+    let stub = ScriptedClient(status: 503, body: "down")
     let sleeps = SleepRecorder()
     let client = stub.with(
       retry(RetryPolicy(maxAttempts: 4, baseDelay: .seconds(1)), sleeps: sleeps))
@@ -35,7 +35,7 @@ func retry(
   }
 
   @Test func successAfterFailuresStopsRetrying() async throws {
-    let stub = StubClient { _, index in
+    let stub = ScriptedClient { _, index in
       index < 2 ? reply([503, 502][index]) : reply(200, body: "ok")
     }
     let sleeps = SleepRecorder()
@@ -47,7 +47,7 @@ func retry(
   }
 
   @Test func waitIsCappedByMaxDelay() async throws {
-    let stub = StubClient(status: 500)
+    let stub = ScriptedClient(status: 500)
     let sleeps = SleepRecorder()
     let policy = RetryPolicy(maxAttempts: 5, baseDelay: .seconds(1), maxDelay: .seconds(3))
     _ = try await stub.with(retry(policy, random: 1, sleeps: sleeps))
@@ -68,7 +68,7 @@ func retry(
 
   @Test(arguments: [408, 429, 500, 502, 503, 504])
   func transientStatusIsRetried(status: Int) async throws {
-    let stub = StubClient { _, index in reply(index == 0 ? status : 200) }
+    let stub = ScriptedClient { _, index in reply(index == 0 ? status : 200) }
     let (response, _) = try await stub.with(retry(sleeps: SleepRecorder()))
       .send(HTTPRequest(method: .get, url: testURL()))
     #expect(response.status == 200)
@@ -77,7 +77,7 @@ func retry(
 
   @Test(arguments: [200, 400, 401, 403, 404, 409, 422, 501])
   func otherStatusIsNotRetried(status: Int) async throws {
-    let stub = StubClient(status: status)
+    let stub = ScriptedClient(status: status)
     let sleeps = SleepRecorder()
     let (response, _) = try await stub.with(retry(sleeps: sleeps))
       .send(HTTPRequest(method: .get, url: testURL()))
@@ -88,7 +88,7 @@ func retry(
 
   @Test(arguments: [HTTPMethod.get, .head, .put, .delete, .options])
   func idempotentMethodIsRetried(method: HTTPMethod) async throws {
-    let stub = StubClient(status: 503)
+    let stub = ScriptedClient(status: 503)
     _ = try await stub.with(retry(sleeps: SleepRecorder()))
       .send(HTTPRequest(method: method, url: testURL()))
     #expect(stub.requests.count == 3)
@@ -96,14 +96,14 @@ func retry(
 
   @Test(arguments: [HTTPMethod.post, .patch, "PURGE"])
   func otherMethodIsNotRetriedByDefault(method: HTTPMethod) async throws {
-    let stub = StubClient(status: 503)
+    let stub = ScriptedClient(status: 503)
     _ = try await stub.with(retry(sleeps: SleepRecorder()))
       .send(HTTPRequest(method: method, url: testURL(), body: HTTPBody("{}")))
     #expect(stub.requests.count == 1)
   }
 
   @Test func postIsRetriedWhenThePolicyAllowsIt() async throws {
-    let stub = StubClient(status: 503)
+    let stub = ScriptedClient(status: 503)
     var policy = RetryPolicy()
     policy.methods.insert(.post)
     _ = try await stub.with(retry(policy, sleeps: SleepRecorder()))
@@ -112,7 +112,7 @@ func retry(
   }
 
   @Test func streamedBodyIsNeverRetried() async throws {
-    let stub = StubClient(status: 503)
+    let stub = ScriptedClient(status: 503)
     let sleeps = SleepRecorder()
     let upload = HTTPBody(RecordingChunks(["a", "b"]), length: 2)
     let (response, _) = try await stub.with(retry(sleeps: sleeps))
@@ -123,7 +123,7 @@ func retry(
   }
 
   @Test func transientTransportFailureIsRetried() async throws {
-    let stub = StubClient { _, index in
+    let stub = ScriptedClient { _, index in
       if index < 2 { throw FakeTransportFailure(isTransient: true) }
       return reply(200)
     }
@@ -135,7 +135,7 @@ func retry(
   }
 
   @Test func lastTransportFailureIsThrownWhenAttemptsRunOut() async throws {
-    let stub = StubClient { _, _ in throw FakeTransportFailure(isTransient: true) }
+    let stub = ScriptedClient { _, _ in throw FakeTransportFailure(isTransient: true) }
     await #expect(throws: FakeTransportFailure(isTransient: true)) {
       _ = try await stub.with(retry(sleeps: SleepRecorder()))
         .send(HTTPRequest(method: .get, url: testURL()))
@@ -144,7 +144,7 @@ func retry(
   }
 
   @Test func permanentTransportFailureIsNotRetried() async throws {
-    let stub = StubClient { _, _ in throw FakeTransportFailure(isTransient: false) }
+    let stub = ScriptedClient { _, _ in throw FakeTransportFailure(isTransient: false) }
     await #expect(throws: FakeTransportFailure(isTransient: false)) {
       _ = try await stub.with(retry(sleeps: SleepRecorder()))
         .send(HTTPRequest(method: .get, url: testURL()))
@@ -153,7 +153,7 @@ func retry(
   }
 
   @Test func unknownErrorIsNotRetriedUnlessThePolicySaysSo() async throws {
-    let stub = StubClient { _, _ in throw TestError(name: "gateway") }
+    let stub = ScriptedClient { _, _ in throw TestError(name: "gateway") }
     await #expect(throws: TestError(name: "gateway")) {
       _ = try await stub.with(retry(sleeps: SleepRecorder()))
         .send(HTTPRequest(method: .get, url: testURL()))
@@ -162,7 +162,7 @@ func retry(
 
     var policy = RetryPolicy()
     policy.retriesError = { RetryPolicy.isTransientFailure($0) || $0 is TestError }
-    let extended = StubClient { _, _ in throw TestError(name: "gateway") }
+    let extended = ScriptedClient { _, _ in throw TestError(name: "gateway") }
     await #expect(throws: TestError(name: "gateway")) {
       _ = try await extended.with(retry(policy, sleeps: SleepRecorder()))
         .send(HTTPRequest(method: .get, url: testURL()))
@@ -171,7 +171,7 @@ func retry(
   }
 
   @Test func cancellationErrorIsNeverRetried() async throws {
-    let stub = StubClient { _, _ in throw CancellationError() }
+    let stub = ScriptedClient { _, _ in throw CancellationError() }
     var policy = RetryPolicy()
     policy.retriesError = { _ in true }
     await #expect(throws: CancellationError.self) {
@@ -182,7 +182,7 @@ func retry(
   }
 
   @Test func cancelledTaskGetsTheFailedResponseWithoutRetry() async throws {
-    let stub = StubClient { _, _ in
+    let stub = ScriptedClient { _, _ in
       withUnsafeCurrentTask { $0?.cancel() }
       return reply(503)
     }
@@ -197,7 +197,7 @@ func retry(
   }
 
   @Test func cancelledTaskRethrowsTheTransportFailureWithoutRetry() async throws {
-    let stub = StubClient { _, _ in
+    let stub = ScriptedClient { _, _ in
       withUnsafeCurrentTask { $0?.cancel() }
       throw FakeTransportFailure(isTransient: true)
     }
@@ -208,7 +208,7 @@ func retry(
   }
 
   @Test func cancellationDuringTheWaitStopsRetrying() async throws {
-    let stub = StubClient(status: 503)
+    let stub = ScriptedClient(status: 503)
     let sleeper: @Sendable (Duration) async throws -> Void = { _ in
       withUnsafeCurrentTask { $0?.cancel() }
     }
@@ -219,7 +219,7 @@ func retry(
   }
 
   @Test func retryAfterSecondsReplacesTheBackoff() async throws {
-    let stub = StubClient { _, index in
+    let stub = ScriptedClient { _, index in
       index == 0 ? reply(429, headers: [("Retry-After", "7")]) : reply(200)
     }
     let sleeps = SleepRecorder()
@@ -228,7 +228,7 @@ func retry(
   }
 
   @Test func retryAfterDateIsMeasuredFromNow() async throws {
-    let stub = StubClient { _, index in
+    let stub = ScriptedClient { _, index in
       index == 0
         ? reply(503, headers: [("Retry-After", "Sun, 06 Nov 1994 08:49:57 GMT")]) : reply(200)
     }
@@ -240,7 +240,7 @@ func retry(
   }
 
   @Test func retryAfterDateInThePastMeansNoWait() async throws {
-    let stub = StubClient { _, index in
+    let stub = ScriptedClient { _, index in
       index == 0
         ? reply(503, headers: [("Retry-After", "Sat, 05 Nov 1994 08:49:37 GMT")]) : reply(200)
     }
@@ -250,7 +250,7 @@ func retry(
   }
 
   @Test func retryAfterIsCappedByMaxDelay() async throws {
-    let stub = StubClient { _, index in
+    let stub = ScriptedClient { _, index in
       index == 0 ? reply(429, headers: [("Retry-After", "3600")]) : reply(200)
     }
     let sleeps = SleepRecorder()
@@ -261,7 +261,7 @@ func retry(
   }
 
   @Test func unreadableRetryAfterFallsBackToBackoff() async throws {
-    let stub = StubClient { _, index in
+    let stub = ScriptedClient { _, index in
       index == 0 ? reply(503, headers: [("Retry-After", "soon")]) : reply(200)
     }
     let sleeps = SleepRecorder()
@@ -271,7 +271,7 @@ func retry(
 
   @Test func failedResponseBodyIsReadBeforeRetrying() async throws {
     let failedBody = RecordingChunks(["service ", "unavailable"])
-    let stub = StubClient { _, index in
+    let stub = ScriptedClient { _, index in
       index == 0 ? (HTTPResponse(status: 503), failedBody.body) : reply(200)
     }
     _ = try await stub.with(retry(sleeps: SleepRecorder()))
@@ -280,7 +280,7 @@ func retry(
   }
 
   @Test func decodingFailureIsNotRetried() async throws {
-    let stub = StubClient(status: 200, body: "not a number")
+    let stub = ScriptedClient(status: 200, body: "not a number")
     let endpoint = Endpoint<Int>(
       .get, url: testURL(),
       parser: ResponseParser { _, body in
@@ -293,14 +293,14 @@ func retry(
   }
 
   @Test func attemptsBelowOneMeanASingleAttempt() async throws {
-    let stub = StubClient(status: 503)
+    let stub = ScriptedClient(status: 503)
     _ = try await stub.with(retry(RetryPolicy(maxAttempts: 0), sleeps: SleepRecorder()))
       .send(HTTPRequest(method: .get, url: testURL()))
     #expect(stub.requests.count == 1)
   }
 
   @Test func clockInitialiserSleepsOnTheClock() async throws {
-    let stub = StubClient { _, index in reply(index == 0 ? 503 : 200) }
+    let stub = ScriptedClient { _, index in reply(index == 0 ? 503 : 200) }
     let policy = RetryPolicy(baseDelay: .zero)
     let (response, _) = try await stub.with(
       RetryMiddleware(policy: policy, clock: ContinuousClock())

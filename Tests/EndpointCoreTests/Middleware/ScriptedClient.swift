@@ -9,7 +9,7 @@ import Synchronization
 
 /// A client for middleware tests: records every request and answers with a closure that gets the
 /// request and its index (0 for the first request sent).
-final class StubClient: HTTPClient {
+final class ScriptedClient: HTTPClient {
   typealias Handler = @Sendable (HTTPRequest, Int) async throws -> (HTTPResponse, HTTPBody)
 
   private let handler: Handler
