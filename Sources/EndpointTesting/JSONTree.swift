@@ -54,23 +54,6 @@ indirect enum JSONTree: Sendable, Equatable {
     if case .array(let value) = self { return value }
     return nil
   }
-
-  /// A copy where the value of every object member named in `keys` (at any depth) is replaced.
-  func replacingValues(ofKeys keys: Set<String>, with replacement: JSONTree) -> JSONTree {
-    switch self {
-    case .array(let items):
-      return .array(items.map { $0.replacingValues(ofKeys: keys, with: replacement) })
-    case .object(let members):
-      return .object(
-        members.map { key, value in
-          keys.contains(key)
-            ? (key, replacement) : (key, value.replacingValues(ofKeys: keys, with: replacement))
-        }
-      )
-    default:
-      return self
-    }
-  }
 }
 
 // MARK: - Parsing
