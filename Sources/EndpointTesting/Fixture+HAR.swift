@@ -155,7 +155,10 @@ extension Fixture {
         ("request", .object(requestMembers)),
         ("response", responseTree),
         ("cache", .object([])),
-        ("timings", .object([("send", .number("0")), ("wait", .number("0")), ("receive", .number("0"))])),
+        (
+          "timings",
+          .object([("send", .number("0")), ("wait", .number("0")), ("receive", .number("0"))])
+        ),
       ])
     }
     let root = JSONTree.object([
@@ -194,7 +197,9 @@ extension Fixture {
 
   private static func printableText(_ data: Data) -> String? {
     guard let text = String(validating: data, as: UTF8.self),
-      !text.unicodeScalars.contains(where: { $0.value < 0x20 && !"\n\r\t".unicodeScalars.contains($0) })
+      !text.unicodeScalars.contains(where: {
+        $0.value < 0x20 && !"\n\r\t".unicodeScalars.contains($0)
+      })
     else { return nil }
     return text
   }

@@ -42,7 +42,9 @@ public struct Fixture: Sendable {
     public var body: Data
 
     /// Creates a recorded request.
-    public init(method: HTTPMethod, url: URL, headerFields: HTTPFields = HTTPFields(), body: Data = Data()) {
+    public init(
+      method: HTTPMethod, url: URL, headerFields: HTTPFields = HTTPFields(), body: Data = Data()
+    ) {
       self.method = method
       self.url = url
       self.headerFields = headerFields

@@ -22,7 +22,9 @@ enum FixtureCoding {
       ("method", .string(request.method.rawValue)),
       ("url", .string(request.url.absoluteString)),
     ]
-    if !request.headerFields.isEmpty { members.append(("headers", tree(for: request.headerFields))) }
+    if !request.headerFields.isEmpty {
+      members.append(("headers", tree(for: request.headerFields)))
+    }
     if !request.body.isEmpty {
       members.append(("body", body(request.body, mediaType: mediaType(request.headerFields))))
     }
@@ -46,8 +48,10 @@ enum FixtureCoding {
 
   static func mediaType(_ fields: HTTPFields) -> String? {
     fields["Content-Type"].map { value in
-      (value.split(separator: ";").first.map(String.init) ?? "").trimmingCharacters(in: .whitespaces)
-        .lowercased()
+      (value.split(separator: ";").first.map(String.init) ?? "").trimmingCharacters(
+        in: .whitespaces
+      )
+      .lowercased()
     }
   }
 
@@ -63,7 +67,9 @@ enum FixtureCoding {
       return .object([("json", tree)])
     }
     if let text = String(validating: data, as: UTF8.self),
-      !text.unicodeScalars.contains(where: { $0.value < 0x20 && !"\n\r\t".unicodeScalars.contains($0) })
+      !text.unicodeScalars.contains(where: {
+        $0.value < 0x20 && !"\n\r\t".unicodeScalars.contains($0)
+      })
     {
       return .object([("text", .string(text))])
     }

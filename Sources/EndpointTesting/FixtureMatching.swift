@@ -31,7 +31,9 @@ enum FixtureMatching {
     pairsMatch(items(stored), items(incoming))
   }
 
-  private static func pairsMatch(_ stored: [(String, String)], _ incoming: [(String, String)]) -> Bool {
+  private static func pairsMatch(_ stored: [(String, String)], _ incoming: [(String, String)])
+    -> Bool
+  {
     guard stored.count == incoming.count else { return false }
     var remaining = incoming
     for (name, value) in stored {

@@ -116,7 +116,8 @@ public struct FixtureRedaction: Sendable, Hashable {
         if part == "request" { haystacks.append(interaction.request.body) }
         if part == "response", let body = interaction.response?.body { haystacks.append(body) }
         for (secret, forms) in needles {
-          for (form, needle) in forms where haystacks.contains(where: { $0.range(of: needle) != nil }) {
+          for (form, needle) in forms
+          where haystacks.contains(where: { $0.range(of: needle) != nil }) {
             throw SecretInFixture(
               file: file,
               secret: secret,
@@ -144,7 +145,8 @@ public struct FixtureRedaction: Sendable, Hashable {
     }
     for fragment in base64Fragments(of: bytes) {
       forms.append(("base64", Data(fragment.utf8)))
-      let url = fragment.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      let url = fragment.replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+        of: "/", with: "_")
       if url != fragment { forms.append(("base64", Data(url.utf8))) }
     }
     return forms
@@ -155,8 +157,9 @@ public struct FixtureRedaction: Sendable, Hashable {
     var result = ""
     for byte in bytes {
       let scalar = Unicode.Scalar(byte)
-      if byte < 0x80, scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar))
-        || "-._~".unicodeScalars.contains(scalar)
+      if byte < 0x80,
+        scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar))
+          || "-._~".unicodeScalars.contains(scalar)
       {
         result.unicodeScalars.append(scalar)
       } else {

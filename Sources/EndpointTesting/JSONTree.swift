@@ -46,7 +46,9 @@ indirect enum JSONTree: Sendable, Equatable {
   }
 
   var intValue: Int? {
-    if case .number(let text) = self { return Int(text) ?? Double(text).flatMap { Int(exactly: $0) } }
+    if case .number(let text) = self {
+      return Int(text) ?? Double(text).flatMap { Int(exactly: $0) }
+    }
     return nil
   }
 
@@ -189,7 +191,8 @@ private struct JSONTreeParser {
     }
     if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
       index += 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
         index += 1
       }
       guard consumeDigits() > 0 else { return nil }

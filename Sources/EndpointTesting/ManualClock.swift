@@ -60,14 +60,16 @@ public struct ManualClock: Clock, Sendable {
       return state.nextID
     }
     try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
         let (resume, waiters) = storage.state.withLock {
           state -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
           if state.cancelledBeforeStart.remove(id) != nil {
             return (.failure(CancellationError()), [])
           }
           if deadline.offset <= state.now { return (.success(()), []) }
-          state.sleepers.append(Sleeper(id: id, deadline: deadline.offset, continuation: continuation))
+          state.sleepers.append(
+            Sleeper(id: id, deadline: deadline.offset, continuation: continuation))
           return (nil, Self.readyWaiters(&state))
         }
         if let resume { continuation.resume(with: resume) }

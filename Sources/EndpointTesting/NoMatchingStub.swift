@@ -59,7 +59,9 @@ public struct NoMatchingStub: Error, Sendable, CustomStringConvertible {
     }
     nearestRules = Array(
       near.enumerated()
-        .sorted { ($0.element.mismatches.count, $0.offset) < ($1.element.mismatches.count, $1.offset) }
+        .sorted {
+          ($0.element.mismatches.count, $0.offset) < ($1.element.mismatches.count, $1.offset)
+        }
         .prefix(3)
         .map(\.element)
     )
@@ -122,7 +124,9 @@ public struct NoMatchingStub: Error, Sendable, CustomStringConvertible {
   }
 
   private static func methodLiteral(_ method: HTTPMethod) -> String {
-    let known: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options, .trace, .connect]
+    let known: [HTTPMethod] = [
+      .get, .head, .post, .put, .patch, .delete, .options, .trace, .connect,
+    ]
     if known.contains(method) { return "." + method.rawValue.lowercased() }
     return swiftString(method.rawValue)
   }

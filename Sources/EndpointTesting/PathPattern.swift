@@ -92,7 +92,8 @@ public struct PathPattern: Sendable, Hashable, ExpressibleByStringLiteral, Custo
   public var description: String {
     let base = (origin ?? "") + path
     let query =
-      self.query.isEmpty ? "" : "?" + self.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+      self.query.isEmpty
+      ? "" : "?" + self.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
     switch kind {
     case .any: return "any URL"
     case .prefix: return "prefix " + base + query

@@ -147,8 +147,13 @@ public struct ReplayClient: HTTPClient {
       guard let response = interaction.response else {
         throw RecordedFailure(description: interaction.error ?? "an error")
       }
+      var fields = response.headerFields
+      if fields.contains("Content-Length") {
+        // A redacted or re-indented JSON body is not the length the server announced.
+        try fields.set("\(response.body.count)", for: "Content-Length")
+      }
       return (
-        HTTPResponse(status: response.status, headerFields: response.headerFields, url: request.url),
+        HTTPResponse(status: response.status, headerFields: fields, url: request.url),
         HTTPBody(response.body)
       )
     case .missing:

@@ -28,7 +28,9 @@ struct RequestMatcher: Sendable {
   }
 
   /// The checks of every condition, in a fixed order, and the template's path parameters.
-  func evaluate(_ request: HTTPRequest, body: Data) -> (checks: [MatchCheck], parameters: [String: String]) {
+  func evaluate(_ request: HTTPRequest, body: Data) -> (
+    checks: [MatchCheck], parameters: [String: String]
+  ) {
     var checks: [MatchCheck] = []
     if let method {
       checks.append(
@@ -49,9 +51,12 @@ struct RequestMatcher: Sendable {
         parameters = found
         checks.append(.pass("path"))
       } else {
-        let actual = URLComponents(url: request.url, resolvingAgainstBaseURL: true)?.percentEncodedPath
+        let actual = URLComponents(url: request.url, resolvingAgainstBaseURL: true)?
+          .percentEncodedPath
         checks.append(
-          .fail("path", expected: pattern.description, actual: actual.map { $0.isEmpty ? "/" : $0 } ?? "")
+          .fail(
+            "path", expected: pattern.description,
+            actual: actual.map { $0.isEmpty ? "/" : $0 } ?? "")
         )
       }
     }
@@ -70,7 +75,8 @@ struct RequestMatcher: Sendable {
         checks.append(
           predicate.test(stubbed)
             ? .pass(predicate.name)
-            : MatchCheck(part: predicate.name, passed: false, actual: "the predicate returned false")
+            : MatchCheck(
+              part: predicate.name, passed: false, actual: "the predicate returned false")
         )
       }
     }
@@ -118,7 +124,8 @@ struct RequestMatcher: Sendable {
         actual: values.isEmpty ? "<none>" : "a different \(HTTPFields.redactedValue) value"
       )
     }
-    return .fail(part, expected: value, actual: values.isEmpty ? "<none>" : values.joined(separator: ", "))
+    return .fail(
+      part, expected: value, actual: values.isEmpty ? "<none>" : values.joined(separator: ", "))
   }
 
   private func checkBody(_ expectation: BodyExpectation, _ body: Data) -> MatchCheck {

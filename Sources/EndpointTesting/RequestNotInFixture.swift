@@ -15,7 +15,9 @@ public struct RequestNotInFixture: Error, Sendable, Hashable, CustomStringConver
   public let mode: RecordMode
 
   /// Creates the error.
-  public init(file: String, request: String, nearest: [String], alreadyReplayed: Int, mode: RecordMode) {
+  public init(
+    file: String, request: String, nearest: [String], alreadyReplayed: Int, mode: RecordMode
+  ) {
     self.file = file
     self.request = request
     self.nearest = nearest

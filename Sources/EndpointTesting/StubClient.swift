@@ -173,7 +173,8 @@ public struct StubClient: HTTPClient {
       pathParameters: evaluations[claim.rule.id - 1].parameters
     )
     do {
-      let (head, data) = try await answer(response, to: request, ruleDelay: claim.rule.delay, depth: 0)
+      let (head, data) = try await answer(
+        response, to: request, ruleDelay: claim.rule.delay, depth: 0)
       setOutcome(.response(status: head.status), at: claim.record)
       return (head, HTTPBody(data))
     } catch is CancellationError {

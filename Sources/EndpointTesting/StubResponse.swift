@@ -80,7 +80,8 @@ public struct StubResponse: Sendable {
     } catch {
       return StubResponse(
         action: .invalid(
-          InvalidStub(reason: "the JSON body of type \(type(of: value)) could not be encoded: \(error)")
+          InvalidStub(
+            reason: "the JSON body of type \(type(of: value)) could not be encoded: \(error)")
         )
       )
     }

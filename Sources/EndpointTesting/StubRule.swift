@@ -26,7 +26,8 @@ public struct StubRule: Sendable, CustomStringConvertible {
   public func times(_ count: Int) -> StubRule {
     store.update(id) { rule in
       guard count >= 1 else {
-        return InvalidStub(reason: "times(\(count)): a rule must answer at least once", rule: rule.label)
+        return InvalidStub(
+          reason: "times(\(count)): a rule must answer at least once", rule: rule.label)
       }
       rule.limit = count
       return nil

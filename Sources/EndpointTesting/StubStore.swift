@@ -43,7 +43,8 @@ final class StubStore: Sendable {
       state.rules.append(Rule(id: id, matcher: matcher, responses: responses, limit: limit))
       for response in responses {
         if case .invalid(let problem) = response.action {
-          state.problems.append(InvalidStub(reason: problem.reason, rule: state.rules[id - 1].label))
+          state.problems.append(
+            InvalidStub(reason: problem.reason, rule: state.rules[id - 1].label))
         }
       }
       if responses.isEmpty {

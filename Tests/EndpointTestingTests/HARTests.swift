@@ -14,12 +14,15 @@ import Testing
         ),
         response: Fixture.Response(
           status: 201,
-          headerFields: try HTTPFields([("Content-Type", "image/png"), ("X-Two", "1"), ("x-two", "2")]),
+          headerFields: try HTTPFields([
+            ("Content-Type", "image/png"), ("X-Two", "1"), ("x-two", "2"),
+          ]),
           body: Data([0, 255, 3])
         )
       ),
       Fixture.Interaction(
-        request: Fixture.Request(method: .get, url: try #require(URL(string: "https://x.test/down"))),
+        request: Fixture.Request(
+          method: .get, url: try #require(URL(string: "https://x.test/down"))),
         response: nil,
         error: "timed out"
       ),
@@ -29,7 +32,8 @@ import Testing
     let log = try #require(root["log"] as? [String: Any])
     #expect(log["version"] as? String == "1.2")
     let entries = try #require(log["entries"] as? [[String: Any]])
-    let content = try #require((entries[0]["response"] as? [String: Any])?["content"] as? [String: Any])
+    let content = try #require(
+      (entries[0]["response"] as? [String: Any])?["content"] as? [String: Any])
     #expect(content["encoding"] as? String == "base64")
     let imported = try Fixture(har: har)
     #expect(imported.interactions == fixture.interactions)
@@ -59,7 +63,8 @@ import Testing
   @Test func importedHARReplaysThroughTheParser() async throws {
     let fixture = Fixture(interactions: [
       Fixture.Interaction(
-        request: Fixture.Request(method: .get, url: try #require(URL(string: "https://api.example.com/v1/users/5"))),
+        request: Fixture.Request(
+          method: .get, url: try #require(URL(string: "https://api.example.com/v1/users/5"))),
         response: Fixture.Response(
           status: 200,
           headerFields: try HTTPFields([("Content-Type", "application/json")]),
@@ -68,14 +73,19 @@ import Testing
       )
     ])
     let file = temporaryFixture()
-    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
     try Fixture(har: fixture.har()).encoded().write(to: file)
-    let client = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: ["CI": "1"])
+    let client = ReplayClient(
+      fixture: file, recordingWith: NoNetworkClient(), environment: ["CI": "1"])
     #expect(try await client.call(userEndpoint(id: 5)) == User(id: 5, name: "Lin"))
   }
 
   @Test func invalidHARIsRejectedWithAReason() {
-    let error = #expect(throws: InvalidFixture.self) { try Fixture(har: Data(#"{"log": {}}"#.utf8)) }
-    #expect(error?.description == #"The fixture cannot be used: HAR: it has no "log.entries" array"#)
+    let error = #expect(throws: InvalidFixture.self) {
+      try Fixture(har: Data(#"{"log": {}}"#.utf8))
+    }
+    #expect(
+      error?.description == #"The fixture cannot be used: HAR: it has no "log.entries" array"#)
   }
 }

@@ -26,7 +26,9 @@ import Testing
     let stub = StubClient()
     stub.on(.get, "/down").fail(with: Timeout())
     let recorder = RecordingClient(wrapping: stub)
-    await #expect(throws: Timeout.self) { try await recorder.send(request(.get, "https://x.test/down")) }
+    await #expect(throws: Timeout.self) {
+      try await recorder.send(request(.get, "https://x.test/down"))
+    }
     let exchange = try #require(recorder.exchanges.first)
     #expect(exchange.response == nil)
     #expect(exchange.error is Timeout)

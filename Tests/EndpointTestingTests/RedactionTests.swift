@@ -8,7 +8,8 @@ import Testing
     let server = StubClient()
     server.on(.post, "/login").reply(
       headers: ["Set-Cookie": "session=cookie-secret", "X-Session": "header-secret"],
-      json: #"{"access_token": "token-secret", "user": {"Refresh_Token": "refresh-secret", "id": 1}}"#
+      json:
+        #"{"access_token": "token-secret", "user": {"Refresh_Token": "refresh-secret", "id": 1}}"#
     )
     let redaction = FixtureRedaction(
       headers: ["x-session", "X-Api-Key"],
@@ -25,7 +26,8 @@ import Testing
       ],
       body: #"{"user": "ada", "password": "password-secret"}"#
     )
-    let recorder = ReplayClient(fixture: file, recordingWith: server, redaction: redaction, environment: [:])
+    let recorder = ReplayClient(
+      fixture: file, recordingWith: server, redaction: redaction, environment: [:])
     let (_, live) = try await recorder.send(login)
     // The caller still gets the real response while recording.
     #expect(try await text(live).contains("token-secret"))
@@ -38,7 +40,9 @@ import Testing
     #expect(written.contains("api_key=%3Credacted%3E&page=1"))
 
     // A later run with other credentials still replays.
-    let replayer = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), redaction: redaction, environment: ["CI": "1"])
+    let replayer = ReplayClient(
+      fixture: file, recordingWith: NoNetworkClient(), redaction: redaction,
+      environment: ["CI": "1"])
     let again = try request(
       .post,
       "https://x.test/login?page=1&api_key=other-key",
@@ -76,7 +80,9 @@ import Testing
     ("percent-encoded", "/p?note=s3cr3t%20value%21", ""),
     ("base64", "/p", "Basic " + Data("user:s3cr3t value!".utf8).base64EncodedString()),
   ])
-  func writingRefusesWhenARegisteredSecretRemains(form: String, path: String, header: String) async throws {
+  func writingRefusesWhenARegisteredSecretRemains(form: String, path: String, header: String)
+    async throws
+  {
     let file = temporaryFixture()
     let server = StubClient()
     server.on(.get, "/p").reply(status: 200)

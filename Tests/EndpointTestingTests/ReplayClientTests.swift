@@ -40,7 +40,9 @@ func temporaryFixture(_ name: String = #function) -> URL {
     server.on(.get, "/bin").reply(.data(Data([0, 1, 2, 255])))
     let client = ReplayClient(fixture: file, recordingWith: server, environment: local)
     _ = try await client.send(
-      request(.post, "https://x.test/echo", headers: ["Content-Type": "application/json"], body: #"{"b":2,"a":1}"#)
+      request(
+        .post, "https://x.test/echo", headers: ["Content-Type": "application/json"],
+        body: #"{"b":2,"a":1}"#)
     )
     _ = try await client.send(request(.get, "https://x.test/text"))
     _ = try await client.send(request(.get, "https://x.test/bin"))
@@ -137,7 +139,8 @@ func temporaryFixture(_ name: String = #function) -> URL {
     _ = try await ReplayClient(fixture: file, recordingWith: server, environment: local)
       .send(request(.get, "https://x.test/rates?currency=USD"))
     for environment in [ci, local] {
-      let replayer = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: environment)
+      let replayer = ReplayClient(
+        fixture: file, recordingWith: NoNetworkClient(), environment: environment)
       let error = await #expect(throws: RequestNotInFixture.self) {
         try await replayer.send(request(.get, "https://x.test/rates?currency=EUR"))
       }
@@ -195,7 +198,8 @@ func temporaryFixture(_ name: String = #function) -> URL {
       .send(request(.get, "https://x.test/v"))
     let new = StubClient()
     new.on(.get, "/v").reply(text: "new")
-    let rerecorder = ReplayClient(fixture: file, recordingWith: new, mode: .reRecordAll, environment: local)
+    let rerecorder = ReplayClient(
+      fixture: file, recordingWith: new, mode: .reRecordAll, environment: local)
     #expect(try await text(rerecorder.send(request(.get, "https://x.test/v")).1) == "new")
     let fixture = try Fixture(contentsOf: file)
     #expect(fixture.interactions.count == 1)
@@ -208,7 +212,8 @@ func temporaryFixture(_ name: String = #function) -> URL {
     server.on(.get, "/a").reply(text: "A")
     _ = try await ReplayClient(fixture: file, recordingWith: server, environment: local)
       .send(request(.get, "https://x.test/a"))
-    let client = ReplayClient(fixture: file, recordingWith: server, mode: .recordMissing, environment: local)
+    let client = ReplayClient(
+      fixture: file, recordingWith: server, mode: .recordMissing, environment: local)
     await #expect(throws: RequestNotInFixture.self) {
       try await client.send(request(.get, "https://x.test/other"))
     }
@@ -219,13 +224,21 @@ func temporaryFixture(_ name: String = #function) -> URL {
     let file = temporaryFixture()
     let base = NoNetworkClient()
     #expect(
-      try ReplayClient(fixture: file, recordingWith: base, mode: .replayOnly,
-        environment: ["ENDPOINT_RECORD_MODE": "all", "CI": "1"]).mode() == .reRecordAll
+      try ReplayClient(
+        fixture: file, recordingWith: base, mode: .replayOnly,
+        environment: ["ENDPOINT_RECORD_MODE": "all", "CI": "1"]
+      ).mode() == .reRecordAll
     )
-    #expect(try ReplayClient(fixture: file, recordingWith: base, mode: .recordNew, environment: ci).mode() == .recordNew)
-    #expect(try ReplayClient(fixture: file, recordingWith: base, environment: ["CI": "false"]).mode() == .recordMissing)
+    #expect(
+      try ReplayClient(fixture: file, recordingWith: base, mode: .recordNew, environment: ci).mode()
+        == .recordNew)
+    #expect(
+      try ReplayClient(fixture: file, recordingWith: base, environment: ["CI": "false"]).mode()
+        == .recordMissing)
     let error = #expect(throws: InvalidRecordMode.self) {
-      try ReplayClient(fixture: file, recordingWith: base, environment: ["ENDPOINT_RECORD_MODE": "sometimes"]).mode()
+      try ReplayClient(
+        fixture: file, recordingWith: base, environment: ["ENDPOINT_RECORD_MODE": "sometimes"]
+      ).mode()
     }
     #expect(error?.description.contains("use one of: replay, missing, new, all") == true)
   }
@@ -235,7 +248,9 @@ func temporaryFixture(_ name: String = #function) -> URL {
     let server = StubClient()
     server.on(.get, "/down").fail(with: Timeout())
     let recorder = ReplayClient(fixture: file, recordingWith: server, environment: local)
-    await #expect(throws: Timeout.self) { try await recorder.send(request(.get, "https://x.test/down")) }
+    await #expect(throws: Timeout.self) {
+      try await recorder.send(request(.get, "https://x.test/down"))
+    }
     let replayer = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: ci)
     let error = await #expect(throws: RecordedFailure.self) {
       try await replayer.send(request(.get, "https://x.test/down"))
@@ -252,26 +267,68 @@ func temporaryFixture(_ name: String = #function) -> URL {
     _ = try await recorder.send(request(.post, "https://x.test/search", body: #"{"q":"a"}"#))
     _ = try await recorder.send(request(.post, "https://x.test/search", body: #"{"q":"b"}"#))
     let replayer = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: ci)
-    #expect(try await text(replayer.send(request(.post, "https://x.test/search", body: #"{ "q" : "b" }"#)).1) == "for b")
-    #expect(try await text(replayer.send(request(.post, "https://x.test/search", body: #"{"q":"a"}"#)).1) == "for a")
+    #expect(
+      try await text(
+        replayer.send(request(.post, "https://x.test/search", body: #"{ "q" : "b" }"#)).1)
+        == "for b")
+    #expect(
+      try await text(replayer.send(request(.post, "https://x.test/search", body: #"{"q":"a"}"#)).1)
+        == "for a")
   }
 
   @Test func invalidFixtureFileIsReportedWithItsPath() async throws {
     let file = temporaryFixture()
-    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(#"{"format": "endpoint-fixture", "version": 1, "interactions": [{"request": {}}]}"#.utf8)
-      .write(to: file)
+    try FileManager.default.createDirectory(
+      at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(
+      #"{"format": "endpoint-fixture", "version": 1, "interactions": [{"request": {}}]}"#.utf8
+    )
+    .write(to: file)
     let client = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: ci)
     let error = await #expect(throws: InvalidFixture.self) {
       try await client.send(request(.get, "https://x.test/a"))
     }
-    #expect(error?.description == #"The fixture \#(file.path) cannot be used: interaction 1: the request has no "method""#)
-    #expect(throws: InvalidFixture.self) { try Fixture(data: Data(#"{"format": "endpoint-fixture", "version": 99, "interactions": []}"#.utf8)) }
+    #expect(
+      error?.description
+        == #"The fixture \#(file.path) cannot be used: interaction 1: the request has no "method""#)
+    #expect(throws: InvalidFixture.self) {
+      try Fixture(
+        data: Data(#"{"format": "endpoint-fixture", "version": 99, "interactions": []}"#.utf8))
+    }
     #expect(throws: InvalidFixture.self) { try Fixture(data: Data("[]".utf8)) }
   }
 
   @Test func fixtureURLIsOnePerTestBesideTheTestFile() {
-    let url = ReplayClient.fixtureURL(named: "userProfile()", file: "/repo/Tests/AppTests/UserTests.swift")
+    let url = ReplayClient.fixtureURL(
+      named: "userProfile()", file: "/repo/Tests/AppTests/UserTests.swift")
     #expect(url.path == "/repo/Tests/AppTests/Fixtures/UserTests/userProfile.json")
+  }
+}
+
+@Suite struct ReplayContentLengthTests {
+  @Test func replayedContentLengthIsTheReplayedBodysLength() async throws {
+    let file = temporaryFixture()
+    let server = StubClient()
+    server.on(.get, "/me").reply(
+      headers: ["Content-Length": "40"],
+      json: #"{"name": "Ada",    "token": "abcdef"}"#
+    )
+    let redaction = FixtureRedaction(jsonKeys: ["token"])
+    _ = try await ReplayClient(
+      fixture: file,
+      recordingWith: server,
+      redaction: redaction,
+      environment: [:]
+    ).send(request(.get, "https://x.test/me"))
+    let replayer = ReplayClient(
+      fixture: file,
+      recordingWith: NoNetworkClient(),
+      redaction: redaction,
+      environment: ["CI": "1"]
+    )
+    let (response, body) = try await replayer.send(request(.get, "https://x.test/me"))
+    let data = try await body.collect(upTo: 1000)
+    #expect(data == Data(#"{"name":"Ada","token":"<redacted>"}"#.utf8))
+    #expect(response.headerFields["Content-Length"] == "\(data.count)")
   }
 }

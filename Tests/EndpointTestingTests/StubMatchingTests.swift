@@ -69,7 +69,8 @@ import Testing
   @Test func originInPatternMustMatch() async throws {
     let stub = StubClient()
     stub.on(.get, "https://cdn.example.com/logo.png").reply(status: 200)
-    #expect(try await stub.send(request(.get, "https://cdn.example.com:443/logo.png")).0.status == 200)
+    #expect(
+      try await stub.send(request(.get, "https://cdn.example.com:443/logo.png")).0.status == 200)
     let error = await #expect(throws: NoMatchingStub.self) {
       try await stub.send(request(.get, "https://evil.example.com/logo.png"))
     }
@@ -109,7 +110,8 @@ import Testing
   @Test func queryInPatternLiteralIsRequired() async throws {
     let stub = StubClient()
     stub.on(.get, "/search?q=swift%20http").reply(status: 200)
-    #expect(try await stub.send(request(.get, "https://x.test/search?q=swift%20http")).0.status == 200)
+    #expect(
+      try await stub.send(request(.get, "https://x.test/search?q=swift%20http")).0.status == 200)
     await #expect(throws: NoMatchingStub.self) {
       try await stub.send(request(.get, "https://x.test/search?q=rust"))
     }
@@ -170,7 +172,8 @@ import Testing
     var bytes = try request(.post, "https://x.test/bytes")
     bytes.body = HTTPBody(Data([1, 2, 3]))
     #expect(try await stub.send(bytes).0.status == 201)
-    #expect(try await stub.send(request(.post, "https://x.test/text", body: "hello")).0.status == 202)
+    #expect(
+      try await stub.send(request(.post, "https://x.test/text", body: "hello")).0.status == 202)
     await #expect(throws: NoMatchingStub.self) {
       try await stub.send(request(.post, "https://x.test/text", body: "hello!"))
     }
@@ -178,11 +181,13 @@ import Testing
 
   @Test func jsonBodyMatchesByMeaning() async throws {
     let stub = StubClient()
-    stub.on(.post, "/todos").body(json: #"{"title": "Milk", "n": 1, "tags": ["a"]}"#).reply(status: 201)
+    stub.on(.post, "/todos").body(json: #"{"title": "Milk", "n": 1, "tags": ["a"]}"#).reply(
+      status: 201)
     let sent = #"{"tags":["a"],"n":1.0,"title":"Milk"}"#
     #expect(try await stub.send(request(.post, "https://x.test/todos", body: sent)).0.status == 201)
     let error = await #expect(throws: NoMatchingStub.self) {
-      try await stub.send(request(.post, "https://x.test/todos", body: #"{"title":"Eggs","n":1,"tags":["a"]}"#))
+      try await stub.send(
+        request(.post, "https://x.test/todos", body: #"{"title":"Eggs","n":1,"tags":["a"]}"#))
     }
     #expect(error?.description.contains("✗ body (JSON): expected") == true)
   }
@@ -191,7 +196,8 @@ import Testing
     let stub = StubClient()
     stub.on(.put, "/users/1").body(json: User(id: 1, name: "Ada")).reply(status: 200)
     let sent = #"{"name": "Ada", "id": 1}"#
-    #expect(try await stub.send(request(.put, "https://x.test/users/1", body: sent)).0.status == 200)
+    #expect(
+      try await stub.send(request(.put, "https://x.test/users/1", body: sent)).0.status == 200)
   }
 
   @Test func streamedRequestBodyIsReadForMatching() async throws {

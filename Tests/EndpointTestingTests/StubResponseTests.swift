@@ -17,7 +17,8 @@ import Testing
 
   @Test func jsonReplyKeepsAnExplicitContentType() async throws {
     let stub = StubClient()
-    stub.on(.get, "/p").reply(headers: ["Content-Type": "application/problem+json"], json: #"{"a":1}"#)
+    stub.on(.get, "/p").reply(
+      headers: ["Content-Type": "application/problem+json"], json: #"{"a":1}"#)
     let (response, _) = try await stub.send(request(.get, "https://x.test/p"))
     #expect(response.headerFields.values(for: "content-type") == ["application/problem+json"])
   }

@@ -63,7 +63,9 @@ import Testing
   @Test func sequenceMayMixErrorsAndResponsesForRetryTests() async throws {
     let stub = StubClient()
     stub.on(.get, "/retry").replies([.failure(Timeout()), .status(500), .status(200)])
-    await #expect(throws: Timeout.self) { try await stub.send(request(.get, "https://x.test/retry")) }
+    await #expect(throws: Timeout.self) {
+      try await stub.send(request(.get, "https://x.test/retry"))
+    }
     #expect(try await stub.send(request(.get, "https://x.test/retry")).0.status == 500)
     #expect(try await stub.send(request(.get, "https://x.test/retry")).0.status == 200)
   }
@@ -94,7 +96,8 @@ import Testing
       for index in 0..<1_000 {
         group.addTask {
           if index % 4 == 0 {
-            return try await stub.send(request(.post, "https://x.test/other", body: "\(index)")).0.status
+            return try await stub.send(request(.post, "https://x.test/other", body: "\(index)")).0
+              .status
           }
           return try await stub.send(request(.get, "https://x.test/limited")).0.status
         }

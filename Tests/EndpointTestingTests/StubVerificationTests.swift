@@ -67,14 +67,17 @@ import Testing
     let error = try await #require(throws: NoMatchingStub.self) { try await stub.send(rates) }
     let text = error.description
     #expect(!text.contains("s3cret"))
-    #expect(text.hasPrefix("No stub rule matches GET https://api.example.com/v1/rates?currency=EUR"))
+    #expect(
+      text.hasPrefix("No stub rule matches GET https://api.example.com/v1/rates?currency=EUR"))
     #expect(text.contains("  Authorization: <redacted>"))
     #expect(
       text.contains("✓ method ✓ origin ✓ path ✗ query: expected currency=USD, got currency=EUR")
     )
     #expect(error.nearestRules.count == 3)
     #expect(error.nearestRules[0].rule.hasPrefix("#1 GET"))
-    #expect(error.suggestedRule == #"stub.on(.get, "/rates").query(["currency": "EUR"]).reply(status: 200)"#)
+    #expect(
+      error.suggestedRule
+        == #"stub.on(.get, "/rates").query(["currency": "EUR"]).reply(status: 200)"#)
   }
 
   @Test func suggestionIncludesJSONBodyAndCustomMethod() async throws {
