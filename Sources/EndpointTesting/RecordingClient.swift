@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Wraps any ``HTTPClient`` and keeps every exchange (request and its body, response, body,
+/// Wraps any ``EndpointCore/HTTPClient`` and keeps every exchange (request and its body, response, body,
 /// error and duration) for assertions.
 ///
 /// The response body is passed on as it arrives and copied as the caller reads it, so a streamed

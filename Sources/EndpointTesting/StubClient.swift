@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// An ``HTTPClient`` that answers from rules set up in a test, and records every request.
+/// An ``EndpointCore/HTTPClient`` that answers from rules set up in a test, and records every request.
 ///
 /// Create one per test; it has no global state, so tests run in parallel safely. Copies share
 /// their rules and log. Responses go through the endpoint's real parser, so `call(_:)` tests the

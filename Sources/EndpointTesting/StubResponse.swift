@@ -99,7 +99,7 @@ public struct StubResponse: Sendable {
     json(Data(text.utf8), status: status, headers: headers)
   }
 
-  /// JSON bytes sent as given; see ``json(_:status:headers:)-(String,_,_)``.
+  /// JSON bytes sent as given, like the `String` form: they must be valid JSON.
   public static func json(
     _ data: Data,
     status: Int = 200,
