@@ -3,8 +3,11 @@ import Foundation
 /// What a ``ReplayClient`` removes before anything reaches a fixture file, and the secrets it
 /// makes sure are gone.
 ///
-/// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are always redacted. Name
-/// more headers, query parameters and JSON keys (at any depth, in request and response bodies);
+/// The credentials the core redacts everywhere are always redacted: header fields in
+/// `HTTPFields.sensitiveNames` (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`,
+/// API key fields, names containing `token`, `secret` or `password`) and query parameters that
+/// `URLRedaction` considers secret (`api_key`, `access_token`, `signature`, …). Name more
+/// headers, query parameters and JSON keys (at any depth, in request and response bodies);
 /// their values become `<redacted>`, and replay matches them whatever their value.
 /// Register the secret values themselves too: writing refuses with ``SecretInFixture`` if one
 /// still appears anywhere, as written, percent-encoded or base64.
@@ -18,9 +21,10 @@ import Foundation
 /// )
 /// ```
 public struct FixtureRedaction: Sendable, Hashable {
-  /// Header fields redacted besides the default credentials, in any case.
+  /// Header fields redacted besides the default credential fields, in any case.
   public var headers: Set<String>
-  /// Query parameters (and form fields of `application/x-www-form-urlencoded` bodies) redacted.
+  /// Query parameters (and form fields of `application/x-www-form-urlencoded` bodies) redacted
+  /// besides the ones `URLRedaction` always redacts.
   public var queryParameters: Set<String>
   /// JSON object keys whose values are redacted, at any depth, ignoring case.
   public var jsonKeys: Set<String>
@@ -58,12 +62,11 @@ public struct FixtureRedaction: Sendable, Hashable {
   }
 
   private func isRedactedParameter(_ name: String) -> Bool {
-    queryParameters.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+    URLRedaction.isSensitiveQueryName(name, additionalNames: queryParameters)
   }
 
   private func redactQuery(of url: URL) -> URL {
-    guard !queryParameters.isEmpty,
-      var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+    guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
       let query = components.percentEncodedQuery
     else { return url }
     components.percentEncodedQuery = redactPairs(query)
@@ -90,7 +93,7 @@ public struct FixtureRedaction: Sendable, Hashable {
       let keys = Set(jsonKeys.map { $0.lowercased() })
       return Data(tree.redactingKeys(keys, with: .string(FixtureRedaction.redacted)).compact.utf8)
     }
-    if !queryParameters.isEmpty, mediaType == "application/x-www-form-urlencoded",
+    if mediaType == "application/x-www-form-urlencoded",
       let text = String(validating: body, as: UTF8.self)
     {
       return Data(redactPairs(text).utf8)

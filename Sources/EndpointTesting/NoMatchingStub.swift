@@ -69,7 +69,7 @@ public struct NoMatchingStub: Error, Sendable, CustomStringConvertible {
   }
 
   var requestLine: String {
-    "\(request.method) \(request.url.absoluteString)"
+    request.description
   }
 
   /// The request, the nearest rules with their checks, and a rule that would match.
@@ -108,7 +108,10 @@ public struct NoMatchingStub: Error, Sendable, CustomStringConvertible {
       path = (PathPattern.origin(of: request.url) ?? "") + path
     }
     var code = "stub.on(\(methodLiteral(request.method)), \(swiftString(path)))"
-    let items = components?.queryItems ?? []
+    // Query credentials stay out of the suggestion; the query condition matches a subset anyway.
+    let items = (components?.queryItems ?? []).filter {
+      !URLRedaction.isSensitiveQueryName($0.name)
+    }
     if !items.isEmpty {
       let pairs = items.map { "\(swiftString($0.name)): \(swiftString($0.value ?? ""))" }
       code += ".query([\(pairs.joined(separator: ", "))])"

@@ -108,8 +108,14 @@ struct RequestMatcher: Sendable {
     return .fail(part, expected: expected, actual: RequestMatcher.format(relevant))
   }
 
+  /// `name=value&…`, with the values of credential parameters redacted.
   static func format(_ items: [PathPattern.QueryItem]) -> String {
-    items.isEmpty ? "<none>" : items.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+    if items.isEmpty { return "<none>" }
+    return items.map { item in
+      let value =
+        URLRedaction.isSensitiveQueryName(item.name) ? HTTPFields.redactedValue : item.value
+      return "\(item.name)=\(value)"
+    }.joined(separator: "&")
   }
 
   private func checkHeader(_ name: String, _ value: String, in fields: HTTPFields) -> MatchCheck {

@@ -121,4 +121,19 @@ import Testing
     #expect(error?.secret == 2)
     #expect(error?.location == "interaction 1 response")
   }
+
+  @Test func commonCredentialQueryParametersAreRedactedWithoutConfiguration() async throws {
+    let file = temporaryFixture()
+    let server = StubClient()
+    server.on(.get, "/feed").reply(status: 200)
+    let client = ReplayClient(fixture: file, recordingWith: server, environment: [:])
+    _ = try await client.send(
+      request(
+        .get, "https://x.test/feed?access_token=tok-1&page=3", headers: ["X-Auth-Token": "tok-2"])
+    )
+    let written = try String(contentsOf: file, encoding: .utf8)
+    #expect(!written.contains("tok-1"))
+    #expect(!written.contains("tok-2"))
+    #expect(written.contains("access_token=%3Credacted%3E&page=3"))
+  }
 }

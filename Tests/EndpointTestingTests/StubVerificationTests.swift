@@ -90,4 +90,17 @@ import Testing
     )
     #expect(error.description.contains("No rules are set up."))
   }
+
+  @Test func noMatchRedactsQueryCredentialsEverywhere() async throws {
+    let stub = StubClient()
+    stub.on(.get, "/data").query(["api_key": "right-key", "page": "1"]).reply(status: 200)
+    let error = try await #require(throws: NoMatchingStub.self) {
+      try await stub.send(request(.get, "https://x.test/data?api_key=wrong-key&page=2"))
+    }
+    #expect(!error.description.contains("right-key"))
+    #expect(!error.description.contains("wrong-key"))
+    #expect(error.description.contains("api_key=<redacted>&page=2"))
+    #expect(
+      error.suggestedRule == #"stub.on(.get, "/data").query(["page": "2"]).reply(status: 200)"#)
+  }
 }
