@@ -45,7 +45,11 @@ import Testing
     let stub = StubClient()
     stub.on(.get, "/never").hang()
     let call = Task { try await stub.send(request(.get, "https://x.test/never")) }
-    while stub.requests.first?.outcome != .pending { await Task.yield() }
+    // Bounded, so a regression fails instead of hanging the suite.
+    for _ in 0..<100_000 where stub.requests.first?.outcome != .pending {
+      await Task.yield()
+    }
+    try #require(stub.requests.first?.outcome == .pending)
     call.cancel()
     await #expect(throws: CancellationError.self) { try await call.value }
     #expect(stub.requests.first?.outcome == .cancelled)
