@@ -62,7 +62,7 @@ extension URLSessionHTTPClient {
     ///
     /// URLSession on Linux cannot pause a transfer, so bytes keep arriving however fast the body
     /// is read. Past this bound the transfer is stopped with ``ResponseBufferOverflow`` rather
-    /// than letting memory grow without end. Use ``URLSessionHTTPClient/download(_:to:progress:)``
+    /// than letting memory grow without end. Use ``URLSessionHTTPClient/download(_:to:accepting:progress:)``
     /// for large bodies.
     public var bodyBufferLimit: Int
 
