@@ -131,3 +131,8 @@ extension PreparedBody {
     self.temporaryFile = temporaryFile
   }
 }
+
+extension URLSessionHTTPClient {
+  /// How many URLSession tasks the client is tracking (for tests of clean-up).
+  var transfersInFlight: Int { router.count }
+}
