@@ -58,12 +58,15 @@ extension URLSessionHTTPClient {
     public var maximumConnectionsPerHost: Int
 
     /// The most bytes of a streamed response body held in memory, received but not yet read.
-    /// Defaults to 16 MiB.
+    /// Defaults to 64 MiB.
     ///
-    /// URLSession on Linux cannot pause a transfer, so bytes keep arriving however fast the body
-    /// is read. Past this bound the transfer is stopped with ``ResponseBufferOverflow`` rather
-    /// than letting memory grow without end. Use ``URLSessionHTTPClient/download(_:to:accepting:progress:)``
-    /// for large bodies.
+    /// URLSession on Linux cannot pause a transfer (suspending a task closes the connection and
+    /// a resumed task delivers the data twice), so bytes keep arriving however slowly the body
+    /// is read, and wait in memory until read. Past this bound the transfer is stopped with
+    /// ``ResponseBufferOverflow`` rather than letting memory grow without end: a body smaller
+    /// than the bound never fails this way, a larger one only when its reader falls this far
+    /// behind. Use ``URLSessionHTTPClient/download(_:to:accepting:progress:)`` for large bodies;
+    /// it writes them to disk as they arrive.
     public var bodyBufferLimit: Int
 
     /// Response bodies declared (by `Content-Length`) at most this many bytes are received
@@ -88,7 +91,7 @@ extension URLSessionHTTPClient {
       redirectPolicy: RedirectPolicy = .followDefault,
       maximumResponseSize: Int? = nil,
       maximumConnectionsPerHost: Int = 6,
-      bodyBufferLimit: Int = 16 * 1024 * 1024,
+      bodyBufferLimit: Int = 64 * 1024 * 1024,
       inlineBodyLimit: Int = 64 * 1024,
       metricsObserver: (@Sendable (TransferMetrics) -> Void)? = nil
     ) {

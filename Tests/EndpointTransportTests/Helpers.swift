@@ -15,7 +15,7 @@ func sendForJSON(
   _ request: HTTPRequest
 ) async throws -> (HTTPResponse, [String: Any]) {
   let (response, body) = try await client.send(request)
-  let data = try await body.collect(upTo: 1 << 22)
+  let data = try await body.collect(upTo: 1 << 25)
   return (response, try jsonObject(data))
 }
 
