@@ -33,9 +33,12 @@ public struct AcceptedStatus: Sendable, Hashable, CustomStringConvertible {
     ranges.contains { $0.contains(status) }
   }
 
-  /// The accepted codes, such as `200...299`.
+  /// The accepted codes, such as `200...299`, or `none`.
   public var description: String {
-    ranges.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)...\($0.upperBound)" }
-      .joined(separator: ", ")
+    if ranges.isEmpty { return "none" }
+    return ranges.map {
+      $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)...\($0.upperBound)"
+    }
+    .joined(separator: ", ")
   }
 }

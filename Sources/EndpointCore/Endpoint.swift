@@ -22,7 +22,10 @@ public struct Endpoint<Resource>: Sendable {
   /// The request method.
   public var method: HTTPMethod
   /// The URL before ``query`` is added.
-  public var url: URL
+  public var url: URL {
+    // A URL set by hand replaces the one a path failed to resolve to.
+    didSet { urlError = nil }
+  }
   /// Query items added after any query ``url`` already has, percent-encoded.
   public var query: [URLQueryItem]
   /// Header fields to send. Checked when the request is resolved; ordered by name on the wire.
@@ -31,7 +34,8 @@ public struct Endpoint<Resource>: Sendable {
   public var payload: RequestPayload
   /// Validates the status and makes the resource from the body.
   public var parser: ResponseParser<Resource>
-  /// How long the whole exchange may take, or `nil` for the client's default.
+  /// How long the whole exchange may take, or `nil` for the client's default. Must be positive:
+  /// ``request()`` throws ``InvalidTimeout`` otherwise.
   public var timeout: Duration?
   /// A problem found while building the URL, reported by ``request()``.
   var urlError: InvalidURL?
@@ -112,11 +116,13 @@ public struct Endpoint<Resource>: Sendable {
   ///
   /// `Content-Type` comes from the payload and `Accept` from the parser unless ``headers`` sets
   /// them.
-  /// - Throws: ``InvalidURL``, ``InvalidMethod`` or ``InvalidHeaderField`` naming the bad input.
+  /// - Throws: ``InvalidURL``, ``InvalidMethod``, ``InvalidHeaderField`` or ``InvalidTimeout``
+  ///   naming the bad input.
   public func request() throws -> HTTPRequest {
     if let urlError { throw urlError }
     guard HTTPToken.isValid(method.rawValue) else { throw InvalidMethod(method: method) }
-    var fields = HTTPFields()
+    if let timeout, timeout <= .zero { throw InvalidTimeout(timeout: timeout) }
+    var fields = HTTPFields(minimumCapacity: headers.count + 2)
     if headers.count == 1, let (name, value) = headers.first {
       try fields.append(value, for: name)
     } else if !headers.isEmpty {
@@ -144,16 +150,21 @@ public struct Endpoint<Resource>: Sendable {
   /// - Throws: ``UnexpectedResponse`` for a status the parser does not accept, or the parser's
   ///   error (``ParsingFailure`` for the built-in parsers).
   public func parse(_ response: HTTPResponse, _ body: Data) throws -> Resource {
-    try parse(response, body, method: method, url: response.url ?? url)
+    try parse(response, body, method: method, url: response.url ?? (try? resolvedURL()) ?? url)
   }
 
-  func parse(_ response: HTTPResponse, _ body: Data, method: HTTPMethod, url: URL) throws
-    -> Resource
-  {
+  /// Parses with the request's method and URL at hand for the error; the URL is only built
+  /// when the status is rejected.
+  func parse(
+    _ response: HTTPResponse,
+    _ body: Data,
+    method: HTTPMethod,
+    url: @autoclosure () -> URL
+  ) throws -> Resource {
     guard parser.acceptedStatus.contains(response.status) else {
       throw UnexpectedResponse(
         method: method,
-        url: url,
+        url: url(),
         response: response,
         body: body,
         accepted: parser.acceptedStatus
@@ -164,14 +175,20 @@ public struct Endpoint<Resource>: Sendable {
 
   private func resolvedURL() throws(InvalidURL) -> URL {
     if query.isEmpty { return url }
-    var text = url.absoluteString
-    var fragment = ""
-    if let hash = text.firstIndex(of: "#") {
-      fragment = String(text[hash...])
-      text.removeSubrange(hash...)
+    // Byte-wise on the URL's text (its delimiters are ASCII), then one parse.
+    let base = Substring(url.absoluteString)
+    var beforeFragment = base
+    var fragment: Substring = ""
+    if let hash = base.utf8.firstIndex(of: UInt8(ascii: "#")) {
+      beforeFragment = base[..<hash]
+      fragment = base[hash...]
     }
-    if let mark = text.firstIndex(of: "?") {
-      if text.index(after: mark) != text.endIndex, !text.hasSuffix("&") { text += "&" }
+    var text = ""
+    text.reserveCapacity(base.utf8.count + query.count * 16)
+    text += beforeFragment
+    if beforeFragment.utf8.contains(UInt8(ascii: "?")) {
+      let last = beforeFragment.utf8.last
+      if last != UInt8(ascii: "?"), last != UInt8(ascii: "&") { text += "&" }
     } else {
       text += "?"
     }
@@ -179,11 +196,13 @@ public struct Endpoint<Resource>: Sendable {
       if index > 0 { text += "&" }
       text += PercentEncoding.encodeComponent(item.name)
       if let value = item.value {
-        text += "=" + PercentEncoding.encodeComponent(value)
+        text += "="
+        text += PercentEncoding.encodeComponent(value)
       }
     }
-    guard let resolved = URL(string: text + fragment) else {
-      throw InvalidURL(input: text + fragment, reason: "the query could not be added")
+    text += fragment
+    guard let resolved = URL(string: text) else {
+      throw InvalidURL(input: text, reason: "the query could not be added")
     }
     return resolved
   }

@@ -28,6 +28,9 @@ final class FileReader {
   }
 
   static func size(of url: URL) throws(FileBodyError) -> Int64 {
+    guard url.isFileURL else {
+      throw FileBodyError(fileURL: url, reason: "not a file URL")
+    }
     var info = stat()
     guard stat(url.path, &info) == 0 else {
       throw FileBodyError(fileURL: url, reason: String(cString: strerror(errno)))
@@ -41,15 +44,18 @@ final class FileReader {
   func next() throws -> Data? {
     if finished { return nil }
     if descriptor < 0 {
-      descriptor = open(url.path, O_RDONLY)
+      descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
       guard descriptor >= 0 else {
         throw FileBodyError(fileURL: url, reason: String(cString: strerror(errno)))
       }
     }
     var chunk = Data(count: FileReader.chunkSize)
-    let count = chunk.withUnsafeMutableBytes { buffer in
-      read(descriptor, buffer.baseAddress, buffer.count)
-    }
+    var count: Int
+    repeat {
+      count = chunk.withUnsafeMutableBytes { buffer in
+        read(descriptor, buffer.baseAddress, buffer.count)
+      }
+    } while count < 0 && errno == EINTR
     if count < 0 {
       throw FileBodyError(fileURL: url, reason: String(cString: strerror(errno)))
     }

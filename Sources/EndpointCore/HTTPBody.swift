@@ -57,11 +57,11 @@ public struct HTTPBody: AsyncSequence, Sendable {
   ///
   /// - Parameters:
   ///   - sequence: the chunks, in order.
-  ///   - length: the total number of bytes, if known.
+  ///   - length: the total number of bytes, if known; a negative length counts as unknown.
   public init<Chunks: AsyncSequence & Sendable>(_ sequence: Chunks, length: Int64? = nil)
   where Chunks.Element == Data {
     storage = .stream(StreamSource(sequence))
-    self.length = length
+    self.length = length.flatMap { $0 >= 0 ? $0 : nil }
   }
 
   /// The bytes, when the body is held in memory; `nil` for file and stream bodies.
@@ -93,7 +93,9 @@ public struct HTTPBody: AsyncSequence, Sendable {
     }
     if case .buffer(let data) = storage { return data }
     var result = Data()
-    if let length { result.reserveCapacity(Int(length)) }
+    // A declared length is a hint from the other side: reserve for it, but never more than a
+    // few megabytes up front, so a false `Content-Length` cannot make one huge allocation.
+    if let length { result.reserveCapacity(Int(Swift.min(length, HTTPBody.maximumReservation))) }
     for try await chunk in self {
       if result.count + chunk.count > limit {
         throw ResponseTooLarge(limit: limit, received: Int64(result.count + chunk.count))
@@ -102,6 +104,9 @@ public struct HTTPBody: AsyncSequence, Sendable {
     }
     return result
   }
+
+  /// The most ``collect(upTo:)`` reserves before any byte arrives.
+  static let maximumReservation: Int64 = 8 * 1024 * 1024
 
   /// Creates an iterator over the chunks.
   public func makeAsyncIterator() -> AsyncIterator {

@@ -1,17 +1,24 @@
 extension HTTPFields {
   /// The fields that carry credentials and are redacted by default wherever the SDK shows
-  /// or stores headers: `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
+  /// or stores headers: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and the
+  /// common API key fields. Any name containing `token`, `secret`, `password`, `api-key` or
+  /// `apikey` is redacted too (see ``isSensitive(_:additionalNames:)``).
   public static let sensitiveNames: Set<String> = [
-    "authorization", "proxy-authorization", "cookie", "set-cookie",
+    "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
   ]
+
+  /// Parts of a field name that mark it as a credential, such as `X-Auth-Token`.
+  static let sensitiveNameParts = ["token", "secret", "password", "api-key", "apikey"]
 
   /// The text that replaces a redacted value.
   public static let redactedValue = "<redacted>"
 
-  /// Whether `name` is one of ``sensitiveNames`` or of `additionalNames`, ignoring case.
+  /// Whether `name` is one of ``sensitiveNames`` or of `additionalNames`, or contains `token`,
+  /// `secret`, `password`, `api-key` or `apikey`, ignoring case.
   public static func isSensitive(_ name: String, additionalNames: Set<String> = []) -> Bool {
     let lowered = name.lowercased()
     return sensitiveNames.contains(lowered)
+      || sensitiveNameParts.contains { lowered.contains($0) }
       || additionalNames.contains { HTTPToken.namesEqual($0, name) }
   }
 

@@ -27,7 +27,8 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
 
     /// Creates a field after checking its name and value.
     ///
-    /// - Throws: ``InvalidHeaderField`` if the name is not a token or the value contains CR, LF or NUL.
+    /// - Throws: ``InvalidHeaderField`` if the name is not a token or the value contains CR, LF
+    ///   or NUL.
     public init(name: String, value: String) throws(InvalidHeaderField) {
       guard HTTPToken.isValid(name) else {
         throw InvalidHeaderField(name: name, reason: .nameNotAToken)
@@ -48,6 +49,12 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
   /// Creates an empty list.
   public init() {
     fields = []
+  }
+
+  /// An empty list with room for `minimumCapacity` fields, for code that builds many requests.
+  init(minimumCapacity: Int) {
+    fields = []
+    fields.reserveCapacity(minimumCapacity)
   }
 
   /// Creates a list from name–value pairs, in order.
@@ -89,6 +96,11 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
   /// The values of every field called `name` (ignoring case), in order.
   public func values(for name: String) -> [String] {
     fields.lazy.filter { HTTPToken.namesEqual($0.name, name) }.map(\.value)
+  }
+
+  /// The value of the first field called `name` (ignoring case), without building an array.
+  func firstValue(for name: String) -> String? {
+    fields.first { HTTPToken.namesEqual($0.name, name) }?.value
   }
 
   /// Whether at least one field is called `name` (ignoring case).

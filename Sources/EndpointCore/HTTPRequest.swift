@@ -35,6 +35,6 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     self.timeout = timeout
   }
 
-  /// `METHOD URL`.
-  public var description: String { "\(method) \(url.absoluteString)" }
+  /// `METHOD URL`, with credentials in the URL redacted (see ``URLRedaction``).
+  public var description: String { "\(method) \(URLRedaction.redacted(url))" }
 }

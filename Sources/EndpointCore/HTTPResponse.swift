@@ -24,19 +24,22 @@ public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The `Content-Type` field's media type without parameters, lowercased (`"application/json"`).
+  ///
+  /// `nil` when there is no `Content-Type` or it is empty; with several, the first one counts.
   public var mediaType: String? {
-    guard let value = headerFields["Content-Type"] else { return nil }
-    let type = value.split(separator: ";", maxSplits: 1).first ?? ""
-    return type.trimmed(" \t").lowercased()
+    guard let value = headerFields.firstValue(for: "Content-Type") else { return nil }
+    let type = (value.split(separator: ";", maxSplits: 1).first ?? "").trimmed(" \t")
+    return type.isEmpty ? nil : type.lowercased()
   }
 
   /// The `charset` parameter of `Content-Type`, lowercased, if present.
   public var charset: String? {
-    guard let value = headerFields["Content-Type"] else { return nil }
+    guard let value = headerFields.firstValue(for: "Content-Type") else { return nil }
     for parameter in value.split(separator: ";").dropFirst() {
       let pair = parameter.split(separator: "=", maxSplits: 1)
       guard pair.count == 2, pair[0].trimmed(" \t").lowercased() == "charset" else { continue }
-      return pair[1].trimmed(" \t\"").lowercased()
+      let charset = pair[1].trimmed(" \t\"")
+      return charset.isEmpty ? nil : charset.lowercased()
     }
     return nil
   }

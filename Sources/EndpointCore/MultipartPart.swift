@@ -38,12 +38,6 @@ public struct MultipartPart: Sendable, Hashable {
     MultipartPart(name: name, filename: filename, contentType: contentType, data: data)
   }
 
-  func contains(_ needle: Data) -> Bool {
-    var head = Data()
-    write(to: &head)
-    return head.firstRange(of: needle) != nil
-  }
-
   func write(to body: inout Data) {
     var disposition = "Content-Disposition: form-data; name=\"\(Self.quoted(name))\""
     if let filename {
@@ -51,7 +45,10 @@ public struct MultipartPart: Sendable, Hashable {
     }
     body.append(Data((disposition + "\r\n").utf8))
     if let contentType {
-      let safeType = contentType.filter { $0 != "\r" && $0 != "\n" }
+      // A media type cannot hold line breaks or NUL; dropping them keeps the header one line.
+      let safeType = String(
+        contentType.unicodeScalars.filter { $0 != "\r" && $0 != "\n" && $0 != "\0" }
+      )
       body.append(Data("Content-Type: \(safeType)\r\n".utf8))
     }
     body.append(Data("\r\n".utf8))

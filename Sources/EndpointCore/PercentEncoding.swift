@@ -62,27 +62,63 @@ enum PercentEncoding {
     keepingEscapes: Bool = false,
     allowed: (UInt8) -> Bool
   ) -> String {
+    // Most names, values and paths need no encoding: answer without allocating.
+    if string.utf8.allSatisfy(allowed) { return string }
+    var string = string
+    return string.withUTF8 { utf8 in
+      var output = [UInt8]()
+      output.reserveCapacity(utf8.count * 3)
+      var index = 0
+      while index < utf8.count {
+        let byte = utf8[index]
+        if allowed(byte) {
+          output.append(byte)
+        } else if keepingEscapes, byte == UInt8(ascii: "%"), index + 2 < utf8.count,
+          isHexDigit(utf8[index + 1]), isHexDigit(utf8[index + 2])
+        {
+          output.append(contentsOf: utf8[index...index + 2])
+          index += 2
+        } else {
+          output.append(UInt8(ascii: "%"))
+          output.append(hexDigits[Int(byte >> 4)])
+          output.append(hexDigits[Int(byte & 0x0F)])
+        }
+        index += 1
+      }
+      return String(decoding: output, as: UTF8.self)
+    }
+  }
+}
+
+extension PercentEncoding {
+  /// The text with every valid `%XX` escape decoded; invalid escapes and bytes are kept as they
+  /// are, and bytes that are not UTF-8 become U+FFFD. For matching names, never for URLs.
+  static func decode(_ string: String) -> String {
+    guard string.utf8.contains(UInt8(ascii: "%")) else { return string }
     let utf8 = Array(string.utf8)
-    if utf8.allSatisfy(allowed) { return string }
     var output = [UInt8]()
-    output.reserveCapacity(utf8.count * 3)
+    output.reserveCapacity(utf8.count)
     var index = 0
     while index < utf8.count {
-      let byte = utf8[index]
-      if allowed(byte) {
-        output.append(byte)
-      } else if keepingEscapes, byte == UInt8(ascii: "%"), index + 2 < utf8.count,
-        isHexDigit(utf8[index + 1]), isHexDigit(utf8[index + 2])
+      if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
+        let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
       {
-        output.append(contentsOf: utf8[index...index + 2])
-        index += 2
+        output.append(high << 4 | low)
+        index += 3
       } else {
-        output.append(UInt8(ascii: "%"))
-        output.append(hexDigits[Int(byte >> 4)])
-        output.append(hexDigits[Int(byte & 0x0F)])
+        output.append(utf8[index])
+        index += 1
       }
-      index += 1
     }
     return String(decoding: output, as: UTF8.self)
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
   }
 }

@@ -88,15 +88,28 @@ public struct RequestPayload: Sendable {
     _ parts: [MultipartPart],
     boundaryCandidates next: () -> String
   ) -> RequestPayload {
+    // Each part is rendered once; the boundary is checked against the rendered bytes, headers
+    // included, so no part can end the body early.
+    let rendered = parts.map { part in
+      var bytes = Data()
+      part.write(to: &bytes)
+      return bytes
+    }
     var boundary = next()
-    while parts.contains(where: { $0.contains(Data(boundary.utf8)) }) {
+    while case let needle = Data(boundary.utf8),
+      rendered.contains(where: { $0.firstRange(of: needle) != nil })
+    {
       boundary = next()
     }
+    let delimiter = Data("--\(boundary)\r\n".utf8)
     var body = Data()
-    for part in parts {
-      body.append(Data("--\(boundary)\r\n".utf8))
-      part.write(to: &body)
-      body.append(Data("\r\n".utf8))
+    body.reserveCapacity(
+      rendered.reduce(0) { $0 + $1.count + delimiter.count + 2 } + delimiter.count + 2
+    )
+    for part in rendered {
+      body.append(delimiter)
+      body.append(part)
+      body.append(contentsOf: [0x0D, 0x0A])
     }
     body.append(Data("--\(boundary)--\r\n".utf8))
     return RequestPayload(

@@ -94,7 +94,9 @@ enum TextDecoding {
     let name = charset ?? "utf-8"
     switch name {
     case "utf-8", "utf8":
-      if let text = String(validating: body, as: UTF8.self) { return text }
+      // A byte order mark is not part of the text.
+      let bytes = body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body[...]
+      if let text = String(validating: bytes, as: UTF8.self) { return text }
     case "us-ascii", "ascii":
       if body.allSatisfy({ $0 < 0x80 }) { return String(decoding: body, as: UTF8.self) }
     case "iso-8859-1", "latin1", "iso8859-1", "latin-1":
@@ -114,15 +116,16 @@ enum TextDecoding {
   private static func decodeUTF16(_ body: Data, charset: String) -> String? {
     var bytes = Array(body)
     var bigEndian = charset == "utf-16be"
-    if charset == "utf-16", bytes.count >= 2 {
-      if bytes[0] == 0xFE, bytes[1] == 0xFF {
-        bigEndian = true
-        bytes.removeFirst(2)
-      } else if bytes[0] == 0xFF, bytes[1] == 0xFE {
-        bytes.removeFirst(2)
-      } else {
-        bigEndian = true
-      }
+    // A byte order mark wins over the label, as in the WHATWG Encoding standard; without one,
+    // plain "utf-16" is big-endian (RFC 2781).
+    if bytes.count >= 2, bytes[0] == 0xFE, bytes[1] == 0xFF {
+      bigEndian = true
+      bytes.removeFirst(2)
+    } else if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xFE {
+      bigEndian = false
+      bytes.removeFirst(2)
+    } else if charset == "utf-16" {
+      bigEndian = true
     }
     guard bytes.count % 2 == 0 else { return nil }
     let units = stride(from: 0, to: bytes.count, by: 2).map { index -> UInt16 in

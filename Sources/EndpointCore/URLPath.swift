@@ -18,13 +18,16 @@
 ///
 /// Resolution against a base URL (see ``resolved(against:)``):
 ///
-/// | base                         | path                | result                              |
-/// |------------------------------|---------------------|-------------------------------------|
-/// | `https://api.example.com/v1` | `"users"`           | `https://api.example.com/v1/users`  |
-/// | `https://api.example.com/v1/`| `"/users"`          | `https://api.example.com/v1/users`  |
-/// | `https://api.example.com/v1` | `""`                | `https://api.example.com/v1`        |
-/// | `https://api.example.com/v1` | `"users/"`          | `https://api.example.com/v1/users/` |
-/// | `https://api.example.com/v1` | `"https://x.org/y"` | `https://x.org/y`                   |
+/// | base                      | path                | result                                  |
+/// |---------------------------|---------------------|-----------------------------------------|
+/// | `https://api.example/v1`  | `"users"`           | `https://api.example/v1/users`          |
+/// | `https://api.example/v1/` | `"/users"`          | `https://api.example/v1/users`          |
+/// | `https://api.example/v1`  | `"users/"`          | `https://api.example/v1/users/`         |
+/// | `https://api.example/v1`  | `""`                | `https://api.example/v1`                |
+/// | `https://api.example`     | `""`                | `https://api.example/`                  |
+/// | `https://api.example/v1`  | `"search?q=a b"`    | `https://api.example/v1/search?q=a%20b` |
+/// | `https://api.example?k=1` | `"users?page=2"`    | `https://api.example/users?k=1&page=2`  |
+/// | `https://api.example/v1`  | `"https://x.org/y"` | `https://x.org/y`                       |
 public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
   CustomStringConvertible
 {
@@ -60,10 +63,11 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
     public mutating func appendLiteral(_ literal: String) {
       if inQuery {
         encoded += PercentEncoding.encodeQuery(literal)
-      } else if let mark = literal.firstIndex(of: "?") {
-        encoded += PercentEncoding.encodePath(String(literal[..<mark])) + "?"
+      } else if let mark = literal.utf8.firstIndex(of: UInt8(ascii: "?")) {
+        encoded += PercentEncoding.encodePath(String(literal[..<mark]))
+        encoded += "?"
         inQuery = true
-        encoded += PercentEncoding.encodeQuery(String(literal[literal.index(after: mark)...]))
+        encoded += PercentEncoding.encodeQuery(String(literal[literal.utf8.index(after: mark)...]))
       } else {
         encoded += PercentEncoding.encodePath(literal)
       }
@@ -72,9 +76,11 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
     /// Appends a value as one percent-encoded segment (`/`, `?`, `#` and `%` included).
     public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
       let text = value.description
-      if text == "." || text == ".." {
+      if text == "." {
         // Dot segments would be removed or climb the path; encode them so they stay data.
-        encoded += String(repeating: "%2E", count: text.count)
+        encoded += "%2E"
+      } else if text == ".." {
+        encoded += "%2E%2E"
       } else {
         encoded += PercentEncoding.encodeComponent(text)
       }
@@ -86,19 +92,28 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
 
   /// Whether the path is an absolute URL (it starts with `scheme://`).
   public var isAbsoluteURL: Bool {
-    guard let colon = encoded.firstIndex(of: ":"),
-      encoded[colon...].hasPrefix("://")
+    let utf8 = encoded.utf8
+    guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
+      utf8[colon...].starts(with: "://".utf8)
     else { return false }
-    let scheme = encoded[..<colon]
-    guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
-    return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    let scheme = utf8[..<colon]
+    guard let first = scheme.first, isASCIILetter(first) else { return false }
+    return scheme.allSatisfy { byte in
+      isASCIILetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+  }
+
+  private func isASCIILetter(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
   }
 
   /// The URL this path names relative to `base`.
   ///
   /// The base's path is always kept, whether or not either side has a slash where they meet; an
-  /// empty path gives the base itself; an absolute URL ignores the base. A query in the path
-  /// is added after any query the base has. The base's fragment is dropped.
+  /// empty path gives the base itself (with `/` as its path when it has none); an absolute URL
+  /// ignores the base. A query in the path is added after any query the base has. The base's
+  /// fragment is dropped.
   ///
   /// - Throws: ``InvalidURL`` naming the input when no valid URL results.
   public func resolved(against base: URL) throws(InvalidURL) -> URL {
@@ -108,30 +123,72 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
       }
       return url
     }
-    guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true),
-      components.scheme != nil, components.host != nil
-    else {
-      throw InvalidURL(input: base.absoluteString, reason: "a base URL needs a scheme and a host")
+    let baseText = base.absoluteString
+    guard let parts = BaseURLParts(baseText), base.host()?.isEmpty == false else {
+      throw InvalidURL(
+        input: URLRedaction.redacted(base),
+        reason: "a base URL needs a scheme and a host"
+      )
     }
-    let parts = encoded.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-    let relative = parts[0].drop { $0 == "/" }
-    if !parts[0].isEmpty {
-      var basePath = Substring(components.percentEncodedPath)
-      while basePath.hasSuffix("/") { basePath = basePath.dropLast() }
-      components.percentEncodedPath = basePath + "/" + relative
+    // Plain string work on already-encoded text: one URL parse in the end, no URLComponents.
+    var path = Substring(encoded)
+    var query: Substring = ""
+    if let mark = path.utf8.firstIndex(of: UInt8(ascii: "?")) {
+      query = path[path.utf8.index(after: mark)...]
+      path = path[..<mark]
     }
-    if parts.count == 2 {
-      let query = String(parts[1])
-      components.percentEncodedQuery = [components.percentEncodedQuery, query]
-        .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
+    var result = ""
+    result.reserveCapacity(baseText.utf8.count + encoded.utf8.count + 2)
+    result += parts.origin
+    if path.isEmpty {
+      result += parts.path.isEmpty ? "/" : parts.path
+    } else {
+      var basePath = parts.path.utf8
+      while basePath.last == UInt8(ascii: "/") { basePath = basePath.dropLast() }
+      result += Substring(basePath)
+      result += "/"
+      result += Substring(path.utf8.drop { $0 == UInt8(ascii: "/") })
     }
-    components.fragment = nil
-    guard let url = components.url else {
+    if !parts.query.isEmpty || !query.isEmpty {
+      result += "?"
+      result += parts.query
+      if !parts.query.isEmpty, !query.isEmpty { result += "&" }
+      result += query
+    }
+    guard let url = URL(string: result) else {
       throw InvalidURL(
         input: encoded,
-        reason: "cannot be resolved against \(base.absoluteString)"
+        reason: "cannot be resolved against \(URLRedaction.redacted(base))"
       )
     }
     return url
+  }
+}
+
+/// The origin (`scheme://authority`), path and query of a URL's text; the fragment is dropped.
+private struct BaseURLParts {
+  let origin: Substring
+  let path: Substring
+  let query: Substring
+
+  init?(_ text: String) {
+    // Byte-wise: every delimiter here is ASCII, and a URL's text has no other raw characters.
+    var rest = Substring(text)
+    if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
+    var query: Substring = ""
+    if let mark = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+      query = rest[rest.utf8.index(after: mark)...]
+      rest = rest[..<mark]
+    }
+    guard let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")),
+      rest.utf8[colon...].starts(with: "://".utf8)
+    else {
+      return nil
+    }
+    let authority = rest.utf8.index(colon, offsetBy: 3)
+    let pathStart = rest.utf8[authority...].firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+    origin = rest[..<pathStart]
+    path = rest[pathStart...]
+    self.query = query
   }
 }

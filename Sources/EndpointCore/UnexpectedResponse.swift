@@ -49,9 +49,12 @@ public struct UnexpectedResponse: Error, Sendable, CustomStringConvertible {
   /// The response's header fields.
   public var headerFields: HTTPFields { response.headerFields }
 
-  /// The request, the status, the headers (credentials redacted) and a bounded body snippet.
+  /// The request, the status, the headers and a bounded body snippet; credentials in the URL
+  /// and the headers are redacted.
   public var description: String {
-    var lines = ["\(method) \(url.absoluteString) → \(response) (expected \(accepted))"]
+    var lines = [
+      "\(method) \(URLRedaction.redacted(url)) → \(response) (expected \(accepted))"
+    ]
     for field in response.headerFields.redacted() {
       lines.append("  \(field)")
     }

@@ -1,0 +1,95 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Shows a URL without the credentials it may carry, for error messages and logs.
+///
+/// The user information (`user:password@`) and the values of query items that usually hold
+/// secrets (`access_token`, `api_key`, `signature` and the like) are replaced by
+/// ``HTTPFields/redactedValue``.
+///
+/// ```swift
+/// let url = URL(string: "https://me:pw@api.example.com/items?api_key=abc&page=2")!
+/// URLRedaction.redacted(url)
+/// // "https://<redacted>@api.example.com/items?api_key=<redacted>&page=2"
+/// ```
+public enum URLRedaction {
+  /// Query item names (lowercased) whose values are redacted; any name containing `token`,
+  /// `secret` or `password` is redacted too.
+  public static let sensitiveQueryNames: Set<String> = [
+    "key", "api_key", "apikey", "api-key", "access_key", "auth", "authorization", "code",
+    "sig", "signature", "pwd", "passwd", "credential", "x-amz-credential", "x-amz-signature",
+  ]
+
+  /// Whether a query item called `name` (after percent-decoding, in any case) holds a secret.
+  ///
+  /// - Parameter additionalNames: more query item names to redact, in any case.
+  public static func isSensitiveQueryName(
+    _ name: String,
+    additionalNames: Set<String> = []
+  ) -> Bool {
+    let lowered = PercentEncoding.decode(name).lowercased()
+    if sensitiveQueryNames.contains(lowered) { return true }
+    if lowered.contains("token") || lowered.contains("secret") || lowered.contains("password") {
+      return true
+    }
+    return additionalNames.contains { $0.lowercased() == lowered }
+  }
+
+  /// The URL's text with its user information and sensitive query values redacted.
+  ///
+  /// - Parameters:
+  ///   - url: the URL to show.
+  ///   - additionalQueryNames: more query item names whose values to redact, in any case.
+  /// - Returns: text for people to read; it is not meant to be parsed back into a URL.
+  public static func redacted(_ url: URL, additionalQueryNames: Set<String> = []) -> String {
+    let text = url.absoluteString
+    var rest = Substring(text)
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    // scheme://[userinfo@]authority
+    if let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") {
+      let authorityStart = rest.index(colon, offsetBy: 3)
+      result += rest[..<authorityStart]
+      rest = rest[authorityStart...]
+      let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+      let authority = rest[..<authorityEnd]
+      if let at = authority.lastIndex(of: "@") {
+        result += HTTPFields.redactedValue
+        result += authority[at...]
+      } else {
+        result += authority
+      }
+      rest = rest[authorityEnd...]
+    }
+    var fragment: Substring = ""
+    if let hash = rest.firstIndex(of: "#") {
+      fragment = rest[hash...]
+      rest = rest[..<hash]
+    }
+    guard let mark = rest.firstIndex(of: "?") else {
+      return result + rest + fragment
+    }
+    result += rest[...mark]
+    var first = true
+    for item in rest[rest.index(after: mark)...].split(
+      separator: "&", omittingEmptySubsequences: false)
+    {
+      if !first { result += "&" }
+      first = false
+      let name = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+      if name.count < item.count,
+        isSensitiveQueryName(String(name), additionalNames: additionalQueryNames)
+      {
+        result += name
+        result += "="
+        result += HTTPFields.redactedValue
+      } else {
+        result += item
+      }
+    }
+    return result + fragment
+  }
+}

@@ -1,0 +1,290 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+extension Endpoint where Resource: Decodable & SendableMetatype {
+  /// Creates an endpoint that decodes a JSON response.
+  ///
+  /// ```swift
+  /// let todos = Endpoint<[Todo]>(json: .get, url: api.appending(path: "todos"))
+  /// ```
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - url: the URL; `query` is added after any query it has.
+  ///   - query: query items, percent-encoded.
+  ///   - headers: header fields; `Accept` here wins over `application/json`.
+  ///   - timeout: how long the whole exchange may take.
+  ///   - decoder: the decoder; a shared default one unless given.
+  ///   - status: the statuses to parse; 2xx by default.
+  public init(
+    json method: HTTPMethod,
+    url: URL,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    timeout: Duration? = nil,
+    decoder: JSONDecoder = SharedCoders.decoder,
+    expecting status: AcceptedStatus = .success
+  ) {
+    self.init(
+      method,
+      url: url,
+      query: query,
+      headers: headers,
+      timeout: timeout,
+      parser: .json(decoder: decoder, expecting: status)
+    )
+  }
+
+  /// Creates an endpoint that sends `body` as JSON and decodes a JSON response.
+  ///
+  /// ```swift
+  /// let create = try Endpoint<Todo>(json: .post, url: todosURL, body: NewTodo(title: "Docs"))
+  /// ```
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - url: the URL; `query` is added after any query it has.
+  ///   - query: query items, percent-encoded.
+  ///   - headers: header fields; `Content-Type` and `Accept` here win over `application/json`.
+  ///   - body: the value to send.
+  ///   - timeout: how long the whole exchange may take.
+  ///   - encoder: the encoder; a shared one with `.sortedKeys` by default.
+  ///   - decoder: the decoder; a shared default one unless given.
+  ///   - status: the statuses to parse; 2xx by default.
+  /// - Throws: ``EncodingFailure`` if `body` cannot be encoded.
+  public init<Body: Encodable>(
+    json method: HTTPMethod,
+    url: URL,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    body: Body,
+    timeout: Duration? = nil,
+    encoder: JSONEncoder = SharedCoders.encoder,
+    decoder: JSONDecoder = SharedCoders.decoder,
+    expecting status: AcceptedStatus = .success
+  ) throws(EncodingFailure) {
+    self.init(
+      method,
+      url: url,
+      query: query,
+      headers: headers,
+      payload: try .json(body, encoder: encoder),
+      timeout: timeout,
+      parser: .json(decoder: decoder, expecting: status)
+    )
+  }
+
+  /// Creates an endpoint for a path relative to an API's base URL that decodes a JSON response.
+  ///
+  /// ```swift
+  /// let user = Endpoint<User>(json: .get, path: "users/\(login)", relativeTo: api)
+  /// ```
+  /// Interpolated values in `path` stay single segments; see ``EndpointCore/URLPath``. A path that cannot be
+  /// resolved makes ``EndpointCore/Endpoint/request()`` throw ``EndpointCore/InvalidURL``.
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - path: the path, resolved against `baseURL`.
+  ///   - baseURL: the API's base URL; its path is kept.
+  ///   - query: query items, percent-encoded.
+  ///   - headers: header fields; `Accept` here wins over `application/json`.
+  ///   - timeout: how long the whole exchange may take.
+  ///   - decoder: the decoder; a shared default one unless given.
+  ///   - status: the statuses to parse; 2xx by default.
+  public init(
+    json method: HTTPMethod,
+    path: URLPath,
+    relativeTo baseURL: URL,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    timeout: Duration? = nil,
+    decoder: JSONDecoder = SharedCoders.decoder,
+    expecting status: AcceptedStatus = .success
+  ) {
+    self.init(
+      method,
+      path: path,
+      relativeTo: baseURL,
+      query: query,
+      headers: headers,
+      timeout: timeout,
+      parser: .json(decoder: decoder, expecting: status)
+    )
+  }
+
+  /// Creates an endpoint for a path relative to an API's base URL that sends `body` as JSON and
+  /// decodes a JSON response.
+  ///
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - path: the path, resolved against `baseURL`.
+  ///   - baseURL: the API's base URL; its path is kept.
+  ///   - query: query items, percent-encoded.
+  ///   - headers: header fields; `Content-Type` and `Accept` here win over `application/json`.
+  ///   - body: the value to send.
+  ///   - timeout: how long the whole exchange may take.
+  ///   - encoder: the encoder; a shared one with `.sortedKeys` by default.
+  ///   - decoder: the decoder; a shared default one unless given.
+  ///   - status: the statuses to parse; 2xx by default.
+  /// - Throws: ``EncodingFailure`` if `body` cannot be encoded.
+  public init<Body: Encodable>(
+    json method: HTTPMethod,
+    path: URLPath,
+    relativeTo baseURL: URL,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    body: Body,
+    timeout: Duration? = nil,
+    encoder: JSONEncoder = SharedCoders.encoder,
+    decoder: JSONDecoder = SharedCoders.decoder,
+    expecting status: AcceptedStatus = .success
+  ) throws(EncodingFailure) {
+    self.init(
+      method,
+      path: path,
+      relativeTo: baseURL,
+      query: query,
+      headers: headers,
+      payload: try .json(body, encoder: encoder),
+      timeout: timeout,
+      parser: .json(decoder: decoder, expecting: status)
+    )
+  }
+}
+
+extension Endpoint where Resource == Void {
+  /// Creates an endpoint that asks for JSON, checks the status and ignores the body.
+  ///
+  /// ```swift
+  /// let ping = Endpoint<Void>(json: .get, url: api.appending(path: "health"))
+  /// ```
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - url: the URL; `query` is added after any query it has.
+  ///   - query: query items, percent-encoded.
+  ///   - headers: header fields.
+  ///   - timeout: how long the whole exchange may take.
+  ///   - status: the statuses that succeed; 2xx by default.
+  public init(
+    json method: HTTPMethod,
+    url: URL,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    timeout: Duration? = nil,
+    expecting status: AcceptedStatus = .success
+  ) {
+    self.init(
+      method,
+      url: url,
+      query: query,
+      headers: headers,
+      timeout: timeout,
+      parser: .json(expecting: status)
+    )
+  }
+
+  /// Creates an endpoint that sends `body` as JSON, checks the status and ignores the response
+  /// body.
+  ///
+  /// ```swift
+  /// let update = try Endpoint<Void>(json: .put, url: todoURL, body: todo, expecting: .codes(204))
+  /// ```
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - url: the URL; `query` is added after any query it has.
+  ///   - query: query items, percent-encoded.
+  ///   - headers: header fields; `Content-Type` here wins over `application/json`.
+  ///   - body: the value to send.
+  ///   - timeout: how long the whole exchange may take.
+  ///   - encoder: the encoder; a shared one with `.sortedKeys` by default.
+  ///   - status: the statuses that succeed; 2xx by default.
+  /// - Throws: ``EncodingFailure`` if `body` cannot be encoded.
+  public init<Body: Encodable>(
+    json method: HTTPMethod,
+    url: URL,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    body: Body,
+    timeout: Duration? = nil,
+    encoder: JSONEncoder = SharedCoders.encoder,
+    expecting status: AcceptedStatus = .success
+  ) throws(EncodingFailure) {
+    self.init(
+      method,
+      url: url,
+      query: query,
+      headers: headers,
+      payload: try .json(body, encoder: encoder),
+      timeout: timeout,
+      parser: .json(expecting: status)
+    )
+  }
+
+  /// Creates an endpoint for a path relative to an API's base URL that asks for JSON, checks the
+  /// status and ignores the body.
+  ///
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - path: the path, resolved against `baseURL`.
+  ///   - baseURL: the API's base URL; its path is kept.
+  ///   - query: query items, percent-encoded.
+  ///   - headers: header fields.
+  ///   - timeout: how long the whole exchange may take.
+  ///   - status: the statuses that succeed; 2xx by default.
+  public init(
+    json method: HTTPMethod,
+    path: URLPath,
+    relativeTo baseURL: URL,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    timeout: Duration? = nil,
+    expecting status: AcceptedStatus = .success
+  ) {
+    self.init(
+      method,
+      path: path,
+      relativeTo: baseURL,
+      query: query,
+      headers: headers,
+      timeout: timeout,
+      parser: .json(expecting: status)
+    )
+  }
+
+  /// Creates an endpoint for a path relative to an API's base URL that sends `body` as JSON,
+  /// checks the status and ignores the response body.
+  ///
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - path: the path, resolved against `baseURL`.
+  ///   - baseURL: the API's base URL; its path is kept.
+  ///   - query: query items, percent-encoded.
+  ///   - headers: header fields; `Content-Type` here wins over `application/json`.
+  ///   - body: the value to send.
+  ///   - timeout: how long the whole exchange may take.
+  ///   - encoder: the encoder; a shared one with `.sortedKeys` by default.
+  ///   - status: the statuses that succeed; 2xx by default.
+  /// - Throws: ``EncodingFailure`` if `body` cannot be encoded.
+  public init<Body: Encodable>(
+    json method: HTTPMethod,
+    path: URLPath,
+    relativeTo baseURL: URL,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    body: Body,
+    timeout: Duration? = nil,
+    encoder: JSONEncoder = SharedCoders.encoder,
+    expecting status: AcceptedStatus = .success
+  ) throws(EncodingFailure) {
+    self.init(
+      method,
+      path: path,
+      relativeTo: baseURL,
+      query: query,
+      headers: headers,
+      payload: try .json(body, encoder: encoder),
+      timeout: timeout,
+      parser: .json(expecting: status)
+    )
+  }
+}

@@ -1,0 +1,30 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+extension RequestPayload {
+  /// A JSON body: `value` encoded with `encoder`, sent as `application/json`.
+  ///
+  /// The default encoder sorts object keys, so the same value always gives the same bytes.
+  ///
+  /// ```swift
+  /// let payload = try RequestPayload.json(NewTodo(title: "Write docs"))
+  /// payload.contentType   // "application/json"
+  /// ```
+  /// - Parameters:
+  ///   - value: the value to send.
+  ///   - encoder: the encoder; a shared one with `.sortedKeys` by default.
+  /// - Throws: ``EncodingFailure`` naming the type, the path that failed and why (for example a
+  ///   `Double.nan`, which JSON cannot hold).
+  public static func json<Value: Encodable>(
+    _ value: Value,
+    encoder: JSONEncoder = SharedCoders.encoder
+  ) throws(EncodingFailure) -> RequestPayload {
+    RequestPayload(
+      contentType: "application/json",
+      body: HTTPBody(try JSONCoding.encode(value, encoder: encoder))
+    )
+  }
+}

@@ -1,0 +1,346 @@
+#!/usr/bin/env python3
+"""Checks every route of fault_server.py on the wire, with raw sockets.
+
+Run by hand after changing the fault server (it is not part of the test command):
+
+    python3 Tests/Servers/check_fault_server.py            # starts its own server
+    python3 Tests/Servers/check_fault_server.py --url http://127.0.0.1:PORT
+
+Exits non-zero and names the failing route when a behaviour is wrong.
+"""
+
+import argparse
+import base64
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from urllib.parse import urlsplit
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def connect(address, timeout=10.0):
+    sock = socket.create_connection(address, timeout=timeout)
+    return sock
+
+
+def send(address, raw, timeout=10.0):
+    sock = connect(address, timeout)
+    sock.sendall(raw)
+    return sock
+
+
+def get(path, extra=""):
+    return f"GET {path} HTTP/1.1\r\nHost: test\r\n{extra}\r\n".encode("latin-1")
+
+
+def read_head(sock):
+    data = b""
+    while b"\r\n\r\n" not in data:
+        piece = sock.recv(65536)
+        if not piece:
+            raise AssertionError(f"connection closed before the head ended: {data!r}")
+        data += piece
+    head, _, rest = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split(" ")[1])
+    headers = [tuple(part.strip() for part in line.split(":", 1)) for line in lines[1:]]
+    return status, headers, rest
+
+
+def header(headers, name):
+    values = [value for key, value in headers if key.lower() == name.lower()]
+    return values[0] if values else None
+
+
+def read_all(sock, rest=b""):
+    data = rest
+    while True:
+        piece = sock.recv(65536)
+        if not piece:
+            return data
+        data += piece
+
+
+def read_body(sock, headers, rest):
+    length = int(header(headers, "Content-Length"))
+    data = rest
+    while len(data) < length:
+        piece = sock.recv(65536)
+        if not piece:
+            raise AssertionError(f"body ended after {len(data)} of {length} bytes")
+        data += piece
+    return data[:length]
+
+
+def expect(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def check_silent(address):
+    sock = send(address, get("/silent"), timeout=1.5)
+    try:
+        sock.recv(1)
+        raise AssertionError("/silent answered")
+    except socket.timeout:
+        pass
+    finally:
+        sock.close()
+
+
+def check_stall(address):
+    sock = send(address, get("/stall?after=10"), timeout=1.5)
+    status, headers, rest = read_head(sock)
+    expect(status == 200, f"/stall status {status}")
+    expect(header(headers, "Content-Length") == "20", f"/stall headers {headers}")
+    data = rest
+    try:
+        while True:
+            piece = sock.recv(65536)
+            expect(piece, "/stall closed early")
+            data += piece
+    except socket.timeout:
+        pass
+    sock.close()
+    expect(data == b"s" * 10, f"/stall sent {data!r}")
+
+
+def check_reset(address):
+    sock = send(address, get("/reset"))
+    try:
+        data = sock.recv(1)
+        raise AssertionError(f"/reset answered {data!r} instead of resetting")
+    except ConnectionResetError:
+        pass
+    finally:
+        sock.close()
+
+
+def check_auth_challenge(address):
+    sock = send(address, get("/auth-challenge", "Connection: close\r\n"))
+    status, headers, rest = read_head(sock)
+    body = read_body(sock, headers, rest)
+    sock.close()
+    expect(status == 401, f"/auth-challenge status {status}")
+    expect(header(headers, "WWW-Authenticate") == 'Basic realm="endpoint"', f"{headers}")
+    expect(json.loads(body)["error"] == "unauthorized", f"/auth-challenge body {body!r}")
+
+
+def check_large(address):
+    sock = send(address, get("/large?bytes=3000000", "Connection: close\r\n"))
+    status, headers, rest = read_head(sock)
+    body = read_all(sock, rest)
+    sock.close()
+    expect(status == 200 and header(headers, "Content-Length") == "3000000", f"{headers}")
+    expect(len(body) == 3_000_000, f"/large sent {len(body)} bytes")
+    sock = send(address, get("/large", "Connection: close\r\n"))
+    status, headers, rest = read_head(sock)
+    sock.close()
+    expect(header(headers, "Content-Length") == "52428800", f"/large default {headers}")
+
+
+def check_slow_body(address):
+    sock = send(address, get("/slow-body?chunks=3&interval_ms=200", "Connection: close\r\n"))
+    started = time.monotonic()
+    status, headers, rest = read_head(sock)
+    raw = read_all(sock, rest)
+    elapsed = time.monotonic() - started
+    sock.close()
+    expect(header(headers, "Transfer-Encoding") == "chunked", f"{headers}")
+    expected = b"8\r\nchunk-0\n\r\n8\r\nchunk-1\n\r\n8\r\nchunk-2\n\r\n0\r\n\r\n"
+    expect(raw == expected, f"/slow-body sent {raw!r}")
+    expect(elapsed >= 0.35, f"/slow-body took only {elapsed:.2f} s")
+
+
+def check_status(address):
+    sock = send(address, get("/status/429?retry_after=7", "Connection: close\r\n"))
+    status, headers, rest = read_head(sock)
+    body = read_body(sock, headers, rest)
+    sock.close()
+    expect(status == 429 and header(headers, "Retry-After") == "7", f"{status} {headers}")
+    expect(json.loads(body) == {"status": 429}, f"/status body {body!r}")
+    sock = send(address, get("/status/204", "Connection: close\r\n"))
+    status, headers, rest = read_head(sock)
+    expect(status == 204 and read_all(sock, rest) == b"", "/status/204 has a body")
+    sock.close()
+
+
+def check_flaky(address):
+    key = f"check-{time.time()}"
+    path = f"/flaky?key={key}&fail=2&status=503&retry_after=1"
+    seen = []
+    for _ in range(3):
+        sock = send(address, get(path, "Connection: close\r\n"))
+        status, headers, rest = read_head(sock)
+        body = json.loads(read_body(sock, headers, rest))
+        sock.close()
+        seen.append((status, header(headers, "Retry-After"), body["attempts"]))
+    expect(seen == [(503, "1", 1), (503, "1", 2), (200, None, 3)], f"/flaky gave {seen}")
+
+
+def check_truncated(address):
+    sock = send(address, get("/truncated"))
+    status, headers, rest = read_head(sock)
+    body = read_all(sock, rest)
+    sock.close()
+    expect(header(headers, "Content-Length") == "100", f"{headers}")
+    expect(body == b"0123456789", f"/truncated sent {body!r}")
+
+
+def check_echo(address):
+    payload = b"\x00hello\xff"
+    raw = (
+        b"PUT /echo?a=1&b=%20x HTTP/1.1\r\nHost: test\r\nX-Case: One\r\nx-case: two\r\n"
+        b"Content-Length: 7\r\n\r\n" + payload
+    )
+    sock = send(address, raw)
+    status, headers, rest = read_head(sock)
+    echo = json.loads(read_body(sock, headers, rest))
+    # Same connection, chunked request body: keep-alive and chunk decoding.
+    chunked = (
+        b"POST /echo HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n"
+        b"Connection: close\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n"
+    )
+    sock.sendall(chunked)
+    _, headers2, rest2 = read_head(sock)
+    echo2 = json.loads(read_body(sock, headers2, rest2))
+    sock.close()
+    expect(echo["method"] == "PUT" and echo["path"] == "/echo", f"{echo}")
+    expect(echo["query"] == "a=1&b=%20x", f"/echo query {echo['query']!r}")
+    expect(["X-Case", "One"] in echo["headers"] and ["x-case", "two"] in echo["headers"], f"{echo}")
+    expect(base64.b64decode(echo["body_base64"]) == payload, f"/echo body {echo}")
+    expect(base64.b64decode(echo2["body_base64"]) == b"abcde", f"/echo chunked {echo2}")
+
+
+def check_echo_expect_continue(address):
+    raw = b"POST /echo HTTP/1.1\r\nHost: test\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n"
+    sock = send(address, raw)
+    status, _, rest = read_head(sock)
+    expect(status == 100, f"/echo with Expect got {status}")
+    sock.sendall(b"ok")
+    status, headers, rest = read_head(sock) if not rest else read_head_from(sock, rest)
+    echo = json.loads(read_body(sock, headers, rest))
+    sock.close()
+    expect(base64.b64decode(echo["body_base64"]) == b"ok", f"{echo}")
+
+
+def read_head_from(sock, data):
+    class Prefixed:
+        def __init__(self):
+            self.pending = data
+
+        def recv(self, size):
+            if self.pending:
+                piece, self.pending = self.pending, b""
+                return piece
+            return sock.recv(size)
+
+    return read_head(Prefixed())
+
+
+def check_sse(address):
+    sock = send(address, get("/sse", "Connection: close\r\n"))
+    status, headers, rest = read_head(sock)
+    body = read_body(sock, headers, rest).decode()
+    sock.close()
+    expect(header(headers, "Content-Type") == "text/event-stream", f"{headers}")
+    events = [block for block in body.split("\n\n") if block]
+    expect(len(events) == 3, f"/sse events {events}")
+    expect("data: line one\ndata: line two" in body and "event: multi" in body, body)
+
+
+def check_headers_order(address):
+    sock = send(address, get("/headers-order", "Connection: close\r\n"))
+    _, headers, _ = read_head(sock)
+    sock.close()
+    names = [(k, v) for k, v in headers if k.startswith("X-")]
+    expect(names == [("X-Order", "a"), ("X-Order", "b"), ("X-Single", "1")], f"{headers}")
+
+
+def check_no_content_length(address):
+    sock = send(address, get("/no-content-length"), timeout=2)
+    status, headers, rest = read_head(sock)
+    expect(status == 204 and header(headers, "Content-Length") == "5", f"{headers}")
+    # Keep-alive stays on: nothing more must arrive for this request.
+    sock.sendall(get("/status/200", "Connection: close\r\n"))
+    status2, _, _ = read_head_from(sock, rest) if rest else read_head(sock)
+    sock.close()
+    expect(status2 == 200, "/no-content-length sent body bytes")
+
+
+def check_not_found_and_bad_input(address):
+    sock = send(address, get("/nope", "Connection: close\r\n"))
+    status, _, _ = read_head(sock)
+    sock.close()
+    expect(status == 404, f"unknown route gave {status}")
+    sock = send(address, get("/large?bytes=abc", "Connection: close\r\n"))
+    status, headers, rest = read_head(sock)
+    body = read_body(sock, headers, rest)
+    sock.close()
+    expect(status == 400 and b"bytes" in body, f"bad query gave {status} {body!r}")
+
+
+CHECKS = [
+    check_silent,
+    check_stall,
+    check_reset,
+    check_auth_challenge,
+    check_large,
+    check_slow_body,
+    check_status,
+    check_flaky,
+    check_truncated,
+    check_echo,
+    check_echo_expect_continue,
+    check_sse,
+    check_headers_order,
+    check_no_content_length,
+    check_not_found_and_bad_input,
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description="check the fault server on the wire")
+    parser.add_argument("--url")
+    args = parser.parse_args()
+    process = None
+    if args.url:
+        parts = urlsplit(args.url)
+        address = (parts.hostname, parts.port)
+    else:
+        port_file = os.path.join(tempfile.mkdtemp(), "port")
+        process = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "fault_server.py"), "--port-file", port_file],
+            stdout=subprocess.DEVNULL,
+        )
+        for _ in range(100):
+            if os.path.exists(port_file):
+                break
+            time.sleep(0.05)
+        with open(port_file) as handle:
+            address = ("127.0.0.1", int(handle.read()))
+    failures = 0
+    try:
+        for check in CHECKS:
+            name = check.__name__[len("check_"):]
+            try:
+                check(address)
+                print(f"ok    {name}")
+            except Exception as error:  # noqa: BLE001 - report every failing route
+                failures += 1
+                print(f"FAIL  {name}: {error!r}")
+    finally:
+        if process:
+            process.terminate()
+            process.wait()
+    print(f"{len(CHECKS) - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,482 @@
+#!/usr/bin/env python3
+"""A small HTTP/1.1 server for the transport behaviours httpbin cannot produce.
+
+Standard library only. Every response is written by hand on the raw socket so the
+bytes on the wire are exactly what the route promises (short bodies, stalls, resets,
+stray framing headers, hand-made chunked encoding).
+
+Routes (GET unless said):
+  /silent                      reads the request, never answers (closes after 120 s)
+  /stall?after=N               200, Content-Length 2N, sends N bytes then stalls (closes after 120 s)
+  /reset                       reads the request, then resets the connection (RST, no response)
+  /auth-challenge              401 + WWW-Authenticate: Basic realm="endpoint", JSON body
+  /large?bytes=N               200, Content-Length N (default 52428800), N bytes streamed
+  /slow-body?chunks=N&interval_ms=M
+                               chunked body: N chunks "chunk-i\\n" (i = 0..N-1) M ms apart
+  /status/CODE?retry_after=V   that status, optional Retry-After header (any text)
+  /flaky?key=K&fail=N&status=S&retry_after=V
+                               first N requests for key K answer S (with Retry-After if
+                               given), later ones 200 {"attempts": n}
+  /truncated                   Content-Length 100, sends 10 bytes, closes
+  /echo (any method)           200 JSON {"method","path","query","headers":[[name,value],...],
+                               "body_base64"} of exactly what arrived
+  /sse                         text/event-stream with 3 events (id:, event:, multi-line data:)
+  /headers-order               200 with X-Order: a, X-Order: b, X-Single: 1
+  /no-content-length           204 with a stray Content-Length: 5 and no body
+
+Usage: fault_server.py [--host 127.0.0.1] [--port 0] [--port-file PATH]
+With --port 0 the kernel picks a free port; --port-file receives the chosen port once
+the socket listens, so a caller never races another process for the port.
+"""
+
+import argparse
+import base64
+import json
+import os
+import select
+import socket
+import socketserver
+import struct
+import sys
+import threading
+import time
+from http import HTTPStatus
+from urllib.parse import parse_qs, urlsplit
+
+# How long /silent and /stall hold a connection before closing it.
+HOLD_SECONDS = 120.0
+# Idle time after which a keep-alive connection is closed.
+KEEP_ALIVE_SECONDS = 30.0
+MAX_HEAD_BYTES = 64 * 1024
+MAX_BODY_BYTES = 256 * 1024 * 1024
+DEFAULT_LARGE_BYTES = 52_428_800
+
+_flaky_lock = threading.Lock()
+_flaky_counts = {}
+
+
+class BadRequest(Exception):
+    """The request could not be parsed; answered with 400."""
+
+
+class ClientGone(Exception):
+    """The peer closed the connection."""
+
+
+class Request:
+    def __init__(self, method, target, version, headers, body):
+        self.method = method
+        self.target = target
+        self.version = version
+        # Ordered list of (name, value) exactly as received (original case).
+        self.headers = headers
+        self.body = body
+        parts = urlsplit(target)
+        self.path = parts.path
+        self.query = parts.query
+        self.params = parse_qs(parts.query, keep_blank_values=True)
+
+    def header(self, name):
+        lowered = name.lower()
+        for key, value in self.headers:
+            if key.lower() == lowered:
+                return value
+        return None
+
+    def param(self, name, default=None):
+        values = self.params.get(name)
+        return values[0] if values else default
+
+    def int_param(self, name, default):
+        raw = self.param(name)
+        if raw is None or raw == "":
+            return default
+        try:
+            return int(raw)
+        except ValueError:
+            raise BadRequest(f"query item {name!r} must be an integer, got {raw!r}")
+
+    def wants_close(self):
+        connection = (self.header("Connection") or "").lower()
+        if self.version == "HTTP/1.0":
+            return "keep-alive" not in connection
+        return "close" in connection
+
+
+class Connection:
+    """Buffered reads over a socket, so one connection can carry several requests."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self.buffer = b""
+
+    def _fill(self, timeout=None):
+        if timeout is not None:
+            ready, _, _ = select.select([self.sock], [], [], timeout)
+            if not ready:
+                raise ClientGone("idle")
+        data = self.sock.recv(65536)
+        if not data:
+            raise ClientGone("closed")
+        self.buffer += data
+
+    def read_until(self, marker, limit, timeout=None):
+        while marker not in self.buffer:
+            if len(self.buffer) > limit:
+                raise BadRequest("request head too large")
+            self._fill(timeout)
+        index = self.buffer.index(marker) + len(marker)
+        data, self.buffer = self.buffer[:index], self.buffer[index:]
+        return data
+
+    def read_exactly(self, count):
+        while len(self.buffer) < count:
+            self._fill()
+        data, self.buffer = self.buffer[:count], self.buffer[count:]
+        return data
+
+    def read_request(self):
+        head = self.read_until(b"\r\n\r\n", MAX_HEAD_BYTES, timeout=KEEP_ALIVE_SECONDS)
+        lines = head[:-4].split(b"\r\n")
+        try:
+            method, target, version = lines[0].decode("latin-1").split(" ", 2)
+        except ValueError:
+            raise BadRequest("malformed request line")
+        headers = []
+        for line in lines[1:]:
+            name, sep, value = line.decode("latin-1").partition(":")
+            if not sep or not name or name != name.strip():
+                raise BadRequest(f"malformed header line {line!r}")
+            headers.append((name, value.strip(" \t")))
+        request = Request(method, target, version, headers, b"")
+        if (request.header("Expect") or "").lower() == "100-continue":
+            # Clients that wait for this (libcurl for bodies over 1 MiB) would otherwise
+            # pause a second before sending the body.
+            self.sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+        encoding = (request.header("Transfer-Encoding") or "").lower()
+        if "chunked" in encoding:
+            request.body = self._read_chunked()
+        else:
+            length = request.header("Content-Length")
+            if length is not None:
+                try:
+                    size = int(length)
+                except ValueError:
+                    raise BadRequest(f"invalid Content-Length {length!r}")
+                if size < 0 or size > MAX_BODY_BYTES:
+                    raise BadRequest(f"unsupported Content-Length {size}")
+                request.body = self.read_exactly(size)
+        return request
+
+    def _read_chunked(self):
+        body = bytearray()
+        while True:
+            line = self.read_until(b"\r\n", MAX_HEAD_BYTES)
+            size_text = line[:-2].split(b";", 1)[0].strip()
+            try:
+                size = int(size_text, 16)
+            except ValueError:
+                raise BadRequest(f"invalid chunk size {size_text!r}")
+            if size == 0:
+                # Trailers end with an empty line.
+                while self.read_until(b"\r\n", MAX_HEAD_BYTES) != b"\r\n":
+                    pass
+                return bytes(body)
+            body += self.read_exactly(size)
+            if len(body) > MAX_BODY_BYTES:
+                raise BadRequest("chunked body too large")
+            self.read_exactly(2)
+
+    def wait_for_close(self, seconds):
+        """Holds the connection open until the peer closes it or `seconds` pass."""
+        deadline = time.monotonic() + seconds
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            ready, _, _ = select.select([self.sock], [], [], remaining)
+            if ready:
+                try:
+                    if not self.sock.recv(65536):
+                        return
+                except OSError:
+                    return
+
+
+def reason(code):
+    try:
+        return HTTPStatus(code).phrase
+    except ValueError:
+        return "Status"
+
+
+def head_bytes(code, headers):
+    lines = [f"HTTP/1.1 {code} {reason(code)}"]
+    lines += [f"{name}: {value}" for name, value in headers]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+def send_response(conn, code, body=b"", content_type="application/json", extra=(), close=False):
+    headers = list(extra)
+    if code not in (204, 304) and not (100 <= code < 200):
+        headers.append(("Content-Type", content_type))
+        headers.append(("Content-Length", str(len(body))))
+    else:
+        body = b""
+    if close:
+        headers.append(("Connection", "close"))
+    conn.sock.sendall(head_bytes(code, headers) + body)
+    return not close
+
+
+def json_bytes(value):
+    return json.dumps(value).encode("utf-8")
+
+
+# Each route returns True to keep the connection alive, False to close it.
+
+
+def route_silent(conn, request):
+    conn.wait_for_close(HOLD_SECONDS)
+    return False
+
+
+def route_stall(conn, request):
+    after = request.int_param("after", 1024)
+    if after < 0:
+        raise BadRequest("query item 'after' must not be negative")
+    head = head_bytes(
+        200, [("Content-Type", "application/octet-stream"), ("Content-Length", str(2 * after))]
+    )
+    conn.sock.sendall(head + b"s" * after)
+    conn.wait_for_close(HOLD_SECONDS)
+    return False
+
+
+def route_reset(conn, request):
+    # SO_LINGER with a zero timeout makes close() send RST instead of FIN.
+    conn.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    conn.sock.close()
+    return False
+
+
+def route_auth_challenge(conn, request):
+    body = json_bytes({"error": "unauthorized", "message": "credentials required"})
+    return send_response(
+        conn, 401, body, extra=[("WWW-Authenticate", 'Basic realm="endpoint"')]
+    )
+
+
+def route_large(conn, request):
+    total = request.int_param("bytes", DEFAULT_LARGE_BYTES)
+    if total < 0:
+        raise BadRequest("query item 'bytes' must not be negative")
+    head = head_bytes(
+        200, [("Content-Type", "application/octet-stream"), ("Content-Length", str(total))]
+    )
+    conn.sock.sendall(head)
+    block = b"L" * 65536
+    remaining = total
+    while remaining > 0:
+        piece = block if remaining >= len(block) else block[:remaining]
+        conn.sock.sendall(piece)
+        remaining -= len(piece)
+    return True
+
+
+def route_slow_body(conn, request):
+    chunks = request.int_param("chunks", 5)
+    interval_ms = request.int_param("interval_ms", 100)
+    if chunks < 0 or interval_ms < 0:
+        raise BadRequest("query items 'chunks' and 'interval_ms' must not be negative")
+    head = head_bytes(
+        200,
+        [("Content-Type", "text/plain; charset=utf-8"), ("Transfer-Encoding", "chunked")],
+    )
+    conn.sock.sendall(head)
+    for index in range(chunks):
+        if index > 0:
+            time.sleep(interval_ms / 1000.0)
+        data = f"chunk-{index}\n".encode("ascii")
+        conn.sock.sendall(b"%x\r\n" % len(data) + data + b"\r\n")
+    conn.sock.sendall(b"0\r\n\r\n")
+    return True
+
+
+def parse_status(text):
+    try:
+        code = int(text)
+    except ValueError:
+        raise BadRequest(f"status must be an integer, got {text!r}")
+    if not 200 <= code <= 599:
+        raise BadRequest(f"status must be between 200 and 599, got {code}")
+    return code
+
+
+def route_status(conn, request):
+    code = parse_status(request.path[len("/status/"):])
+    extra = []
+    retry_after = request.param("retry_after")
+    if retry_after is not None:
+        extra.append(("Retry-After", retry_after))
+    return send_response(conn, code, json_bytes({"status": code}), extra=extra)
+
+
+def route_flaky(conn, request):
+    key = request.param("key", "")
+    fail = request.int_param("fail", 1)
+    code = parse_status(request.param("status", "503"))
+    with _flaky_lock:
+        attempts = _flaky_counts.get(key, 0) + 1
+        _flaky_counts[key] = attempts
+    if attempts <= fail:
+        extra = []
+        retry_after = request.param("retry_after")
+        if retry_after is not None:
+            extra.append(("Retry-After", retry_after))
+        body = json_bytes({"attempts": attempts, "status": code})
+        return send_response(conn, code, body, extra=extra)
+    return send_response(conn, 200, json_bytes({"attempts": attempts}))
+
+
+def route_truncated(conn, request):
+    head = head_bytes(
+        200, [("Content-Type", "application/octet-stream"), ("Content-Length", "100")]
+    )
+    conn.sock.sendall(head + b"0123456789")
+    return False
+
+
+def route_echo(conn, request):
+    body = json_bytes(
+        {
+            "method": request.method,
+            "path": request.path,
+            "query": request.query,
+            "headers": [[name, value] for name, value in request.headers],
+            "body_base64": base64.b64encode(request.body).decode("ascii"),
+        }
+    )
+    # A HEAD request gets the head only, with the length of the body a GET would get.
+    if request.method == "HEAD":
+        headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+        conn.sock.sendall(head_bytes(200, headers))
+        return True
+    return send_response(conn, 200, body)
+
+
+SSE_BODY = (
+    "id: 1\n"
+    "event: greeting\n"
+    "data: hello\n"
+    "\n"
+    "id: 2\n"
+    "event: multi\n"
+    "data: line one\n"
+    "data: line two\n"
+    "\n"
+    "id: 3\n"
+    "data: {\"done\": true}\n"
+    "\n"
+).encode("utf-8")
+
+
+def route_sse(conn, request):
+    return send_response(
+        conn, 200, SSE_BODY, content_type="text/event-stream", extra=[("Cache-Control", "no-cache")]
+    )
+
+
+def route_headers_order(conn, request):
+    extra = [("X-Order", "a"), ("X-Order", "b"), ("X-Single", "1")]
+    return send_response(conn, 200, json_bytes({"ok": True}), extra=extra)
+
+
+def route_no_content_length(conn, request):
+    conn.sock.sendall(head_bytes(204, [("Content-Length", "5")]))
+    return True
+
+
+ROUTES = {
+    "/silent": route_silent,
+    "/stall": route_stall,
+    "/reset": route_reset,
+    "/auth-challenge": route_auth_challenge,
+    "/large": route_large,
+    "/slow-body": route_slow_body,
+    "/flaky": route_flaky,
+    "/truncated": route_truncated,
+    "/echo": route_echo,
+    "/sse": route_sse,
+    "/headers-order": route_headers_order,
+    "/no-content-length": route_no_content_length,
+}
+
+
+def dispatch(conn, request):
+    if request.path.startswith("/status/"):
+        return route_status(conn, request)
+    handler = ROUTES.get(request.path)
+    if handler is None:
+        body = json_bytes({"error": "not found", "path": request.path})
+        return send_response(conn, 404, body)
+    return handler(conn, request)
+
+
+class Handler(socketserver.BaseRequestHandler):
+    def handle(self):
+        conn = Connection(self.request)
+        try:
+            while True:
+                try:
+                    request = conn.read_request()
+                except BadRequest as error:
+                    send_response(conn, 400, json_bytes({"error": str(error)}), close=True)
+                    return
+                try:
+                    keep = dispatch(conn, request)
+                except BadRequest as error:
+                    send_response(conn, 400, json_bytes({"error": str(error)}), close=True)
+                    return
+                if not keep or request.wants_close():
+                    return
+        except (ClientGone, ConnectionError, TimeoutError, OSError):
+            # The client went away (aborted transfer, cancelled task): nothing to answer.
+            return
+
+
+class Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 128
+
+    def __init__(self, address, family):
+        self.address_family = family
+        super().__init__(address, Handler)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--port-file")
+    args = parser.parse_args()
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    server = Server((args.host, args.port), family)
+    port = server.server_address[1]
+    if args.port_file:
+        with open(args.port_file + ".tmp", "w") as handle:
+            handle.write(f"{port}\n")
+        # Rename so a reader never sees a half-written file.
+        os.replace(args.port_file + ".tmp", args.port_file)
+    print(f"fault server listening on {args.host}:{port}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

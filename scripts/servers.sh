@@ -1,0 +1,278 @@
+#!/usr/bin/env bash
+# Starts and stops the loopback servers the transport tests talk to.
+#
+#   scripts/servers.sh start    install (once) and start httpbin + the fault server
+#   scripts/servers.sh stop     stop them (and their worker processes)
+#   scripts/servers.sh status   say whether they run and print their environment
+#
+# `start` installs httpbin and gunicorn into .venv (pinned in Tests/Servers/requirements.txt;
+# skipped when already installed), starts httpbin under gunicorn and
+# Tests/Servers/fault_server.py on free ports of 127.0.0.1, waits until both answer and writes
+# .test-servers/env, which the tests read through these variables:
+#
+#   export ENDPOINT_HTTPBIN_URL=http://127.0.0.1:PORT
+#   export ENDPOINT_HTTPBIN_ALT_URL=http://localhost:PORT   (same server, another origin)
+#   export ENDPOINT_FAULT_URL=http://127.0.0.1:PORT2
+#
+# Use them by hand with: scripts/servers.sh start && source .test-servers/env && swift test
+# Everything listens on loopback only. PIDs and logs live in .test-servers/.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+STATE="$ROOT/.test-servers"
+REQUIREMENTS="$ROOT/Tests/Servers/requirements.txt"
+FAULT_SERVER="$ROOT/Tests/Servers/fault_server.py"
+STAMP="$VENV/.endpoint-requirements.sha256"
+READY_TIMEOUT="${ENDPOINT_SERVERS_TIMEOUT:-60}"
+
+log() { printf 'servers: %s\n' "$*" >&2; }
+die() {
+  printf 'servers: error: %s\n' "$*" >&2
+  exit 1
+}
+
+install_venv() {
+  local want
+  want="$(sha256sum "$REQUIREMENTS" | cut -d' ' -f1)"
+  if [[ -x "$VENV/bin/python" && -f "$STAMP" && "$(cat "$STAMP")" == "$want" ]]; then
+    return 0
+  fi
+  command -v python3 > /dev/null || die "python3 is required to run the test servers"
+  if [[ ! -x "$VENV/bin/python" ]]; then
+    log "creating the Python virtual environment in .venv"
+    if ! python3 -m venv "$VENV" > "$ROOT/.venv-create.log" 2>&1; then
+      # Debian's own python3 keeps venv in a separate package.
+      if [[ "$(id -u)" == 0 ]] && command -v apt-get > /dev/null; then
+        log "python3 -m venv failed; installing python3-venv with apt-get"
+        rm -rf "$VENV"
+        DEBIAN_FRONTEND=noninteractive apt-get update -qq > /dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv > /dev/null
+        python3 -m venv "$VENV" || die "python3 -m venv failed (see above)"
+      else
+        cat "$ROOT/.venv-create.log" >&2
+        die "python3 -m venv failed; install the python3-venv package"
+      fi
+    fi
+    rm -f "$ROOT/.venv-create.log"
+  fi
+  log "installing httpbin and gunicorn into .venv (pinned in Tests/Servers/requirements.txt)"
+  "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q \
+    -r "$REQUIREMENTS" || die "pip install -r Tests/Servers/requirements.txt failed"
+  printf '%s\n' "$want" > "$STAMP"
+}
+
+# Prints the addresses `localhost` resolves to, one per line.
+localhost_addresses() {
+  "$VENV/bin/python" - << 'EOF'
+import socket
+seen = []
+for info in socket.getaddrinfo("localhost", None, type=socket.SOCK_STREAM):
+    if info[4][0] not in seen:
+        seen.append(info[4][0])
+print("\n".join(seen))
+EOF
+}
+
+# Prints a port that is free on every address given as an argument.
+free_port() {
+  "$VENV/bin/python" - "$@" << 'EOF'
+import socket, sys
+addresses = sys.argv[1:]
+for _ in range(50):
+    first = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    first.bind((addresses[0], 0))
+    port = first.getsockname()[1]
+    held = [first]
+    try:
+        for address in addresses[1:]:
+            family = socket.AF_INET6 if ":" in address else socket.AF_INET
+            other = socket.socket(family, socket.SOCK_STREAM)
+            held.append(other)
+            other.bind((address, port))
+        print(port)
+        sys.exit(0)
+    except OSError:
+        continue
+    finally:
+        for sock in held:
+            sock.close()
+sys.exit("no free port found on " + ", ".join(addresses))
+EOF
+}
+
+# Answers 0 when every URL given answers with HTTP 200.
+all_answer() {
+  "$VENV/bin/python" - "$@" << 'EOF'
+import sys, urllib.request
+for url in sys.argv[1:]:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            if response.status != 200:
+                sys.exit(1)
+    except Exception:
+        sys.exit(1)
+EOF
+}
+
+is_running() {
+  local pid="$1"
+  [[ -n "$pid" && -d "/proc/$pid" ]] && ! grep -q '^State:[[:space:]]*Z' "/proc/$pid/status" 2> /dev/null
+}
+
+# Prints the direct children of a process, read from /proc (procps may not be installed).
+children_of() {
+  local parent="$1" stat rest
+  for stat in /proc/[0-9]*/stat; do
+    read -r rest 2> /dev/null < "$stat" || continue
+    rest="${rest##*) }"
+    read -r _ ppid _ <<< "$rest"
+    if [[ "$ppid" == "$parent" ]]; then
+      stat="${stat#/proc/}"
+      printf '%s\n' "${stat%/stat}"
+    fi
+  done
+}
+
+stop_pid() {
+  local name="$1" pid="$2" pids child tries
+  is_running "$pid" || return 0
+  pids=("$pid")
+  while read -r child; do
+    [[ -n "$child" ]] && pids+=("$child")
+  done < <(children_of "$pid")
+  # The gunicorn master stops its own workers on SIGTERM; survivors get SIGKILL below.
+  kill -TERM "$pid" 2> /dev/null || true
+  for tries in $(seq 1 50); do
+    local alive=0
+    for child in "${pids[@]}"; do
+      if is_running "$child"; then alive=1; fi
+    done
+    [[ "$alive" == 0 ]] && break
+    sleep 0.1
+  done
+  for child in "${pids[@]}"; do
+    if is_running "$child"; then
+      log "$name ($child) ignored SIGTERM; sending SIGKILL"
+      kill -KILL "$child" 2> /dev/null || true
+    fi
+  done
+  # Reap, when this shell started it.
+  wait "$pid" 2> /dev/null || true
+}
+
+cmd_stop() {
+  local name pid_file
+  for name in httpbin fault; do
+    pid_file="$STATE/$name.pid"
+    [[ -f "$pid_file" ]] || continue
+    stop_pid "$name" "$(cat "$pid_file")"
+    rm -f "$pid_file"
+  done
+  rm -f "$STATE/env" "$STATE/fault.port"
+  log "stopped"
+}
+
+show_failure() {
+  printf 'servers: error: %s\n' "$*" >&2
+  for name in httpbin fault; do
+    if [[ -f "$STATE/$name.log" ]]; then
+      printf -- '----- %s log (.test-servers/%s.log, last 40 lines) -----\n' "$name" "$name" >&2
+      tail -n 40 "$STATE/$name.log" >&2
+    fi
+  done
+  cmd_stop
+  exit 1
+}
+
+cmd_start() {
+  install_venv
+  cmd_stop 2> /dev/null
+  mkdir -p "$STATE"
+
+  # httpbin must answer on 127.0.0.1 and on every loopback address `localhost` resolves to
+  # (127.0.0.1 here; ::1 first on some systems), since the tests use both as two origins.
+  local binds=("127.0.0.1") address
+  while read -r address; do
+    case "$address" in
+      127.0.0.1) ;;
+      127.* | ::1) binds+=("$address") ;;
+      *) die "localhost resolves to $address, which is not a loopback address" ;;
+    esac
+  done < <(localhost_addresses)
+
+  local httpbin_port
+  httpbin_port="$(free_port "${binds[@]}")" || die "could not find a free port for httpbin"
+  local bind_args=()
+  for address in "${binds[@]}"; do
+    if [[ "$address" == *:* ]]; then
+      bind_args+=(-b "[$address]:$httpbin_port")
+    else
+      bind_args+=(-b "$address:$httpbin_port")
+    fi
+  done
+
+  # gthread workers with many threads: parallel tests and /delay, /drip or slow uploads never
+  # wait for a free worker.
+  (cd "$STATE" && exec "$VENV/bin/gunicorn" "${bind_args[@]}" \
+    -k gthread -w 2 --threads 16 --keep-alive 30 --timeout 120 --graceful-timeout 2 \
+    --no-control-socket --log-level warning httpbin:app) \
+    < /dev/null > "$STATE/httpbin.log" 2>&1 &
+  echo $! > "$STATE/httpbin.pid"
+
+  "$VENV/bin/python" "$FAULT_SERVER" --host 127.0.0.1 --port 0 \
+    --port-file "$STATE/fault.port" < /dev/null > "$STATE/fault.log" 2>&1 &
+  echo $! > "$STATE/fault.pid"
+
+  local httpbin_url="http://127.0.0.1:$httpbin_port"
+  local alt_url="http://localhost:$httpbin_port"
+  local fault_url="" waited=0
+  while true; do
+    is_running "$(cat "$STATE/httpbin.pid")" || show_failure "httpbin exited during start-up"
+    is_running "$(cat "$STATE/fault.pid")" || show_failure "the fault server exited during start-up"
+    if [[ -z "$fault_url" && -s "$STATE/fault.port" ]]; then
+      fault_url="http://127.0.0.1:$(cat "$STATE/fault.port")"
+    fi
+    if [[ -n "$fault_url" ]] && all_answer "$httpbin_url/get" "$alt_url/get" "$fault_url/echo"; then
+      break
+    fi
+    if ((waited >= READY_TIMEOUT * 5)); then
+      show_failure "servers did not answer within ${READY_TIMEOUT}s" \
+        "($httpbin_url/get, $alt_url/get, ${fault_url:-fault server port unknown}/echo)"
+    fi
+    sleep 0.2
+    waited=$((waited + 1))
+  done
+
+  cat > "$STATE/env" << EOF
+export ENDPOINT_HTTPBIN_URL=$httpbin_url
+export ENDPOINT_HTTPBIN_ALT_URL=$alt_url
+export ENDPOINT_FAULT_URL=$fault_url
+EOF
+  log "httpbin at $httpbin_url (also $alt_url), fault server at $fault_url"
+  log "environment written to .test-servers/env"
+}
+
+cmd_status() {
+  local name running=0
+  for name in httpbin fault; do
+    if [[ -f "$STATE/$name.pid" ]] && is_running "$(cat "$STATE/$name.pid")"; then
+      echo "$name: running (pid $(cat "$STATE/$name.pid"))"
+      running=$((running + 1))
+    else
+      echo "$name: not running"
+    fi
+  done
+  [[ -f "$STATE/env" ]] && cat "$STATE/env"
+  [[ "$running" == 2 ]]
+}
+
+case "${1:-}" in
+  start) cmd_start ;;
+  stop) cmd_stop ;;
+  status) cmd_status ;;
+  *)
+    echo "usage: scripts/servers.sh start|stop|status" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# The test command: everything CI checks, in order, stopping at the first failure.
+#
+#   scripts/test.sh
+#
+# 1. format lint   swift format lint --strict over every Swift directory
+# 2. build         swift build --build-tests -Xswiftc -warnings-as-errors
+# 3. tests         starts httpbin and the fault server (scripts/servers.sh), runs swift test,
+#                  stops the servers (also on failure or interrupt)
+# 4. linkage       scripts/check-linkage.sh: EndpointCore + EndpointJSON link no Foundation or ICU
+# 5. docs          scripts/docs.sh: DocC with --warnings-as-errors
+#
+# It installs what it needs itself (the servers' Python virtual environment in .venv), so it
+# runs as is on a fresh machine with Swift 6.3.1 and python3.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+# The same flags for every Swift step, so no step rebuilds what an earlier one built.
+BUILD_FLAGS=(-Xswiftc -warnings-as-errors)
+LINT_PATHS=(Package.swift Sources Tests Examples Tools Benchmarks)
+
+STAGE_NAMES=()
+STAGE_TIMES=()
+STAGE_RESULTS=()
+STARTED=$SECONDS
+SERVERS_STARTED=0
+
+summary() {
+  local index
+  echo
+  echo "test.sh summary"
+  for index in "${!STAGE_NAMES[@]}"; do
+    printf '  %-12s %-6s %5ss\n' "${STAGE_NAMES[$index]}" "${STAGE_RESULTS[$index]}" \
+      "${STAGE_TIMES[$index]}"
+  done
+  printf '  %-12s %-6s %5ss\n' "total" "" "$((SECONDS - STARTED))"
+}
+
+stop_servers() {
+  if [[ "$SERVERS_STARTED" == 1 ]]; then
+    SERVERS_STARTED=0
+    scripts/servers.sh stop || echo "test.sh: warning: stopping the test servers failed" >&2
+  fi
+}
+
+on_exit() {
+  local status=$?
+  trap - EXIT INT TERM
+  stop_servers
+  exit "$status"
+}
+on_signal() {
+  echo "test.sh: interrupted" >&2
+  exit 130
+}
+trap on_exit EXIT
+trap on_signal INT TERM
+
+# Runs one stage; on failure prints which one and the summary, then exits.
+stage() {
+  local name="$1" status start
+  shift
+  STAGE_NAMES+=("$name")
+  echo
+  echo "==> $name"
+  start=$SECONDS
+  set +e
+  # A subshell with -e: a failing command inside a stage function stops that stage.
+  (
+    set -e
+    "$@"
+  )
+  status=$?
+  set -e
+  STAGE_TIMES+=("$((SECONDS - start))")
+  if [[ "$status" != 0 ]]; then
+    STAGE_RESULTS+=("FAILED")
+    summary
+    echo
+    echo "test.sh: FAILED at stage '$name' (exit status $status); see the output above." >&2
+    exit "$status"
+  fi
+  STAGE_RESULTS+=("ok")
+}
+
+check_tools() {
+  command -v swift > /dev/null || {
+    echo "test.sh: error: swift is not on PATH (Swift 6.3.1 is required)" >&2
+    return 1
+  }
+  command -v python3 > /dev/null || {
+    echo "test.sh: error: python3 is required for the test servers" >&2
+    return 1
+  }
+  swift --version 2>&1 | head -n 1
+}
+
+format_lint() {
+  swift format lint --strict --parallel --recursive "${LINT_PATHS[@]}"
+}
+
+build() {
+  swift build --build-tests "${BUILD_FLAGS[@]}"
+}
+
+run_tests() {
+  # Tests read the servers' addresses from .test-servers/env through the environment.
+  set -a
+  # shellcheck source=/dev/null
+  source .test-servers/env
+  set +a
+  # Swift Testing only: --disable-xctest keeps an empty XCTest run out of the output.
+  swift test --disable-xctest "${BUILD_FLAGS[@]}"
+}
+
+check_tools
+stage "format lint" format_lint
+stage "build" build
+# Marked as started before the attempt, so the EXIT trap stops whatever did start.
+SERVERS_STARTED=1
+stage "servers" scripts/servers.sh start
+stage "tests" run_tests
+stop_servers
+stage "linkage" scripts/check-linkage.sh "${BUILD_FLAGS[@]}"
+stage "docs" scripts/docs.sh "${BUILD_FLAGS[@]}"
+
+summary
+echo
+echo "test.sh: all stages passed"
