@@ -42,9 +42,12 @@ import Testing
     #expect(response.mediaType == "text/event-stream")
     var events: [ServerSentEvent] = []
     for try await event in body.serverSentEvents { events.append(event) }
-    #expect(events.count == 3)
-    #expect(events.contains { $0.data.contains("\n") })
-    #expect(events.contains { $0.id != nil })
-    #expect(events.contains { $0.event != "message" })
+    #expect(
+      events == [
+        ServerSentEvent(id: "1", event: "greeting", data: "hello"),
+        ServerSentEvent(id: "2", event: "multi", data: "line one\nline two"),
+        ServerSentEvent(id: "3", event: "message", data: #"{"done": true}"#),
+      ]
+    )
   }
 }
