@@ -140,6 +140,14 @@ import Testing
     #expect(response.headerFields["X-Single"] == "1")
   }
 
+  @Test func noContentWithAStrayLengthEndsAtOnceWithoutABody() async throws {
+    let url = try TestServers.fault.adding("/no-content-length")
+    let request = HTTPRequest(method: .get, url: url, timeout: .seconds(5))
+    let (response, body) = try await client.send(request)
+    #expect(response.status == 204)
+    #expect(try await body.collect(upTo: 1024).isEmpty)
+  }
+
   @Test func getWithABodyIsRejectedBeforeSending() async throws {
     let url = try TestServers.httpbin.adding("/get")
     let request = HTTPRequest(method: .get, url: url, body: HTTPBody("x"))
