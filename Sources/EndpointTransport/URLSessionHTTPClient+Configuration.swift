@@ -41,7 +41,7 @@ extension URLSessionHTTPClient {
     public var idleTimeout: Duration?
 
     /// How long a whole exchange (every redirect and the whole body) may take; `nil` for no
-    /// limit, the default. ``HTTPRequest/timeout`` replaces it for one request.
+    /// limit, the default. ``EndpointCore/HTTPRequest/timeout`` replaces it for one request.
     /// Exceeding it fails with ``DeadlineExceeded``.
     public var deadline: Duration?
 
@@ -51,7 +51,7 @@ extension URLSessionHTTPClient {
     /// The largest response body accepted, in bytes; `nil` for no limit, the default.
     ///
     /// The declared `Content-Length` is checked first, then the bytes as they arrive; past the
-    /// limit the transfer is stopped with ``ResponseTooLarge``.
+    /// limit the transfer is stopped with ``EndpointCore/ResponseTooLarge``.
     public var maximumResponseSize: Int?
 
     /// The most connections open to one host at a time. Defaults to 6.
