@@ -7,8 +7,12 @@
 # 2. build         swift build --build-tests -Xswiftc -warnings-as-errors
 # 3. tests         starts httpbin and the fault server (scripts/servers.sh), runs swift test,
 #                  stops the servers (also on failure or interrupt)
-# 4. linkage       scripts/check-linkage.sh: EndpointCore + EndpointJSON link no Foundation or ICU
-# 5. docs          scripts/docs.sh: DocC with --warnings-as-errors
+# 4. example       runs EndpointExample on its in-memory fake backend, then over URLSession against
+#                  Examples/todo_server.py on a free port (stopped afterwards, also on failure)
+# 5. linkage       scripts/check-linkage.sh: EndpointCore + EndpointJSON link no Foundation or ICU
+# 6. doc samples   scripts/check-doc-samples.sh: every Swift sample of the articles and README
+#                  type-checks against the built modules
+# 7. docs          scripts/docs.sh: DocC with --warnings-as-errors
 #
 # It installs what it needs itself (the servers' Python virtual environment in .venv), so it
 # runs as is on a fresh machine with Swift 6.3.1 and python3.
@@ -115,6 +119,66 @@ run_tests() {
   swift test --disable-xctest "${BUILD_FLAGS[@]}"
 }
 
+# The README's first command, both ways: offline, and against the example's local server.
+run_example() {
+  local bin base_url="" waited=0
+  # Not local: the EXIT trap runs after this function has returned.
+  EXAMPLE_SERVER_PID=""
+  swift build --product EndpointExample "${BUILD_FLAGS[@]}"
+  bin="$(swift build --show-bin-path "${BUILD_FLAGS[@]}")/EndpointExample"
+  EXAMPLE_SCRATCH="$(mktemp -d)"
+  local scratch="$EXAMPLE_SCRATCH"
+  # This stage runs in its own subshell: its trap stops the server however the stage ends.
+  trap 'if [[ -n "$EXAMPLE_SERVER_PID" ]]; then kill "$EXAMPLE_SERVER_PID" 2> /dev/null || true; fi
+    rm -rf "$EXAMPLE_SCRATCH"' EXIT
+  trap 'exit 130' INT TERM
+
+  echo "example: no arguments (in-memory fake backend)"
+  "$bin" > "$scratch/fake.out"
+  grep -q '^All [0-9]* steps passed\.$' "$scratch/fake.out" || {
+    cat "$scratch/fake.out"
+    echo "example: the fake-backend run did not report all steps passed" >&2
+    return 1
+  }
+
+  echo "example: a bad argument is refused with a usage message"
+  local status=0
+  "$bin" --base-url not-a-url > /dev/null 2> "$scratch/usage.err" || status=$?
+  [[ "$status" == 64 ]] && grep -q '^Usage: swift run EndpointExample' "$scratch/usage.err" || {
+    cat "$scratch/usage.err"
+    echo "example: expected exit status 64 and the usage, got $status" >&2
+    return 1
+  }
+
+  echo "example: --base-url against Examples/todo_server.py"
+  python3 Examples/todo_server.py 0 > "$scratch/server.out" 2> "$scratch/server.err" &
+  EXAMPLE_SERVER_PID=$!
+  # The server prints its address first; port 0 lets the OS pick a free port.
+  until base_url="$(sed -n 's/^listening on //p' "$scratch/server.out")" && [[ -n "$base_url" ]]; do
+    kill -0 "$EXAMPLE_SERVER_PID" 2> /dev/null || {
+      cat "$scratch/server.err" >&2
+      echo "example: todo_server.py exited before listening" >&2
+      return 1
+    }
+    ((waited++ < 100)) || {
+      echo "example: todo_server.py did not start within 10 s" >&2
+      return 1
+    }
+    sleep 0.1
+  done
+  "$bin" --base-url "$base_url" > "$scratch/server-run.out" || {
+    cat "$scratch/server-run.out" "$scratch/server.err"
+    echo "example: the run against $base_url failed" >&2
+    return 1
+  }
+  grep -q '^All [0-9]* steps passed\.$' "$scratch/server-run.out" || {
+    cat "$scratch/server-run.out"
+    echo "example: the run against $base_url did not report all steps passed" >&2
+    return 1
+  }
+  echo "example: both runs passed ($(tail -n 1 "$scratch/fake.out"))"
+}
+
 check_tools
 stage "format lint" format_lint
 stage "build" build
@@ -123,7 +187,9 @@ SERVERS_STARTED=1
 stage "servers" scripts/servers.sh start
 stage "tests" run_tests
 stop_servers
+stage "example" run_example
 stage "linkage" scripts/check-linkage.sh "${BUILD_FLAGS[@]}"
+stage "doc samples" scripts/check-doc-samples.sh "${BUILD_FLAGS[@]}"
 stage "docs" scripts/docs.sh "${BUILD_FLAGS[@]}"
 
 summary
