@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Type-checks every Swift code sample of the documentation against the built modules.
+#
+#   scripts/check-doc-samples.sh [swift build flags...]
+#
+# Covers the ```swift blocks of Docs/Endpoint.docc/*.md and README.md. Blocks marked
+# ```swift-other (other libraries' code) or ```swift-fragment (a piece that cannot stand alone,
+# such as a Package.swift excerpt) are not Swift to the checker and are skipped.
+#
+# scripts/doc_samples.py writes one Swift file per Markdown file into .build/doc-samples:
+# declarations at file scope, each block's statements wrapped in their own `func sample_N()`.
+# Each is type-checked together with its prelude, Docs/Samples/<Name>.swift, which declares the
+# names the samples assume (a base URL, a User type, a token...). Diagnostics point at the
+# Markdown file and line. Extra arguments are the build flags of scripts/test.sh, so the
+# modules come from the same build.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+OUT=".build/doc-samples"
+PRELUDES="Docs/Samples"
+SOURCES=(Docs/Endpoint.docc/*.md README.md)
+LIBRARIES=(EndpointCore EndpointJSON EndpointTransport EndpointTesting)
+
+build_args=()
+for library in "${LIBRARIES[@]}"; do build_args+=(--target "$library"); done
+# A no-op after scripts/test.sh's build stage; builds the modules when run on its own.
+swift build "$@" "${build_args[@]}" > /dev/null
+modules="$(swift build --show-bin-path "$@")/Modules"
+[[ -f "$modules/EndpointCore.swiftmodule" ]] || {
+  echo "doc samples: error: no EndpointCore.swiftmodule in $modules" >&2
+  exit 1
+}
+
+rm -rf "$OUT"
+mkdir -p "$OUT/logs"
+python3 scripts/doc_samples.py "$OUT" "${SOURCES[@]}" > "$OUT/index.tsv"
+
+check() {
+  local name="$1" file="$2" prelude=()
+  [[ -f "$PRELUDES/$name.swift" ]] && prelude=("$PRELUDES/$name.swift")
+  swiftc -typecheck -swift-version 6 -parse-as-library -module-name "DocSamples$name" \
+    -I "$modules" "${prelude[@]}" "$file" > "$OUT/logs/$name.log" 2>&1
+}
+
+# Two at a time: each swiftc takes about a second and the machine is shared.
+failed=()
+pids=()
+names=()
+while IFS=$'\t' read -r name count file; do
+  check "$name" "$file" &
+  pids+=($!)
+  names+=("$name ($count blocks)")
+  if ((${#pids[@]} == 2)); then
+    wait "${pids[0]}" || failed+=("${names[0]}")
+    pids=("${pids[1]}")
+    names=("${names[1]}")
+  fi
+done < "$OUT/index.tsv"
+for index in "${!pids[@]}"; do
+  wait "${pids[$index]}" || failed+=("${names[$index]}")
+done
+
+while IFS=$'\t' read -r name count _; do
+  echo "doc samples: $name: $count blocks"
+done < "$OUT/index.tsv"
+if ((${#failed[@]} > 0)); then
+  for entry in "${failed[@]}"; do
+    name="${entry%% *}"
+    echo
+    echo "doc samples: $entry do not type-check:" >&2
+    grep -E 'error:' -A3 "$OUT/logs/$name.log" >&2 || cat "$OUT/logs/$name.log" >&2
+  done
+  echo >&2
+  echo "doc samples: FAILED: ${failed[*]} (generated sources in $OUT)" >&2
+  exit 1
+fi
+echo "doc samples: ok, every sample type-checks"
