@@ -3,7 +3,7 @@
 
     scripts/doc_samples.py OUT_DIR FILE.md...
 
-For each Markdown file it writes OUT_DIR/<Name>.swift and prints that path. Used by
+For each Markdown file it writes OUT_DIR/<Name>.samples.swift and prints its name, block count and path. Used by
 scripts/check-doc-samples.sh, which type-checks each file together with its prelude,
 Docs/Samples/<Name>.swift (the names the samples assume: a base URL, a User type, tokens...).
 
@@ -235,6 +235,8 @@ def render(markdown_path, display_path):
     if "XCTAssert" in text:
         modules.append("XCTest")
     header = [f"import {name}" for name in modules]
+    # On Linux, URLSession itself lives in FoundationNetworking.
+    header += ["#if canImport(FoundationNetworking)", "import FoundationNetworking", "#endif"]
     for line in imports:
         if line not in header:
             header.append(line)
@@ -258,7 +260,7 @@ def main():
         source, count = render(path, os.path.relpath(path))
         if count == 0:
             continue
-        out = os.path.join(out_dir, name + ".swift")
+        out = os.path.join(out_dir, name + ".samples.swift")
         with open(out, "w", encoding="utf-8") as handle:
             handle.write(source)
         print(f"{name}\t{count}\t{out}")
