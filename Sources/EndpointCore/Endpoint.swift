@@ -120,6 +120,7 @@ public struct Endpoint<Resource>: Sendable {
   ///   naming the bad input.
   public func request() throws -> HTTPRequest {
     if let urlError { throw urlError }
+    if let error = payload.deferredError { throw error }
     guard HTTPToken.isValid(method.rawValue) else { throw InvalidMethod(method: method) }
     if let timeout, timeout <= .zero { throw InvalidTimeout(timeout: timeout) }
     var fields = HTTPFields(minimumCapacity: headers.count + 2)

@@ -21,7 +21,7 @@ public protocol Middleware: Sendable {
 
 /// A client that passes every request through a list of middleware before the base client.
 ///
-/// Made by ``HTTPClient/with(_:)-(any Middleware...)``: the first middleware in the list sees
+/// Made by `with(_:)`: the first middleware in the list sees
 /// the request first and the response last.
 public struct MiddlewareClient<Base: HTTPClient>: HTTPClient {
   /// The client that sends the requests.

@@ -18,6 +18,17 @@ public struct RequestPayload: Sendable {
   /// The body, or `nil` for no body.
   public var body: HTTPBody?
 
+  /// An error found while building the payload (such as a value that cannot be encoded),
+  /// reported by ``Endpoint/request()`` so that endpoint factories need not throw.
+  package var deferredError: (any Error & Sendable)?
+
+  /// A payload that makes ``Endpoint/request()`` throw `error`.
+  package init(deferring error: any Error & Sendable) {
+    contentType = nil
+    body = nil
+    deferredError = error
+  }
+
   /// Creates a payload from a body and its media type.
   public init(contentType: String?, body: HTTPBody?) {
     self.contentType = contentType

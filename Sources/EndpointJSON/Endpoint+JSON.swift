@@ -40,7 +40,7 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
   /// Creates an endpoint that sends `body` as JSON and decodes a JSON response.
   ///
   /// ```swift
-  /// let create = try Endpoint<Todo>(json: .post, url: todosURL, body: NewTodo(title: "Docs"))
+  /// let create = Endpoint<Todo>(json: .post, url: todosURL, body: NewTodo(title: "Docs"))
   /// ```
   /// - Parameters:
   ///   - method: the request method.
@@ -52,7 +52,9 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
   ///   - encoder: the encoder; a shared one with `.sortedKeys` by default.
   ///   - decoder: the decoder; a shared default one unless given.
   ///   - status: the statuses to parse; 2xx by default.
-  /// - Throws: ``EncodingFailure`` if `body` cannot be encoded.
+  ///
+  /// A `body` that cannot be encoded makes ``EndpointCore/Endpoint/request()`` throw
+  /// ``EncodingFailure``.
   public init<Body: Encodable>(
     json method: HTTPMethod,
     url: URL,
@@ -63,13 +65,13 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
     encoder: JSONEncoder = SharedCoders.encoder,
     decoder: JSONDecoder = SharedCoders.decoder,
     expecting status: AcceptedStatus = .success
-  ) throws(EncodingFailure) {
+  ) {
     self.init(
       method,
       url: url,
       query: query,
       headers: headers,
-      payload: try .json(body, encoder: encoder),
+      payload: .jsonDeferringFailure(body, encoder: encoder),
       timeout: timeout,
       parser: .json(decoder: decoder, expecting: status)
     )
@@ -126,7 +128,9 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
   ///   - encoder: the encoder; a shared one with `.sortedKeys` by default.
   ///   - decoder: the decoder; a shared default one unless given.
   ///   - status: the statuses to parse; 2xx by default.
-  /// - Throws: ``EncodingFailure`` if `body` cannot be encoded.
+  ///
+  /// A `body` that cannot be encoded makes ``EndpointCore/Endpoint/request()`` throw
+  /// ``EncodingFailure``.
   public init<Body: Encodable>(
     json method: HTTPMethod,
     path: URLPath,
@@ -138,14 +142,14 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
     encoder: JSONEncoder = SharedCoders.encoder,
     decoder: JSONDecoder = SharedCoders.decoder,
     expecting status: AcceptedStatus = .success
-  ) throws(EncodingFailure) {
+  ) {
     self.init(
       method,
       path: path,
       relativeTo: baseURL,
       query: query,
       headers: headers,
-      payload: try .json(body, encoder: encoder),
+      payload: .jsonDeferringFailure(body, encoder: encoder),
       timeout: timeout,
       parser: .json(decoder: decoder, expecting: status)
     )
@@ -187,7 +191,7 @@ extension Endpoint where Resource == Void {
   /// body.
   ///
   /// ```swift
-  /// let update = try Endpoint<Void>(json: .put, url: todoURL, body: todo, expecting: .codes(204))
+  /// let update = Endpoint<Void>(json: .put, url: todoURL, body: todo, expecting: .codes(204))
   /// ```
   /// - Parameters:
   ///   - method: the request method.
@@ -198,7 +202,9 @@ extension Endpoint where Resource == Void {
   ///   - timeout: how long the whole exchange may take.
   ///   - encoder: the encoder; a shared one with `.sortedKeys` by default.
   ///   - status: the statuses that succeed; 2xx by default.
-  /// - Throws: ``EncodingFailure`` if `body` cannot be encoded.
+  ///
+  /// A `body` that cannot be encoded makes ``EndpointCore/Endpoint/request()`` throw
+  /// ``EncodingFailure``.
   public init<Body: Encodable>(
     json method: HTTPMethod,
     url: URL,
@@ -208,13 +214,13 @@ extension Endpoint where Resource == Void {
     timeout: Duration? = nil,
     encoder: JSONEncoder = SharedCoders.encoder,
     expecting status: AcceptedStatus = .success
-  ) throws(EncodingFailure) {
+  ) {
     self.init(
       method,
       url: url,
       query: query,
       headers: headers,
-      payload: try .json(body, encoder: encoder),
+      payload: .jsonDeferringFailure(body, encoder: encoder),
       timeout: timeout,
       parser: .json(expecting: status)
     )
@@ -264,7 +270,9 @@ extension Endpoint where Resource == Void {
   ///   - timeout: how long the whole exchange may take.
   ///   - encoder: the encoder; a shared one with `.sortedKeys` by default.
   ///   - status: the statuses that succeed; 2xx by default.
-  /// - Throws: ``EncodingFailure`` if `body` cannot be encoded.
+  ///
+  /// A `body` that cannot be encoded makes ``EndpointCore/Endpoint/request()`` throw
+  /// ``EncodingFailure``.
   public init<Body: Encodable>(
     json method: HTTPMethod,
     path: URLPath,
@@ -275,14 +283,14 @@ extension Endpoint where Resource == Void {
     timeout: Duration? = nil,
     encoder: JSONEncoder = SharedCoders.encoder,
     expecting status: AcceptedStatus = .success
-  ) throws(EncodingFailure) {
+  ) {
     self.init(
       method,
       path: path,
       relativeTo: baseURL,
       query: query,
       headers: headers,
-      payload: try .json(body, encoder: encoder),
+      payload: .jsonDeferringFailure(body, encoder: encoder),
       timeout: timeout,
       parser: .json(expecting: status)
     )

@@ -27,4 +27,17 @@ extension RequestPayload {
       body: HTTPBody(try JSONCoding.encode(value, encoder: encoder))
     )
   }
+
+  /// Like ``json(_:encoder:)``, but an encoding failure is kept in the payload and thrown by
+  /// `Endpoint.request()`, so endpoint initialisers need no `try`.
+  static func jsonDeferringFailure<Value: Encodable>(
+    _ value: Value,
+    encoder: JSONEncoder
+  ) -> RequestPayload {
+    do {
+      return try json(value, encoder: encoder)
+    } catch {
+      return RequestPayload(deferring: error)
+    }
+  }
 }

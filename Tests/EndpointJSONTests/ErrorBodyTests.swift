@@ -13,7 +13,7 @@ import Testing
     """
 
   @Test func validationErrorBodyDecodesFromUnexpectedResponse() throws {
-    let endpoint = try Endpoint<Todo>(json: .post, url: api, body: NewTodo(title: ""))
+    let endpoint = Endpoint<Todo>(json: .post, url: api, body: NewTodo(title: ""))
     let error = try #require(throws: UnexpectedResponse.self) {
       try endpoint.parse(ok(422), bytes(problemJSON))
     }

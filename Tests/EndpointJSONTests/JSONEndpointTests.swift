@@ -28,7 +28,7 @@ import Testing
   }
 
   @Test func postEndpointEncodesBodyAndSetsContentType() throws {
-    let endpoint = try Endpoint<Todo>(
+    let endpoint = Endpoint<Todo>(
       json: .post,
       url: api.appending(path: "todos"),
       body: NewTodo(title: "Write docs")
@@ -41,7 +41,7 @@ import Testing
   }
 
   @Test func userHeadersWinOverJSONDefaults() throws {
-    let endpoint = try Endpoint<Todo>(
+    let endpoint = Endpoint<Todo>(
       json: .post,
       url: api,
       headers: ["Content-Type": "application/vnd.api+json", "Accept": "application/vnd.api+json"],
@@ -67,7 +67,7 @@ import Testing
   }
 
   @Test func relativePathWithBodyEncodesIt() throws {
-    let endpoint = try Endpoint<Todo>(
+    let endpoint = Endpoint<Todo>(
       json: .patch,
       path: "todos/\(7)",
       relativeTo: api,
@@ -78,13 +78,16 @@ import Testing
     #expect(text(request.body) == #"{"done":true}"#)
   }
 
-  @Test func bodyThatCannotBeEncodedThrowsFromTheInitialiser() {
-    #expect(throws: EncodingFailure.self) {
-      try Endpoint<Todo>(json: .post, url: api, body: Reading(sensor: "s", values: [.infinity]))
-    }
-    #expect(throws: EncodingFailure.self) {
-      try Endpoint<Void>(json: .post, path: "r", relativeTo: api, body: Unencodable())
-    }
+  @Test func bodyThatCannotBeEncodedThrowsWhenTheRequestIsResolved() throws {
+    let reading = Endpoint<Todo>(
+      json: .post,
+      url: api,
+      body: Reading(sensor: "s", values: [.infinity])
+    )
+    let error = try #require(throws: EncodingFailure.self) { try reading.request() }
+    #expect(error.description.contains("Reading"))
+    let unencodable = Endpoint<Void>(json: .post, path: "r", relativeTo: api, body: Unencodable())
+    #expect(throws: EncodingFailure.self) { try unencodable.request() }
   }
 
   @Test func parseDecodesValidDataWithNoNetwork() throws {
@@ -127,7 +130,7 @@ import Testing
   @Test func customEncoderIsUsedByEndpoint() throws {
     let encoder = JSONEncoder()
     encoder.keyEncodingStrategy = .convertToSnakeCase
-    let endpoint = try Endpoint<Void>(
+    let endpoint = Endpoint<Void>(
       json: .put,
       url: api,
       body: NewTodo(title: "x", dueDate: "d"),
@@ -153,7 +156,7 @@ import Testing
   }
 
   @Test func voidEndpointWithBodySendsIt() throws {
-    let endpoint = try Endpoint<Void>(
+    let endpoint = Endpoint<Void>(
       json: .put,
       url: api.appending(path: "todos/1"),
       body: Todo(id: 1, title: "t", done: true),

@@ -1,0 +1,134 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Sends a request again after a transient failure, waiting with exponential backoff and full
+/// jitter, as its ``RetryPolicy`` says.
+///
+/// ```swift
+/// let client = transport.with(RetryMiddleware())   // 3 attempts, idempotent methods only
+/// ```
+///
+/// What it never does:
+/// - retry a cancelled request (`CancellationError`, or the task is cancelled);
+/// - retry a request whose body is streamed: it cannot be read twice;
+/// - retry because of a decoding failure: parsing happens after ``HTTPClient/send(_:)`` returns,
+///   outside the middleware chain, and so do errors raised while the caller reads the body.
+///
+/// Before a retry the failed response's body is read and dropped (up to 64 KiB) so the
+/// transport can reuse the connection. After the last attempt the response is returned as is,
+/// body included, or the last error is thrown. A request's ``HTTPRequest/timeout`` applies to
+/// each attempt.
+///
+/// Tests inject the waiting, the random source and the current time, so they never sleep:
+///
+/// ```swift
+/// let retry = RetryMiddleware(
+///   policy: RetryPolicy(baseDelay: .seconds(1)),
+///   sleep: { delay in await recorder.record(delay) },
+///   random: { 0.5 }
+/// )
+/// ```
+public struct RetryMiddleware: Middleware {
+  /// When to retry and how long to wait.
+  public let policy: RetryPolicy
+  private let sleep: @Sendable (Duration) async throws -> Void
+  private let random: @Sendable () -> Double
+  private let now: @Sendable () -> Date
+
+  /// Creates the middleware.
+  ///
+  /// - Parameters:
+  ///   - policy: when to retry and how long to wait.
+  ///   - sleep: waits for a duration; `Task.sleep` by default. It should throw
+  ///     `CancellationError` when the task is cancelled.
+  ///   - random: a number in `0..<1` for the jitter.
+  ///   - now: the current time, to turn a `Retry-After` date into a wait.
+  public init(
+    policy: RetryPolicy = RetryPolicy(),
+    sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+    random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.policy = policy
+    self.sleep = sleep
+    self.random = random
+    self.now = now
+  }
+
+  /// Creates the middleware waiting on `clock`.
+  ///
+  /// - Parameters:
+  ///   - policy: when to retry and how long to wait.
+  ///   - clock: the clock to sleep on.
+  ///   - random: a number in `0..<1` for the jitter.
+  ///   - now: the current time, to turn a `Retry-After` date into a wait.
+  public init<C: Clock<Duration>>(
+    policy: RetryPolicy = RetryPolicy(),
+    clock: C,
+    random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.init(
+      policy: policy,
+      sleep: { delay in try await clock.sleep(for: delay) },
+      random: random,
+      now: now
+    )
+  }
+
+  /// Sends the request, and again after each retryable failure until the policy's attempts run
+  /// out.
+  ///
+  /// - Throws: `CancellationError` when cancelled, or the last error of `next`.
+  public func intercept(
+    _ request: HTTPRequest,
+    next: Next
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    let canRetry =
+      policy.methods.contains(request.method) && (request.body?.isReplayable ?? true)
+    let maxAttempts = max(policy.maxAttempts, 1)
+    var attempt = 1
+    while true {
+      let response: HTTPResponse
+      let body: HTTPBody
+      do {
+        (response, body) = try await next(request)
+      } catch {
+        guard canRetry, attempt < maxAttempts, !Self.isCancellation(error),
+          policy.retriesError(error)
+        else { throw error }
+        try await wait(policy.backoff(beforeRetry: attempt, random: random()))
+        attempt += 1
+        continue
+      }
+      guard canRetry, attempt < maxAttempts, policy.statuses.contains(response.status),
+        !Task.isCancelled
+      else { return (response, body) }
+      let delay = retryAfter(response) ?? policy.backoff(beforeRetry: attempt, random: random())
+      await body.discard()
+      try await wait(delay)
+      attempt += 1
+    }
+  }
+
+  private func wait(_ delay: Duration) async throws {
+    try Task.checkCancellation()
+    try await sleep(delay)
+    // A sleep that ignores cancellation must not lead to another attempt.
+    try Task.checkCancellation()
+  }
+
+  private func retryAfter(_ response: HTTPResponse) -> Duration? {
+    guard let value = response.headerFields["Retry-After"],
+      let delay = RetryAfter.delay(value, now: now())
+    else { return nil }
+    return min(delay, max(policy.maxDelay, .zero))
+  }
+
+  private static func isCancellation(_ error: any Error) -> Bool {
+    error is CancellationError || Task.isCancelled
+  }
+}
