@@ -39,9 +39,12 @@ summary() {
 }
 
 stop_servers() {
-  if [[ "$SERVERS_STARTED" == 1 ]]; then
-    SERVERS_STARTED=0
-    scripts/servers.sh stop || echo "test.sh: warning: stopping the test servers failed" >&2
+  if [[ "$SERVERS_STARTED" == 1 ]] || compgen -G ".test-servers/*.pid" > /dev/null; then
+    if scripts/servers.sh stop; then
+      SERVERS_STARTED=0
+    else
+      echo "test.sh: warning: stopping the test servers failed" >&2
+    fi
   fi
 }
 
