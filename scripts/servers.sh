@@ -39,6 +39,10 @@ install_venv() {
     return 0
   fi
   command -v python3 > /dev/null || die "python3 is required to run the test servers"
+  # A venv left half made (no pip) by an earlier failure is made again.
+  if [[ -x "$VENV/bin/python" ]] && ! "$VENV/bin/python" -m pip --version > /dev/null 2>&1; then
+    rm -rf "$VENV"
+  fi
   if [[ ! -x "$VENV/bin/python" ]]; then
     log "creating the Python virtual environment in .venv"
     local create_log
