@@ -1,3 +1,4 @@
+import EndpointTransport
 import EndpointTesting
 import Foundation
 import Testing
@@ -51,7 +52,7 @@ import Testing
 
     let recorder = ReplayClient(
       fixture: file,
-      recordingWith: URLSessionAdapter(),
+      recordingWith: URLSessionHTTPClient(),
       mode: .recordMissing,
       redaction: redaction,
       environment: [:]
