@@ -1,5 +1,5 @@
-import EndpointTransport
 import EndpointTesting
+import EndpointTransport
 import Foundation
 import Testing
 
