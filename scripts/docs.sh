@@ -3,9 +3,9 @@
 #
 #   scripts/docs.sh [swift build flags...]
 #
-# 1. `swift package dump-symbol-graph --emit-extension-block-symbols` builds the package (extra
-#    arguments are passed to it, so scripts/test.sh's flags reuse its build) and writes one
-#    symbol graph per module, without the symbols a module only re-exports.
+# 1. `swift build --build-tests` (extra arguments are passed on, so with scripts/test.sh's flags
+#    nothing is rebuilt), then `swift package dump-symbol-graph --emit-extension-block-symbols`
+#    writes one symbol graph per module, without the symbols a module only re-exports.
 # 2. The graphs of the four library modules (and their extension graphs, `Module@Other`) are
 #    copied to .build/docs/symbol-graphs.
 # 3. `docc convert Docs/Endpoint.docc --warnings-as-errors` makes ONE combined archive,
@@ -51,6 +51,9 @@ dump_dir="$(dirname "$bin_path")/symbolgraph"
 rm -rf "$dump_dir" "$GRAPHS" "$ARCHIVE"
 mkdir -p "$GRAPHS"
 
+# dump-symbol-graph also extracts the test modules and fails when they are not built; after
+# scripts/test.sh's build this is a no-op.
+swift build --build-tests "$@"
 echo "docs: extracting symbol graphs"
 swift package "$@" dump-symbol-graph --emit-extension-block-symbols
 

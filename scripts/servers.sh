@@ -39,9 +39,15 @@ install_venv() {
     return 0
   fi
   command -v python3 > /dev/null || die "python3 is required to run the test servers"
+  # A venv left half made (no pip) by an earlier failure is made again.
+  if [[ -x "$VENV/bin/python" ]] && ! "$VENV/bin/python" -m pip --version > /dev/null 2>&1; then
+    rm -rf "$VENV"
+  fi
   if [[ ! -x "$VENV/bin/python" ]]; then
     log "creating the Python virtual environment in .venv"
-    if ! python3 -m venv "$VENV" > "$ROOT/.venv-create.log" 2>&1; then
+    local create_log
+    create_log="$(mktemp)"
+    if ! python3 -m venv "$VENV" > "$create_log" 2>&1; then
       # Debian's own python3 keeps venv in a separate package.
       if [[ "$(id -u)" == 0 ]] && command -v apt-get > /dev/null; then
         log "python3 -m venv failed; installing python3-venv with apt-get"
@@ -50,11 +56,11 @@ install_venv() {
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv > /dev/null
         python3 -m venv "$VENV" || die "python3 -m venv failed (see above)"
       else
-        cat "$ROOT/.venv-create.log" >&2
+        cat "$create_log" >&2
         die "python3 -m venv failed; install the python3-venv package"
       fi
     fi
-    rm -f "$ROOT/.venv-create.log"
+    rm -f "$create_log"
   fi
   log "installing httpbin and gunicorn into .venv (pinned in Tests/Servers/requirements.txt)"
   "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q \
@@ -163,6 +169,8 @@ stop_pid() {
 
 cmd_stop() {
   local name pid_file
+  # Finish stopping even when an interrupt arrives meanwhile (Ctrl-C reaches the whole group).
+  trap '' INT TERM HUP
   for name in httpbin fault; do
     pid_file="$STATE/$name.pid"
     [[ -f "$pid_file" ]] || continue
@@ -170,6 +178,7 @@ cmd_stop() {
     rm -f "$pid_file"
   done
   rm -f "$STATE/env" "$STATE/fault.port"
+  trap - INT TERM HUP
   log "stopped"
 }
 

@@ -3,7 +3,7 @@
 #
 #   scripts/test.sh
 #
-# 1. format lint   swift format lint --strict over every Swift directory
+# 1. format lint   scripts/lint.sh: swift format lint --strict over every Swift directory
 # 2. build         swift build --build-tests -Xswiftc -warnings-as-errors
 # 3. tests         starts httpbin and the fault server (scripts/servers.sh), runs swift test,
 #                  stops the servers (also on failure or interrupt)
@@ -23,7 +23,6 @@ cd "$ROOT"
 
 # The same flags for every Swift step, so no step rebuilds what an earlier one built.
 BUILD_FLAGS=(-Xswiftc -warnings-as-errors)
-LINT_PATHS=(Package.swift Sources Tests Examples Tools Benchmarks)
 
 STAGE_NAMES=()
 STAGE_TIMES=()
@@ -43,9 +42,12 @@ summary() {
 }
 
 stop_servers() {
-  if [[ "$SERVERS_STARTED" == 1 ]]; then
-    SERVERS_STARTED=0
-    scripts/servers.sh stop || echo "test.sh: warning: stopping the test servers failed" >&2
+  if [[ "$SERVERS_STARTED" == 1 ]] || compgen -G ".test-servers/*.pid" > /dev/null; then
+    if scripts/servers.sh stop; then
+      SERVERS_STARTED=0
+    else
+      echo "test.sh: warning: stopping the test servers failed" >&2
+    fi
   fi
 }
 
@@ -99,10 +101,6 @@ check_tools() {
     return 1
   }
   swift --version 2>&1 | head -n 1
-}
-
-format_lint() {
-  swift format lint --strict --parallel --recursive "${LINT_PATHS[@]}"
 }
 
 build() {
@@ -180,7 +178,7 @@ run_example() {
 }
 
 check_tools
-stage "format lint" format_lint
+stage "format lint" scripts/lint.sh
 stage "build" build
 # Marked as started before the attempt, so the EXIT trap stops whatever did start.
 SERVERS_STARTED=1

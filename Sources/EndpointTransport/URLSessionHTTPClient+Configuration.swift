@@ -80,7 +80,9 @@ extension URLSessionHTTPClient {
 
     /// Called once per request, when its transfer ends, with its timings and byte counts.
     ///
-    /// It runs on the session's delegate queue: keep it short and hand heavy work elsewhere.
+    /// It runs on the thread that ended the transfer (usually the session's delegate queue, the
+    /// timer's queue for a timeout, the cancelling thread for a cancellation): keep it short and
+    /// hand heavy work elsewhere.
     public var metricsObserver: (@Sendable (TransferMetrics) -> Void)?
 
     /// Creates the default configuration.

@@ -1,4 +1,5 @@
 import EndpointTesting
+import EndpointTransport
 import Foundation
 import Testing
 
@@ -51,7 +52,7 @@ import Testing
 
     let recorder = ReplayClient(
       fixture: file,
-      recordingWith: URLSessionAdapter(),
+      recordingWith: URLSessionHTTPClient(),
       mode: .recordMissing,
       redaction: redaction,
       environment: [:]
