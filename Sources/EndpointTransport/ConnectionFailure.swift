@@ -1,0 +1,59 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The request could not be sent or the response could not be received: the connection was
+/// refused, reset or closed early, the host was not found, TLS failed, and so on.
+///
+/// It names the request and keeps Foundation's `URLError` with its code, so a caller can tell a
+/// refused connection from a lost one.
+///
+/// ```swift
+/// catch let error as ConnectionFailure where error.code == .networkConnectionLost { retry() }
+/// ```
+public struct ConnectionFailure: Error, Sendable, CustomStringConvertible {
+  /// The request's method.
+  public let method: HTTPMethod
+  /// The URL being fetched when the connection failed.
+  public let url: URL
+  /// Foundation's error.
+  public let underlying: URLError
+
+  /// Creates the error.
+  public init(method: HTTPMethod, url: URL, underlying: URLError) {
+    self.method = method
+    self.url = url
+    self.underlying = underlying
+  }
+
+  /// Foundation's error code, such as `.cannotConnectToHost` or `.networkConnectionLost`.
+  public var code: URLError.Code { underlying.code }
+
+  /// A sentence naming the request, what failed and the `URLError` code.
+  public var description: String {
+    "\(method) \(url.absoluteString): \(ConnectionFailure.explanation(for: code)) "
+      + "(URLError \(code.rawValue))"
+  }
+
+  static func explanation(for code: URLError.Code) -> String {
+    switch code {
+    case .cannotConnectToHost: "could not connect to the host"
+    case .cannotFindHost: "the host name was not found"
+    case .dnsLookupFailed: "the DNS lookup failed"
+    case .networkConnectionLost: "the connection was lost before the response was complete"
+    case .notConnectedToInternet: "there is no network connection"
+    case .badServerResponse: "the server's response could not be read"
+    case .timedOut: "the request timed out"
+    case .cancelled: "the transfer was cancelled by URLSession, not by the calling task"
+    case .badURL, .unsupportedURL: "the URL is not supported"
+    case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+      .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+      "the secure connection failed"
+    case .dataLengthExceedsMaximum: "URLSession refused the request body"
+    case .zeroByteResource: "the server sent no data"
+    default: "the connection failed"
+    }
+  }
+}

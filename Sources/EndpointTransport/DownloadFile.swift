@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The file a download is written to: a hidden partial file beside the destination, renamed
+/// over the destination when the body is complete and deleted on any failure, so no partial or
+/// temporary file is ever left behind.
+///
+/// Writes come from the delegate queue while a timeout or a cancellation may discard the file
+/// from another thread, so every operation takes the lock.
+final class DownloadFile: Sendable {
+  let destination: URL
+  let partialURL: URL
+  private let descriptor: Mutex<Int32>
+
+  init(destination: URL) throws(DownloadFileError) {
+    self.destination = destination
+    let directory = destination.deletingLastPathComponent()
+    partialURL = directory.appendingPathComponent(
+      ".\(destination.lastPathComponent).\(UUID().uuidString).partial"
+    )
+    let fd = open(partialURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
+      throw DownloadFileError(destination: destination, reason: Self.lastError())
+    }
+    descriptor = Mutex(fd)
+  }
+
+  deinit {
+    discard()
+  }
+
+  /// Appends `data`; a discarded file ignores it.
+  func write(_ data: Data) throws(DownloadFileError) {
+    let failure: String? = descriptor.withLock { fd in
+      guard fd >= 0 else { return nil }
+      return data.withUnsafeBytes { buffer -> String? in
+        var offset = 0
+        while offset < buffer.count {
+          let written = posixWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
+          if written < 0 {
+            if errno == EINTR { continue }
+            return Self.lastError()
+          }
+          offset += written
+        }
+        return nil
+      }
+    }
+    if let failure { throw DownloadFileError(destination: destination, reason: failure) }
+  }
+
+  /// Closes the file and moves it to the destination, replacing any file there.
+  func commit() throws(DownloadFileError) {
+    let failure: String? = descriptor.withLock { fd in
+      guard fd >= 0 else { return "the download was already discarded" }
+      let closed = close(fd)
+      fd = -1
+      if closed != 0 { return Self.lastError() }
+      if rename(partialURL.path, destination.path) != 0 { return Self.lastError() }
+      return nil
+    }
+    if let failure {
+      unlink(partialURL.path)
+      throw DownloadFileError(destination: destination, reason: failure)
+    }
+  }
+
+  /// Closes and deletes the partial file; safe to call more than once.
+  func discard() {
+    descriptor.withLock { fd in
+      guard fd >= 0 else { return }
+      close(fd)
+      fd = -1
+      unlink(partialURL.path)
+    }
+  }
+
+  private static func lastError() -> String {
+    String(cString: strerror(errno))
+  }
+}
+
+/// `write(2)`, named apart from ``DownloadFile/write(_:)``.
+@inline(__always)
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+  write(fd, buffer, count)
+}

@@ -1,0 +1,37 @@
+extension HTTPClient {
+  /// Sends the endpoint's request and calls `completion` once with the parsed resource or the
+  /// error, in the completion-handler style.
+  ///
+  /// ```swift
+  /// client.load(User.with(id: 42)) { result in
+  ///   switch result {
+  ///   case .success(let user): show(user)
+  ///   case .failure(let error): report(error)
+  ///   }
+  /// }
+  /// ```
+  /// - Parameters:
+  ///   - endpoint: what to call.
+  ///   - bodyLimit: the largest body read, as in ``HTTPClient/call(_:bodyLimit:)``.
+  ///   - completion: called exactly once, on a background thread; with `CancellationError`
+  ///     when the handle was cancelled first.
+  /// - Returns: a handle that cancels the request.
+  @discardableResult
+  public func load<Resource>(
+    _ endpoint: Endpoint<Resource>,
+    bodyLimit: Int = defaultBodyLimit,
+    completion: @escaping @Sendable (Result<Resource, any Error>) -> Void
+  ) -> LoadHandle {
+    let task = Task {
+      do {
+        let (response, body) = try await send(try endpoint.request())
+        let data = try await body.collect(upTo: bodyLimit)
+        let result = Result { try endpoint.parse(response, data) }
+        completion(result)
+      } catch {
+        completion(.failure(error))
+      }
+    }
+    return LoadHandle(task: task)
+  }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension HTTPResponse {
+  /// The response head of a Foundation response.
+  ///
+  /// Foundation keeps header fields in a dictionary: repeated names arrive joined with `", "`
+  /// and the server's order is lost, so the fields are ordered by name to be deterministic.
+  init(_ response: HTTPURLResponse) {
+    var pairs: [(String, String)] = []
+    pairs.reserveCapacity(response.allHeaderFields.count)
+    for (name, value) in response.allHeaderFields {
+      guard let name = name as? String else { continue }
+      pairs.append((name, value as? String ?? "\(value)"))
+    }
+    pairs.sort { $0.0.lowercased() < $1.0.lowercased() }
+    var fields = HTTPFields()
+    for (name, value) in pairs {
+      // A field Foundation accepted but HTTPFields rejects (CR, LF, NUL) is dropped, not fatal.
+      try? fields.append(value, for: name)
+    }
+    self.init(status: response.statusCode, headerFields: fields, url: response.url)
+  }
+
+  /// The body length the response declares, when it is the length of the bytes delivered:
+  /// `nil` without `Content-Length`, with a `Content-Encoding` (URLSession decodes the body, so
+  /// the declared length is the compressed one), and for responses that have no body.
+  func declaredBodyLength(method: HTTPMethod) -> Int64? {
+    if !Self.hasBody(status: status, method: method) { return 0 }
+    if let encoding = headerFields["Content-Encoding"], encoding.lowercased() != "identity" {
+      return nil
+    }
+    guard let text = headerFields["Content-Length"], let length = Int64(text), length >= 0 else {
+      return nil
+    }
+    return length
+  }
+
+  /// Whether a response with `status` to `method` can have a body (RFC 9110, section 6.4.1).
+  static func hasBody(status: Int, method: HTTPMethod) -> Bool {
+    !(method == .head || (100..<200).contains(status) || status == 204 || status == 304)
+  }
+}

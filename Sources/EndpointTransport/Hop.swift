@@ -1,0 +1,52 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A request body as URLSession takes it.
+enum OutgoingBody: Sendable {
+  case none
+  case data(Data)
+  case file(URL)
+}
+
+/// One request on the wire: the original one, then one per redirect followed.
+struct Hop: Sendable {
+  var method: HTTPMethod
+  var url: URL
+  var headerFields: HTTPFields
+  var body: OutgoingBody
+  /// Whether the body may be sent again (in memory or from a file, not a stream).
+  var bodyIsReplayable: Bool
+
+  /// Header fields that describe the connection or the message framing: URLSession and libcurl
+  /// set them from the real body and connection, and a wrong user value would corrupt the
+  /// connection (leftover bytes read as the next request).
+  static let framingFieldNames: Set<String> = [
+    "content-length", "transfer-encoding", "host", "connection",
+  ]
+
+  /// The `URLRequest` for this hop, without framing fields and without a body (the task
+  /// carries the body).
+  func urlRequest(timeoutInterval: TimeInterval) -> URLRequest {
+    var request = URLRequest(url: url)
+    request.httpMethod = method.rawValue
+    request.timeoutInterval = timeoutInterval
+    for field in headerFields where !Hop.framingFieldNames.contains(field.name.lowercased()) {
+      request.addValue(field.value, forHTTPHeaderField: field.name)
+    }
+    return request
+  }
+
+  /// The request URLSession cannot send, if this is one.
+  func unsupportedReason() -> String? {
+    if method == .get, case .data(let data) = body, !data.isEmpty {
+      return "URLSession refuses a GET request with a body; use POST or another method"
+    }
+    if method == .get, case .file = body {
+      return "URLSession refuses a GET request with a body; use POST or another method"
+    }
+    return nil
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// A request body in the form URLSession can send.
+///
+/// In-memory and file bodies pass through untouched. A streamed body is read first: URLSession
+/// on Linux cannot pull from an asynchronous source with backpressure, so the stream is
+/// collected in memory up to ``memoryLimit`` bytes and spooled to a temporary file beyond that
+/// (deleted when the transfer ends).
+struct PreparedBody: Sendable {
+  static let memoryLimit = 4 * 1024 * 1024
+
+  var outgoing: OutgoingBody
+  var isReplayable: Bool
+  var temporaryFile: URL?
+
+  init(_ body: HTTPBody?) async throws {
+    temporaryFile = nil
+    guard let body else {
+      outgoing = .none
+      isReplayable = true
+      return
+    }
+    isReplayable = body.isReplayable
+    if let data = body.data {
+      outgoing = data.isEmpty ? .none : .data(data)
+    } else if let fileURL = body.fileURL {
+      outgoing = .file(fileURL)
+    } else {
+      let (outgoing, file) = try await Self.spool(body)
+      self.outgoing = outgoing
+      temporaryFile = file
+    }
+  }
+
+  private static func spool(_ body: HTTPBody) async throws -> (OutgoingBody, URL?) {
+    var buffer = Data()
+    var file: FileHandle?
+    var fileURL: URL?
+    do {
+      for try await chunk in body {
+        if let file {
+          try file.write(contentsOf: chunk)
+          continue
+        }
+        buffer.append(chunk)
+        if buffer.count > memoryLimit {
+          let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("endpoint-upload-\(UUID().uuidString)")
+          guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw FileBodyError(fileURL: url, reason: "cannot create a temporary file")
+          }
+          fileURL = url
+          let handle = try FileHandle(forWritingTo: url)
+          file = handle
+          try handle.write(contentsOf: buffer)
+          buffer = Data()
+        }
+      }
+      try file?.close()
+    } catch {
+      try? file?.close()
+      if let fileURL { try? FileManager.default.removeItem(at: fileURL) }
+      throw error
+    }
+    if let fileURL { return (.file(fileURL), fileURL) }
+    return (buffer.isEmpty ? .none : .data(buffer), nil)
+  }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The session delegate: routes every URLSession callback to the ``Transfer`` of its task.
+///
+/// One per session. The table is the only shared structure; each lookup holds its lock for a
+/// dictionary access only.
+final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
+  private let transfers = Mutex<[Int: Transfer]>([:])
+
+  func register(_ task: URLSessionTask, for transfer: Transfer) {
+    let identifier = task.taskIdentifier
+    transfers.withLock { $0[identifier] = transfer }
+  }
+
+  func remove(_ task: URLSessionTask) {
+    let identifier = task.taskIdentifier
+    _ = transfers.withLock { $0.removeValue(forKey: identifier) }
+  }
+
+  /// How many transfers are in flight (for tests of clean-up).
+  var count: Int { transfers.withLock { $0.count } }
+
+  private func transfer(for task: URLSessionTask) -> Transfer? {
+    let identifier = task.taskIdentifier
+    return transfers.withLock { $0[identifier] }
+  }
+
+  func urlSession(
+    _ session: URLSession,
+    dataTask: URLSessionDataTask,
+    didReceive response: URLResponse,
+    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+  ) {
+    transfer(for: dataTask)?.didReceive(response, task: dataTask)
+    completionHandler(.allow)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    transfer(for: dataTask)?.didReceive(data, task: dataTask)
+  }
+
+  func urlSession(
+    _ session: URLSession,
+    task: URLSessionTask,
+    didSendBodyData bytesSent: Int64,
+    totalBytesSent: Int64,
+    totalBytesExpectedToSend: Int64
+  ) {
+    transfer(for: task)?.didSendBodyData(
+      totalBytesSent: totalBytesSent,
+      totalBytesExpected: totalBytesExpectedToSend,
+      task: task
+    )
+  }
+
+  func urlSession(
+    _ session: URLSession,
+    task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest,
+    completionHandler: @escaping (URLRequest?) -> Void
+  ) {
+    // URLSession never follows a redirect itself: on Linux it drops the body of a 307/308 and
+    // forwards credentials to any origin. The transfer applies the SDK's rules instead.
+    transfer(for: task)?.willRedirect(response, to: request, task: task)
+    completionHandler(nil)
+  }
+
+  func urlSession(
+    _ session: URLSession,
+    task: URLSessionTask,
+    didReceive challenge: URLAuthenticationChallenge,
+    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+  ) {
+    #if canImport(FoundationNetworking)
+      // URLSession on Linux sends no server-trust challenges, only HTTP authentication ones.
+      // Default handling waits forever for a credential on Linux before Swift 6.3.2, and a nil
+      // credential crashes; "cancel" delivers the 401 and its body, then a cancellation that
+      // the transfer treats as the normal end.
+      transfer(for: task)?.noteChallengeCancelled(task: task)
+      completionHandler(.cancelAuthenticationChallenge, nil)
+    #else
+      // Server trust is checked by the system; for HTTP authentication without a stored
+      // credential, Apple's default handling returns the 401 as it is.
+      completionHandler(.performDefaultHandling, nil)
+    #endif
+  }
+
+  func urlSession(
+    _ session: URLSession,
+    task: URLSessionTask,
+    didCompleteWithError error: (any Error)?
+  ) {
+    let identifier = task.taskIdentifier
+    let transfer = transfers.withLock { $0.removeValue(forKey: identifier) }
+    transfer?.didComplete(task: task, error: error)
+  }
+}

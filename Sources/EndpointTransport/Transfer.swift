@@ -1,0 +1,734 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+typealias HeadContinuation = UnsafeContinuation<(HTTPResponse, HTTPBody), any Error>
+typealias ChunkContinuation = UnsafeContinuation<Data?, any Error>
+
+/// What a transfer does with the response body.
+enum TransferMode: Sendable {
+  /// Hands the body to the caller as an ``HTTPBody``.
+  case stream
+  /// Writes a body with an accepted status to `destination`; any other status fails with
+  /// ``UnexpectedResponse``.
+  case download(destination: URL, accepted: AcceptedStatus)
+}
+
+/// The limits and callbacks of one transfer.
+struct TransferOptions: Sendable {
+  var idleTimeout: Duration?
+  var deadline: Duration?
+  var redirectLimit: Int?
+  var maximumResponseSize: Int?
+  var bodyBufferLimit: Int
+  var inlineBodyLimit: Int
+  var foundationTimeout: TimeInterval
+  var metricsObserver: (@Sendable (TransferMetrics) -> Void)?
+  var uploadProgress: (@Sendable (TransferProgress) -> Void)?
+  var downloadProgress: (@Sendable (TransferProgress) -> Void)?
+}
+
+/// One request from start to end, across redirects: the state machine behind
+/// ``URLSessionHTTPClient``.
+///
+/// Delegate callbacks arrive on the session's serial queue; the caller's task, cancellation and
+/// the timer arrive from other threads. Every change happens under one lock, and continuations
+/// are resumed after the lock is released, directly from the callback that completes them: no
+/// extra task, actor or queue hop on the way.
+final class Transfer: Sendable {
+  let method: HTTPMethod
+  let url: URL
+  let options: TransferOptions
+  let mode: TransferMode
+  private let session: URLSession
+  private let router: TaskRouter
+  private let temporaryBodyFile: URL?
+  private let startInstant = ContinuousClock.now
+  private let startDate = Date()
+  private let state: Mutex<State>
+  private let timer = Mutex<TransferTimer?>(nil)
+
+  init(
+    hop: Hop,
+    options: TransferOptions,
+    mode: TransferMode,
+    session: URLSession,
+    router: TaskRouter,
+    temporaryBodyFile: URL?
+  ) {
+    method = hop.method
+    url = hop.url
+    self.options = options
+    self.mode = mode
+    self.session = session
+    self.router = router
+    self.temporaryBodyFile = temporaryBodyFile
+    state = Mutex(State(hop: hop, now: startInstant))
+  }
+
+  deinit {
+    timer.withLock { $0 }?.cancel()
+  }
+
+  // MARK: - Caller side
+
+  /// Starts the transfer; `continuation` receives the response head and body.
+  func start(_ continuation: HeadContinuation) {
+    let failure: (any Error)? = state.withLock { state in
+      if case .failed(let error) = state.outcome { return error }
+      state.head = continuation
+      return nil
+    }
+    if let failure {
+      continuation.resume(throwing: failure)
+      return
+    }
+    startTimer()
+    launch(state.withLock { $0.hop })
+  }
+
+  /// The calling task was cancelled: stop the transfer and throw `CancellationError`.
+  func cancel() {
+    let effects = state.withLock { state -> Effects in
+      guard state.outcome == nil else { return Effects() }
+      state.cancelRequested = true
+      return state.terminate(with: CancellationError())
+    }
+    perform(effects)
+  }
+
+  /// The response body was dropped before its end: nobody will read the rest.
+  func abandon() {
+    cancel()
+  }
+
+  /// The next chunk of a streamed body, waiting for it if needed.
+  func nextChunk() async throws -> Data? {
+    switch state.withLock({ $0.takeChunk() }) {
+    case .chunk(let data): return data
+    case .end: return nil
+    case .failure(let error): throw error
+    case .wait: break
+    }
+    return try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation { (continuation: ChunkContinuation) in
+        let taken = state.withLock { state -> State.Take in
+          let taken = state.takeChunk()
+          if case .wait = taken { state.waiter = continuation }
+          return taken
+        }
+        switch taken {
+        case .chunk(let data): continuation.resume(returning: data)
+        case .end: continuation.resume(returning: nil)
+        case .failure(let error): continuation.resume(throwing: error)
+        case .wait: break
+        }
+      }
+    } onCancel: {
+      cancel()
+    }
+  }
+
+  // MARK: - Delegate side
+
+  func didReceive(_ urlResponse: URLResponse, task: URLSessionTask) {
+    let now = ContinuousClock.now
+    let effects = state.withLock { state -> Effects in
+      guard state.outcome == nil, state.task === task, state.redirect == nil else {
+        return Effects()
+      }
+      state.lastActivity = now
+      let response: HTTPResponse
+      if let http = urlResponse as? HTTPURLResponse {
+        response = HTTPResponse(http)
+      } else {
+        response = HTTPResponse(status: 200, url: urlResponse.url)
+      }
+      state.response = response
+      state.responseStart = now
+      let declared = response.declaredBodyLength(method: state.hop.method)
+      state.expectedLength = declared
+      if let limit = options.maximumResponseSize, let declared, declared > Int64(limit) {
+        return state.terminate(with: ResponseTooLarge(limit: limit, received: declared))
+      }
+      switch mode {
+      case .download(let destination, let accepted):
+        guard accepted.contains(response.status) else {
+          state.delivery = .errorBody
+          return Effects()
+        }
+        do {
+          state.delivery = .file(try DownloadFile(destination: destination))
+        } catch {
+          return state.terminate(with: error)
+        }
+        return Effects()
+      case .stream:
+        if let declared, declared <= Int64(options.inlineBodyLimit) {
+          state.delivery = .inline
+          state.inlineData.reserveCapacity(Int(declared))
+          return Effects()
+        }
+        return state.startStreaming(body: streamBody(length: declared))
+      }
+    }
+    perform(effects)
+  }
+
+  func didReceive(_ data: Data, task: URLSessionTask) {
+    let now = ContinuousClock.now
+    var file: DownloadFile?
+    var progress: TransferProgress?
+    let effects = state.withLock { state -> Effects in
+      guard state.outcome == nil, state.task === task else { return Effects() }
+      state.lastActivity = now
+      state.bytesReceived += Int64(data.count)
+      guard state.redirect == nil else { return Effects() }
+      if state.firstByte == nil { state.firstByte = now }
+      state.hopBytesReceived += Int64(data.count)
+      if let limit = options.maximumResponseSize, state.hopBytesReceived > Int64(limit) {
+        return state.terminate(
+          with: ResponseTooLarge(limit: limit, received: state.hopBytesReceived)
+        )
+      }
+      switch state.delivery {
+      case .pending, .inline:
+        state.inlineData.append(data)
+        if state.inlineData.count > options.inlineBodyLimit, state.head != nil,
+          state.delivery == .inline
+        {
+          // A compressed body grew past its declared length: stream it after all.
+          let buffered = state.inlineData
+          state.inlineData = Data()
+          state.chunks.append(buffered)
+          state.bufferedBytes = buffered.count
+          return state.startStreaming(body: streamBody(length: nil))
+        }
+      case .streaming:
+        if let waiter = state.waiter {
+          state.waiter = nil
+          var effects = Effects()
+          effects.waiter = (waiter, .success(data))
+          return effects
+        }
+        state.chunks.append(data)
+        state.bufferedBytes += data.count
+        if state.bufferedBytes > options.bodyBufferLimit {
+          let url = state.response?.url ?? state.hop.url
+          return state.terminate(
+            with: ResponseBufferOverflow(
+              method: state.hop.method,
+              url: url,
+              limit: options.bodyBufferLimit
+            )
+          )
+        }
+      case .file(let target):
+        file = target
+        if options.downloadProgress != nil {
+          progress = TransferProgress(
+            completed: state.hopBytesReceived,
+            expected: state.expectedLength
+          )
+        }
+      case .errorBody:
+        if state.inlineData.count < 1024 * 1024 { state.inlineData.append(data) }
+      }
+      return Effects()
+    }
+    perform(effects)
+    if let file {
+      do {
+        try file.write(data)
+      } catch {
+        fail(with: error)
+        return
+      }
+    }
+    if let progress { options.downloadProgress?(progress) }
+  }
+
+  func didSendBodyData(totalBytesSent: Int64, totalBytesExpected: Int64, task: URLSessionTask) {
+    let now = ContinuousClock.now
+    let live = state.withLock { state -> Bool in
+      guard state.outcome == nil, state.task === task else { return false }
+      state.lastActivity = now
+      state.hopBytesSent = totalBytesSent
+      return true
+    }
+    if live, let uploadProgress = options.uploadProgress {
+      uploadProgress(
+        TransferProgress(
+          completed: totalBytesSent,
+          expected: totalBytesExpected > 0 ? totalBytesExpected : nil
+        )
+      )
+    }
+  }
+
+  /// A redirect arrived. The SDK always tells URLSession not to follow it (so the 3xx comes in
+  /// as an ordinary response); when the policy follows it, the 3xx is ignored and, once its
+  /// task completes, a new task sends the request built by ``RedirectRule``.
+  func willRedirect(_ response: HTTPURLResponse, to newRequest: URLRequest, task: URLSessionTask) {
+    guard let limit = options.redirectLimit,
+      RedirectRule.followedStatuses.contains(response.statusCode)
+    else { return }
+    let location =
+      newRequest.url
+      ?? (response.value(forHTTPHeaderField: "Location")).flatMap {
+        URL(string: $0, relativeTo: response.url)?.absoluteURL
+      }
+    guard let location else { return }
+    let now = ContinuousClock.now
+    let effects = state.withLock { state -> Effects in
+      guard state.outcome == nil, state.task === task else { return Effects() }
+      state.lastActivity = now
+      if state.chain.count > limit {
+        return state.terminate(
+          with: TooManyRedirects(method: method, limit: limit, chain: state.chain + [location])
+        )
+      }
+      do {
+        state.redirect = try RedirectRule.next(
+          after: state.hop,
+          status: response.statusCode,
+          location: location
+        )
+        state.chain.append(location)
+      } catch {
+        return state.terminate(with: error)
+      }
+      return Effects()
+    }
+    perform(effects)
+  }
+
+  /// An authentication challenge was answered with "cancel" so that the 401 reaches the caller;
+  /// the cancellation URLSession then reports ends the body normally.
+  func noteChallengeCancelled(task: URLSessionTask) {
+    state.withLock { state in
+      if state.task === task { state.challengeCancelled = true }
+    }
+  }
+
+  func didComplete(task: URLSessionTask, error: (any Error)?) {
+    let now = ContinuousClock.now
+    var next: Hop?
+    var download: (DownloadFile, HeadContinuation?, HTTPResponse)?
+    let effects = state.withLock { state -> Effects in
+      guard state.outcome == nil, state.task === task else { return Effects() }
+      state.lastActivity = now
+      let urlError = error.flatMap(Transfer.urlError(from:))
+      let benignCancel =
+        state.challengeCancelled && urlError?.code == .cancelled && !state.cancelRequested
+      guard error == nil || benignCancel else {
+        var effects = state.terminate(with: mapError(error, urlError, state: state, now: now))
+        effects.cancelTask = nil  // already complete
+        return effects
+      }
+      if let redirect = state.redirect {
+        state.beginHop(redirect)
+        next = redirect
+        return Effects()
+      }
+      guard let response = state.response else {
+        let missing = URLError(.badServerResponse)
+        return state.terminate(
+          with: ConnectionFailure(method: state.hop.method, url: state.hop.url, underlying: missing)
+        )
+      }
+      switch state.delivery {
+      case .file(let file):
+        state.outcome = .finished
+        download = (file, state.head, response)
+        state.head = nil
+        return Effects(stopTimer: true)
+      case .errorBody:
+        let accepted: AcceptedStatus
+        if case .download(_, let set) = mode { accepted = set } else { accepted = .success }
+        return state.terminate(
+          with: UnexpectedResponse(
+            method: state.hop.method,
+            url: response.url ?? state.hop.url,
+            response: response,
+            body: state.inlineData,
+            accepted: accepted
+          )
+        )
+      case .pending, .inline, .streaming:
+        return state.finish()
+      }
+    }
+    perform(effects)
+    if let next {
+      launch(next)
+    } else if let (file, head, response) = download {
+      do {
+        try file.commit()
+        head?.resume(returning: (response, HTTPBody.empty))
+        deliverMetrics(state.withLock { $0.snapshot(error: nil) })
+      } catch {
+        head?.resume(throwing: error)
+        deliverMetrics(state.withLock { $0.snapshot(error: error) })
+      }
+      removeTemporaryBodyFile()
+    }
+  }
+
+  // MARK: - Internals
+
+  private func fail(with error: any Error) {
+    let effects = state.withLock { state -> Effects in
+      guard state.outcome == nil else { return Effects() }
+      return state.terminate(with: error)
+    }
+    perform(effects)
+  }
+
+  private func streamBody(length: Int64?) -> HTTPBody {
+    HTTPBody(ResponseBodyStream(transfer: self), length: length)
+  }
+
+  private func launch(_ hop: Hop) {
+    let request = hop.urlRequest(timeoutInterval: options.foundationTimeout)
+    let task: URLSessionTask
+    switch hop.body {
+    case .none:
+      task = session.dataTask(with: request)
+    case .data(let data):
+      task =
+        data.isEmpty
+        ? session.dataTask(with: request) : session.uploadTask(with: request, from: data)
+    case .file(let fileURL):
+      task = session.uploadTask(with: request, fromFile: fileURL)
+    }
+    router.register(task, for: self)
+    let live = state.withLock { state -> Bool in
+      guard state.outcome == nil else { return false }
+      state.task = task
+      return true
+    }
+    if live {
+      task.resume()
+    } else {
+      // Stopped while the task was being made: complete it so the session forgets it.
+      router.remove(task)
+      task.cancel()
+    }
+  }
+
+  private func startTimer() {
+    let idle = options.idleTimeout
+    let deadline = options.deadline
+    guard let first = [idle, deadline].compactMap({ $0 }).min() else { return }
+    let timer = TransferTimer { [weak self] in self?.timerFired() }
+    self.timer.withLock { $0 = timer }
+    timer.start(after: first)
+    if state.withLock({ $0.outcome != nil }) { timer.cancel() }
+  }
+
+  private func timerFired() {
+    let now = ContinuousClock.now
+    var reschedule: Duration?
+    let effects = state.withLock { state -> Effects in
+      guard state.outcome == nil else { return Effects() }
+      let elapsed = now - startInstant
+      let url = state.response?.url ?? state.hop.url
+      if let deadline = options.deadline, elapsed >= deadline {
+        return state.terminate(
+          with: DeadlineExceeded(method: method, url: url, limit: deadline, elapsed: elapsed)
+        )
+      }
+      var wait: Duration?
+      if let idle = options.idleTimeout {
+        let silence = now - state.lastActivity
+        if silence >= idle {
+          return state.terminate(
+            with: IdleTimeout(method: method, url: url, limit: idle, silence: silence)
+          )
+        }
+        wait = idle - silence
+      }
+      if let deadline = options.deadline {
+        wait = min(wait ?? deadline - elapsed, deadline - elapsed)
+      }
+      reschedule = wait
+      return Effects()
+    }
+    perform(effects)
+    if let reschedule {
+      timer.withLock { $0 }?.schedule(after: reschedule)
+    }
+  }
+
+  private func mapError(
+    _ error: (any Error)?,
+    _ urlError: URLError?,
+    state: State,
+    now: ContinuousClock.Instant
+  ) -> any Error {
+    let url = state.response?.url ?? state.hop.url
+    guard let urlError else { return error ?? CancellationError() }
+    switch urlError.code {
+    case .cancelled where state.cancelRequested:
+      return CancellationError()
+    case .timedOut:
+      let limit = options.idleTimeout ?? .seconds(options.foundationTimeout)
+      return IdleTimeout(method: method, url: url, limit: limit, silence: now - state.lastActivity)
+    case .httpTooManyRedirects:
+      return TooManyRedirects(method: method, limit: state.chain.count - 1, chain: state.chain)
+    default:
+      return ConnectionFailure(method: state.hop.method, url: url, underlying: urlError)
+    }
+  }
+
+  static func urlError(from error: any Error) -> URLError? {
+    if let urlError = error as? URLError { return urlError }
+    let nsError = error as NSError
+    guard nsError.domain == NSURLErrorDomain else { return nil }
+    #if canImport(FoundationNetworking)
+      let code = URLError.Code(rawValue: nsError.code) ?? .unknown
+    #else
+      let code = URLError.Code(rawValue: nsError.code)
+    #endif
+    return URLError(code, userInfo: nsError.userInfo)
+  }
+
+  private func perform(_ effects: Effects) {
+    if effects.stopTimer {
+      timer.withLock { $0 }?.cancel()
+    }
+    if let (continuation, result) = effects.head {
+      continuation.resume(with: result)
+    }
+    if let (continuation, result) = effects.waiter {
+      continuation.resume(with: result)
+    }
+    if let task = effects.cancelTask {
+      // Never on the caller's thread: URLSession on Linux can deadlock when a cancel lands
+      // while the task completes on the thread that asked for it.
+      DispatchQueue.global().async { task.cancel() }
+    }
+    effects.discardFile?.discard()
+    if let metrics = effects.metrics {
+      deliverMetrics(metrics)
+    }
+    if effects.stopTimer, effects.metrics != nil {
+      removeTemporaryBodyFile()
+    }
+  }
+
+  private func deliverMetrics(_ snapshot: State.Snapshot) {
+    guard let observer = options.metricsObserver else { return }
+    observer(
+      TransferMetrics(
+        method: method,
+        url: url,
+        finalURL: snapshot.finalURL,
+        status: snapshot.status,
+        startDate: startDate,
+        start: startInstant,
+        responseStart: snapshot.responseStart,
+        firstByte: snapshot.firstByte,
+        end: ContinuousClock.now,
+        bytesSent: snapshot.bytesSent,
+        bytesReceived: snapshot.bytesReceived,
+        redirectCount: snapshot.redirectCount,
+        error: snapshot.error
+      )
+    )
+  }
+
+  private func removeTemporaryBodyFile() {
+    if let temporaryBodyFile {
+      try? FileManager.default.removeItem(at: temporaryBodyFile)
+    }
+  }
+}
+
+extension Transfer {
+  /// What to do once the lock is released.
+  struct Effects {
+    var head: (HeadContinuation, Result<(HTTPResponse, HTTPBody), any Error>)?
+    var waiter: (ChunkContinuation, Result<Data?, any Error>)?
+    var cancelTask: URLSessionTask?
+    var discardFile: DownloadFile?
+    var metrics: State.Snapshot?
+    var stopTimer = false
+  }
+
+  enum Outcome {
+    case finished
+    case failed(any Error)
+  }
+
+  enum Delivery: Equatable {
+    case pending
+    case inline
+    case streaming
+    case file(DownloadFile)
+    case errorBody
+
+    static func == (lhs: Delivery, rhs: Delivery) -> Bool {
+      switch (lhs, rhs) {
+      case (.pending, .pending), (.inline, .inline), (.streaming, .streaming),
+        (.errorBody, .errorBody):
+        true
+      case (.file(let left), .file(let right)): left === right
+      default: false
+      }
+    }
+  }
+
+  /// Everything that changes during a transfer; only touched under the lock.
+  struct State {
+    var hop: Hop
+    var task: URLSessionTask?
+    var head: HeadContinuation?
+    var response: HTTPResponse?
+    var delivery = Delivery.pending
+    var inlineData = Data()
+    var chunks: [Data] = []
+    var chunkIndex = 0
+    var bufferedBytes = 0
+    var waiter: ChunkContinuation?
+    var outcome: Outcome?
+    var cancelRequested = false
+    var challengeCancelled = false
+    var redirect: Hop?
+    var chain: [URL]
+    var lastActivity: ContinuousClock.Instant
+    var responseStart: ContinuousClock.Instant?
+    var firstByte: ContinuousClock.Instant?
+    var expectedLength: Int64?
+    var bytesSentBefore: Int64 = 0
+    var hopBytesSent: Int64 = 0
+    var hopBytesReceived: Int64 = 0
+    var bytesReceived: Int64 = 0
+
+    init(hop: Hop, now: ContinuousClock.Instant) {
+      self.hop = hop
+      chain = [hop.url]
+      lastActivity = now
+    }
+
+    enum Take {
+      case chunk(Data)
+      case end
+      case failure(any Error)
+      case wait
+    }
+
+    struct Snapshot {
+      var finalURL: URL?
+      var status: Int?
+      var responseStart: ContinuousClock.Instant?
+      var firstByte: ContinuousClock.Instant?
+      var bytesSent: Int64
+      var bytesReceived: Int64
+      var redirectCount: Int
+      var error: (any Error)?
+    }
+
+    mutating func takeChunk() -> Take {
+      if chunkIndex < chunks.count {
+        let chunk = chunks[chunkIndex]
+        chunkIndex += 1
+        bufferedBytes -= chunk.count
+        if chunkIndex == chunks.count {
+          chunks.removeAll(keepingCapacity: true)
+          chunkIndex = 0
+        }
+        return .chunk(chunk)
+      }
+      switch outcome {
+      case .finished: return .end
+      case .failed(let error): return .failure(error)
+      case nil: return .wait
+      }
+    }
+
+    /// Hands the head to the caller with a streamed body.
+    mutating func startStreaming(body: HTTPBody) -> Effects {
+      delivery = .streaming
+      var effects = Effects()
+      if let head, let response {
+        self.head = nil
+        effects.head = (head, .success((response, body)))
+      }
+      return effects
+    }
+
+    /// Resets the per-response state for the next request of a redirect chain.
+    mutating func beginHop(_ next: Hop) {
+      hop = next
+      redirect = nil
+      task = nil
+      response = nil
+      responseStart = nil
+      firstByte = nil
+      expectedLength = nil
+      delivery = .pending
+      inlineData = Data()
+      bytesSentBefore += hopBytesSent
+      hopBytesSent = 0
+      hopBytesReceived = 0
+      challengeCancelled = false
+    }
+
+    /// The body ended normally.
+    mutating func finish() -> Effects {
+      outcome = .finished
+      var effects = Effects(stopTimer: true)
+      if let head, let response {
+        self.head = nil
+        effects.head = (head, .success((response, HTTPBody(inlineData))))
+        inlineData = Data()
+      }
+      if let waiter {
+        self.waiter = nil
+        effects.waiter = (waiter, .success(nil))
+      }
+      effects.metrics = snapshot(error: nil)
+      return effects
+    }
+
+    /// The transfer failed or was stopped: everyone waiting gets `error`.
+    mutating func terminate(with error: any Error) -> Effects {
+      outcome = .failed(error)
+      var effects = Effects(stopTimer: true)
+      if let head {
+        self.head = nil
+        effects.head = (head, .failure(error))
+      }
+      if let waiter {
+        self.waiter = nil
+        effects.waiter = (waiter, .failure(error))
+      }
+      chunks = []
+      chunkIndex = 0
+      bufferedBytes = 0
+      inlineData = Data()
+      effects.cancelTask = task
+      if case .file(let file) = delivery { effects.discardFile = file }
+      effects.metrics = snapshot(error: error)
+      return effects
+    }
+
+    func snapshot(error: (any Error)?) -> Snapshot {
+      Snapshot(
+        finalURL: response?.url,
+        status: response?.status,
+        responseStart: responseStart,
+        firstByte: firstByte,
+        bytesSent: bytesSentBefore + hopBytesSent,
+        bytesReceived: bytesReceived,
+        redirectCount: chain.count - 1,
+        error: error
+      )
+    }
+  }
+}

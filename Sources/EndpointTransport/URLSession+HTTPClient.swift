@@ -1,0 +1,183 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Any `URLSession`, `URLSession.shared` included, as an ``HTTPClient``:
+///
+/// ```swift
+/// let user = try await URLSession.shared.call(User.with(id: 42))
+/// ```
+///
+/// It goes through the SDK's safe path as far as a session without the SDK's delegate allows:
+/// completion-handler tasks (never Foundation's async methods, whose cancellation can deadlock
+/// on Linux), cancellation that throws `CancellationError`, ``HTTPRequest/timeout`` enforced
+/// by the SDK's own timer (``DeadlineExceeded``), framing fields never taken from the request,
+/// and the same errors as ``URLSessionHTTPClient``.
+///
+/// What only ``URLSessionHTTPClient`` adds, because it needs the session's delegate: the
+/// response head before the body (here the body is collected first), an idle timeout,
+/// the SDK's redirect policy (here URLSession's own: on Linux a 307/308 re-sends an empty body
+/// and credentials follow a redirect to any origin), a 401 with `WWW-Authenticate` returned at
+/// once (on Linux before Swift 6.3.2 URLSession waits forever for a credential: set a timeout),
+/// a maximum response size, progress and metrics. A session with a URL cache (such as
+/// `URLSession.shared`) can crash on Linux when a cancellation races a completion; the client's
+/// session has none.
+extension URLSession: HTTPClient {
+  /// Sends a request with a completion-handler task and returns the response with its whole
+  /// body in memory.
+  ///
+  /// - Throws: `CancellationError` when the calling task is cancelled, ``DeadlineExceeded``
+  ///   past ``HTTPRequest/timeout``, ``ConnectionFailure``, ``UnsupportedRequest``.
+  public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+    let body = request.body == nil ? PreparedBody.none : try await PreparedBody(request.body)
+    let hop = Hop(
+      method: request.method,
+      url: request.url,
+      headerFields: request.headerFields,
+      body: body.outgoing,
+      bodyIsReplayable: body.isReplayable
+    )
+    if let reason = hop.unsupportedReason() {
+      throw UnsupportedRequest(method: request.method, url: request.url, reason: reason)
+    }
+    let call = CompletionCall(method: request.method, url: request.url, deadline: request.timeout)
+    defer {
+      if let file = body.temporaryFile { try? FileManager.default.removeItem(at: file) }
+    }
+    var urlRequest = hop.urlRequest(timeoutInterval: configuration.timeoutIntervalForRequest)
+    if let timeout = request.timeout {
+      // URLSession's own timer must not fire first: it rounds down to whole seconds on Linux.
+      urlRequest.timeoutInterval = max(
+        urlRequest.timeoutInterval,
+        (timeout.seconds + 1).rounded(.up) + 1
+      )
+    }
+    return try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation { continuation in
+        let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+          call.complete(data: data, response: response, error: error)
+        }
+        let task: URLSessionTask
+        switch hop.body {
+        case .none: task = dataTask(with: urlRequest, completionHandler: handler)
+        case .data(let data):
+          task = uploadTask(with: urlRequest, from: data, completionHandler: handler)
+        case .file(let fileURL):
+          task = uploadTask(with: urlRequest, fromFile: fileURL, completionHandler: handler)
+        }
+        call.start(task, continuation: continuation)
+      }
+    } onCancel: {
+      call.cancel()
+    }
+  }
+}
+
+/// One completion-handler request: whichever comes first of the completion, the calling task's
+/// cancellation and the deadline resumes the caller, exactly once.
+private final class CompletionCall: Sendable {
+  private struct State {
+    var continuation: HeadContinuation?
+    var task: URLSessionTask?
+    var finished = false
+    var cancelled = false
+    var timer: TransferTimer?
+  }
+
+  private let method: HTTPMethod
+  private let url: URL
+  private let deadline: Duration?
+  private let startInstant = ContinuousClock.now
+  private let state = Mutex(State())
+
+  init(method: HTTPMethod, url: URL, deadline: Duration?) {
+    self.method = method
+    self.url = url
+    self.deadline = deadline
+  }
+
+  func start(_ task: URLSessionTask, continuation: HeadContinuation) {
+    let live = state.withLock { state -> Bool in
+      guard !state.finished else { return false }
+      state.continuation = continuation
+      state.task = task
+      return true
+    }
+    guard live else {
+      // Cancelled before the task started: complete it so the session forgets it.
+      task.cancel()
+      continuation.resume(throwing: CancellationError())
+      return
+    }
+    if let deadline {
+      let timer = TransferTimer { [weak self] in self?.deadlinePassed() }
+      state.withLock { $0.timer = timer }
+      timer.start(after: deadline)
+    }
+    task.resume()
+  }
+
+  func cancel() {
+    finish(with: .failure(CancellationError()), cancelTask: true, cancelled: true)
+  }
+
+  func complete(data: Data?, response: URLResponse?, error: (any Error)?) {
+    let result: Result<(HTTPResponse, HTTPBody), any Error>
+    if let error {
+      let cancelled = state.withLock { $0.cancelled }
+      let urlError = Transfer.urlError(from: error)
+      switch urlError?.code {
+      case .cancelled? where cancelled: result = .failure(CancellationError())
+      case let code?:
+        result = .failure(
+          ConnectionFailure(method: method, url: url, underlying: urlError ?? URLError(code))
+        )
+      case nil: result = .failure(error)
+      }
+    } else if let http = response as? HTTPURLResponse {
+      result = .success((HTTPResponse(http), HTTPBody(data ?? Data())))
+    } else {
+      let failure = ConnectionFailure(
+        method: method,
+        url: url,
+        underlying: URLError(.badServerResponse)
+      )
+      result = .failure(failure)
+    }
+    finish(with: result, cancelTask: false, cancelled: false)
+  }
+
+  private func deadlinePassed() {
+    guard let deadline else { return }
+    let elapsed = ContinuousClock.now - startInstant
+    let error = DeadlineExceeded(method: method, url: url, limit: deadline, elapsed: elapsed)
+    finish(with: .failure(error), cancelTask: true, cancelled: false)
+  }
+
+  private func finish(
+    with result: Result<(HTTPResponse, HTTPBody), any Error>,
+    cancelTask: Bool,
+    cancelled: Bool
+  ) {
+    let (continuation, task, timer) = state.withLock {
+      state -> (HeadContinuation?, URLSessionTask?, TransferTimer?) in
+      guard !state.finished else { return (nil, nil, nil) }
+      state.finished = true
+      state.cancelled = cancelled
+      defer {
+        state.continuation = nil
+        state.timer = nil
+      }
+      return (state.continuation, state.task, state.timer)
+    }
+    timer?.cancel()
+    continuation?.resume(with: result)
+    if cancelTask, let task {
+      // Off the caller's thread: see the deadlock note in Transfer.
+      DispatchQueue.global().async { task.cancel() }
+    }
+  }
+}

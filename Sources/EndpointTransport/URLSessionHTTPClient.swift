@@ -1,0 +1,138 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// An ``HTTPClient`` on URLSession that behaves the same on Linux and Apple platforms.
+///
+/// It owns one long-lived `URLSession` whose delegate routes every callback to the request it
+/// belongs to, and builds its own behaviour on those callbacks instead of Foundation's async
+/// methods:
+/// - cancelling the calling task stops the transfer and throws `CancellationError`;
+/// - an idle timeout and a total deadline with sub-second precision (``IdleTimeout``,
+///   ``DeadlineExceeded``);
+/// - the SDK's redirect policy (307/308 keep method and body, credentials stay on their origin);
+/// - a 401 with `WWW-Authenticate` is returned at once, never waited on;
+/// - `Content-Length`, `Transfer-Encoding`, `Host` and `Connection` are never taken from the
+///   request's fields; a maximum response size;
+/// - timings and byte counts per request (``TransferMetrics``), upload and download progress.
+///
+/// ```swift
+/// let client = URLSessionHTTPClient()
+/// let user = try await client.call(User.with(id: 42))
+///
+/// let (response, body) = try await client.send(request)   // head first, body as it arrives
+/// for try await line in body.lines { print(line) }
+/// ```
+///
+/// Create one client and keep it: each client has its own session and connection pool.
+public final class URLSessionHTTPClient: HTTPClient, Sendable {
+  /// The configuration the client was made with.
+  public let configuration: Configuration
+
+  let session: URLSession
+  let router: TaskRouter
+
+  /// Creates a client with its own session.
+  ///
+  /// - Parameter configuration: timeouts, limits, redirect policy and the session
+  ///   configuration; see ``Configuration``.
+  public init(configuration: Configuration = Configuration()) {
+    self.configuration = configuration
+    router = TaskRouter()
+    let queue = OperationQueue()
+    queue.name = "Endpoint.URLSessionHTTPClient"
+    // One serial queue: callbacks of a task arrive in order and the state machine never races
+    // with itself on the delegate side.
+    queue.maxConcurrentOperationCount = 1
+    session = URLSession(
+      configuration: configuration.resolvedSessionConfiguration(),
+      delegate: router,
+      delegateQueue: queue
+    )
+  }
+
+  deinit {
+    // Lets requests in flight finish, then releases the delegate.
+    session.finishTasksAndInvalidate()
+  }
+
+  /// Sends a request; returns the response head as soon as it arrives and the body as it comes.
+  ///
+  /// Bodies declared at most ``Configuration/inlineBodyLimit`` bytes arrive whole, in memory.
+  /// A status that is not 2xx is returned like any other.
+  ///
+  /// - Throws: `CancellationError` when the calling task is cancelled, ``IdleTimeout``,
+  ///   ``DeadlineExceeded``, ``ConnectionFailure``, ``TooManyRedirects``,
+  ///   ``RedirectBodyNotReplayable``, ``ResponseTooLarge``, ``UnsupportedRequest``.
+  public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+    try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)
+  }
+
+  func perform(
+    _ request: HTTPRequest,
+    mode: TransferMode,
+    uploadProgress: (@Sendable (TransferProgress) -> Void)?,
+    downloadProgress: (@Sendable (TransferProgress) -> Void)?
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    let body: PreparedBody
+    if request.body == nil {
+      body = PreparedBody.none
+    } else {
+      body = try await PreparedBody(request.body)
+    }
+    let hop = Hop(
+      method: request.method,
+      url: request.url,
+      headerFields: request.headerFields,
+      body: body.outgoing,
+      bodyIsReplayable: body.isReplayable
+    )
+    if let reason = hop.unsupportedReason() {
+      throw UnsupportedRequest(method: request.method, url: request.url, reason: reason)
+    }
+    var options = TransferOptions(
+      idleTimeout: configuration.idleTimeout,
+      deadline: request.timeout ?? configuration.deadline,
+      redirectLimit: configuration.redirectPolicy.limit,
+      maximumResponseSize: configuration.maximumResponseSize,
+      bodyBufferLimit: configuration.bodyBufferLimit,
+      inlineBodyLimit: configuration.inlineBodyLimit,
+      foundationTimeout: Configuration.foundationTimeout(for: configuration.idleTimeout),
+      metricsObserver: configuration.metricsObserver
+    )
+    options.uploadProgress = uploadProgress
+    options.downloadProgress = downloadProgress
+    let transfer = Transfer(
+      hop: hop,
+      options: options,
+      mode: mode,
+      session: session,
+      router: router,
+      temporaryBodyFile: body.temporaryFile
+    )
+    return try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation { continuation in
+        transfer.start(continuation)
+      }
+    } onCancel: {
+      transfer.cancel()
+    }
+  }
+}
+
+extension PreparedBody {
+  static let none = PreparedBody(outgoing: .none, isReplayable: true, temporaryFile: nil)
+
+  init(outgoing: OutgoingBody, isReplayable: Bool, temporaryFile: URL?) {
+    self.outgoing = outgoing
+    self.isReplayable = isReplayable
+    self.temporaryFile = temporaryFile
+  }
+}
+
+extension URLSessionHTTPClient {
+  /// How many URLSession tasks the client is tracking (for tests of clean-up).
+  var transfersInFlight: Int { router.count }
+}

@@ -1,0 +1,101 @@
+@testable import EndpointTransport
+import Foundation
+import Testing
+
+@Suite struct CancellationTests {
+  @Test func cancellingTheTaskStopsAWaitingRequestWithCancellationError() async throws {
+    let client = URLSessionHTTPClient()
+    let url = try TestServers.fault.adding("/silent")
+    let task = Task { try await client.send(HTTPRequest(method: .get, url: url)) }
+    try await Task.sleep(for: .milliseconds(100))
+    task.cancel()
+    let (result, duration) = await elapsed { try await task.value }
+    #expect(throws: CancellationError.self) { try result.get() }
+    #expect(duration < .seconds(1))
+  }
+
+  @Test func cancellingWhileReadingTheBodyThrowsCancellationError() async throws {
+    let client = URLSessionHTTPClient()
+    let url = try TestServers.fault.adding("/slow-body?chunks=50&interval_ms=50")
+    let firstLine = Recorder<String>()
+    let task = Task {
+      let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+      for try await line in body.lines { firstLine.append(line) }
+    }
+    while firstLine.values.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+    task.cancel()
+    await #expect(throws: CancellationError.self) { try await task.value }
+    #expect(firstLine.values.first == "chunk-0")
+    #expect(firstLine.values.count < 50)
+  }
+
+  @Test func anAlreadyCancelledTaskDoesNotSend() async throws {
+    let client = URLSessionHTTPClient()
+    let url = try TestServers.fault.adding("/echo")
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await client.send(HTTPRequest(method: .get, url: url))
+    }
+    await #expect(throws: CancellationError.self) { try await task.value }
+  }
+
+  @Test func droppingAnUnreadBodyStopsTheTransfer() async throws {
+    let client = URLSessionHTTPClient(configuration: .init(idleTimeout: .seconds(5)))
+    let url = try TestServers.fault.adding("/stall?after=100000")
+    do {
+      let (response, _) = try await client.send(HTTPRequest(method: .get, url: url))
+      #expect(response.status == 200)
+    }
+    // The body was dropped: the transfer is cancelled instead of waiting for the stalled server.
+    var waited = Duration.zero
+    while client.transfersInFlight > 0, waited < .seconds(3) {
+      try await Task.sleep(for: .milliseconds(20))
+      waited += .milliseconds(20)
+    }
+    #expect(client.transfersInFlight == 0)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func thousandsOfCancellationsRacingCompletionsNeverHangOrCrash() async throws {
+    let client = URLSessionHTTPClient(configuration: .init(maximumConnectionsPerHost: 16))
+    let fault = try TestServers.fault
+    let urls = [
+      fault.adding("/echo"),
+      fault.adding("/slow-body?chunks=3&interval_ms=2"),
+      fault.adding("/large?bytes=200000"),
+    ]
+    let outcomes = Recorder<String>()
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<2000 {
+        if index >= 64 { await group.next() }
+        let url = urls[index % urls.count]
+        let delay = Duration.microseconds(Int.random(in: 0...3000))
+        group.addTask {
+          let task = Task {
+            let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
+            _ = try await body.collect(upTo: 1 << 20)
+            return response.status
+          }
+          try? await Task.sleep(for: delay)
+          task.cancel()
+          do {
+            _ = try await task.value
+            outcomes.append("result")
+          } catch is CancellationError {
+            outcomes.append("cancelled")
+          } catch {
+            outcomes.append("\(error)")
+          }
+        }
+      }
+    }
+    let all = outcomes.values
+    let results = all.filter { $0 == "result" }.count
+    let cancellations = all.filter { $0 == "cancelled" }.count
+    let others = all.filter { $0 != "result" && $0 != "cancelled" }
+    #expect(others.isEmpty, "unexpected errors: \(others.prefix(5))")
+    #expect(results + cancellations == 2000)
+    #expect(cancellations > 0)
+    #expect(results > 0)
+  }
+}

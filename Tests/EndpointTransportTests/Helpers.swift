@@ -1,0 +1,65 @@
+import Synchronization
+import EndpointTransport
+import Foundation
+import Testing
+
+/// Decodes a JSON object for assertions.
+func jsonObject(_ data: Data) throws -> [String: Any] {
+  let object = try JSONSerialization.jsonObject(with: data)
+  return try #require(object as? [String: Any], "not a JSON object: \(BodyPreview.text(of: data))")
+}
+
+/// The body of an httpbin or fault-server answer as a JSON object.
+func sendForJSON(
+  _ client: some HTTPClient,
+  _ request: HTTPRequest
+) async throws -> (HTTPResponse, [String: Any]) {
+  let (response, body) = try await client.send(request)
+  let data = try await body.collect(upTo: 1 << 25)
+  return (response, try jsonObject(data))
+}
+
+/// The header fields the fault server's `/echo` saw on the wire, lowercased names.
+func echoedHeaders(_ echo: [String: Any]) throws -> [(String, String)] {
+  let pairs = try #require(echo["headers"] as? [[String]])
+  return pairs.map { ($0[0].lowercased(), $0[1]) }
+}
+
+/// The body the fault server's `/echo` saw on the wire.
+func echoedBody(_ echo: [String: Any]) throws -> Data {
+  let text = try #require(echo["body_base64"] as? String)
+  return try #require(Data(base64Encoded: text))
+}
+
+/// Collects values handed to a `@Sendable` callback from another thread.
+final class Recorder<Value: Sendable>: Sendable {
+  private let storage = Mutex<[Value]>([])
+
+  func append(_ value: Value) { storage.withLock { $0.append(value) } }
+  var values: [Value] { storage.withLock { $0 } }
+}
+
+/// Runs `operation` and returns how long it took (for checking that a timeout fired when it
+/// should, not for measuring speed).
+func elapsed<T>(_ operation: () async throws -> T) async -> (Result<T, any Error>, Duration) {
+  let start = ContinuousClock.now
+  do {
+    let value = try await operation()
+    return (.success(value), ContinuousClock.now - start)
+  } catch {
+    return (.failure(error), ContinuousClock.now - start)
+  }
+}
+
+/// Files in `directory`, for checking nothing is left behind.
+func files(in directory: URL) throws -> [String] {
+  try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+}
+
+/// A fresh empty directory under the temporary directory.
+func makeTemporaryDirectory() throws -> URL {
+  let url = FileManager.default.temporaryDirectory
+    .appendingPathComponent("endpoint-transport-tests-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}
