@@ -5,6 +5,8 @@ struct Options {
   var base: URL?
   var scratch = URL(fileURLWithPath: NSTemporaryDirectory())
   var rounds = 9
+  var diagnosisRounds = 5
+  var diagnosisClients = TransportBenchmarks.diagnosisClients
   var window = 2.0
   var connections = 6
   var inFlight = 8
@@ -25,9 +27,14 @@ struct Options {
       --in-flight N        concurrency of the parallel comparison (default 8)
       --load N             requests of the load run (default 20000)
       --load-in-flight N   concurrency of the load run (default 64)
-      --only LIST          throughput,memory,load (default: all)
-      --profile sdk|raw    run one client alone for --seconds (default 10) at --in-flight
-                           (1 for sequential), for perf
+      --only LIST          throughput,memory,load,diagnosis (default: all but diagnosis)
+      --diagnosis-rounds N rounds of the diagnosis (default 5): raw URLSession, raw through a
+                           session delegate, the SDK without timeouts, the SDK
+      --diagnosis-clients LIST  the clients compared, raw first (default
+                           raw,delegate,sdk-no-timeouts,sdk; also delegate-underlying,
+                           delegate-completion)
+      --profile CLIENT     run one of those clients alone for
+                           --seconds (default 10) at --in-flight (1: sequential), for perf
     The server must serve /doc.json (about 300 bytes of JSON) and /large.bin (50 MiB);
     scripts/bench-transport.sh starts one.
     """
@@ -58,6 +65,9 @@ struct Options {
         base = url
       case "--scratch": scratch = URL(fileURLWithPath: try value())
       case "--rounds": rounds = max(1, Int(try number(value())))
+      case "--diagnosis-clients":
+        diagnosisClients = try value().split(separator: ",").map(String.init)
+      case "--diagnosis-rounds": diagnosisRounds = max(1, Int(try number(value())))
       case "--window": window = try number(value())
       case "--connections": connections = max(1, Int(try number(value())))
       case "--in-flight": inFlight = max(1, Int(try number(value())))

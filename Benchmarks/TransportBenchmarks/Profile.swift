@@ -59,17 +59,22 @@ func rawSession(connections: Int) -> URLSession {
   return URLSession(configuration: configuration)
 }
 
-/// The SDK's client with its defaults, except the connection limit.
-func sdkClient(connections: Int) -> URLSessionHTTPClient {
+/// The SDK's client with its defaults, except the connection limit (and, to measure what the
+/// timers cost, without timeouts).
+func sdkClient(connections: Int, timeouts: Bool = true) -> URLSessionHTTPClient {
   var configuration = URLSessionHTTPClient.Configuration()
   configuration.maximumConnectionsPerHost = connections
+  if !timeouts {
+    configuration.idleTimeout = nil
+    configuration.deadline = nil
+  }
   return URLSessionHTTPClient(configuration: configuration)
 }
 
 /// `client.call(endpoint)` of an `Endpoint(json: .get, url:)`.
-func sdkFetcher(_ client: URLSessionHTTPClient, url: URL) -> Fetcher {
+func sdkFetcher(_ client: URLSessionHTTPClient, url: URL, name: String = "SDK") -> Fetcher {
   let endpoint = Endpoint<Profile>(json: .get, url: url)
-  return Fetcher(name: "SDK") {
+  return Fetcher(name: name) {
     let profile = try await client.call(endpoint)
     blackHole(profile)
   }

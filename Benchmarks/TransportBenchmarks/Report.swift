@@ -69,6 +69,8 @@ struct Report {
   }
 
   var markdown: String { rows.joined(separator: "\n") }
+
+  var hasMeasurements: Bool { rows.count > 2 }
 }
 
 /// Megabytes (MiB) from a kB field of a child's result.

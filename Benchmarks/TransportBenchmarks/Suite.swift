@@ -102,16 +102,38 @@ func runSuite(options: Options, base: URL) async throws {
     }
   }
 
+  var diagnosis: String?
+  if options.only.contains("diagnosis") {
+    log("diagnosis: \(options.diagnosisRounds) rounds of \(options.diagnosisClients.count) clients")
+    diagnosis = try await runDiagnosis(options: options, base: base)
+  }
+
   let seconds = (clock.now - start).seconds
-  print(report.markdown)
-  print("")
-  print(
-    "Rounds: \(options.rounds) interleaved × \(options.window) s windows; medians "
-      + "(ratio: median of per-round ratios, min–max in brackets). "
-      + "\(options.connections) connections per host for both clients. "
-      + "Load average \(loadBefore) before, \(loadAverage()) after; "
+  if report.hasMeasurements {
+    print(report.markdown)
+    print("")
+  }
+  var context = [String]()
+  if options.only.contains("throughput") || options.only.contains("diagnosis") {
+    context.append(
+      "Rounds: \(options.rounds) interleaved (diagnosis: \(options.diagnosisRounds)) × "
+        + "\(options.window) s windows; medians (ratio: median of per-round ratios, min–max in "
+        + "brackets). \(options.connections) connections per host for every client."
+    )
+  }
+  context.append(
+    "Load average \(loadBefore) before, \(loadAverage()) after; "
       + "\(ProcessInfo.processInfo.activeProcessorCount) CPUs; \(format(seconds, digits: 0)) s."
   )
+  print(context.joined(separator: " "))
   for note in notes { print("- " + note) }
-  print(report.allMet ? "All targets met." : "Some targets are not met.")
+  if report.hasMeasurements {
+    print(report.allMet ? "All targets met." : "Some targets are not met.")
+  }
+  if let diagnosis {
+    print("")
+    print("Where the time goes: each client adds one thing to the one above it (medians).")
+    print("")
+    print(diagnosis)
+  }
 }

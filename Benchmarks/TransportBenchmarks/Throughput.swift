@@ -62,12 +62,7 @@ func runThroughput(options: Options, base: URL) async -> [Comparison] {
 /// One client alone for a while: a steady load to attach a profiler to.
 func runProfile(_ which: String, options: Options, base: URL) async throws {
   let document = base.appendingPathComponent("doc.json")
-  let fetcher: Fetcher
-  switch which {
-  case "sdk": fetcher = sdkFetcher(sdkClient(connections: options.connections), url: document)
-  case "raw": fetcher = rawFetcher(rawSession(connections: options.connections), url: document)
-  default: throw BenchmarkFailure(description: "--profile takes sdk or raw, not \(which)")
-  }
+  let fetcher = try makeFetcher(which, options: options, document: document)
   _ = await measure(fetcher, concurrency: options.inFlight, seconds: 0.5)
   let sample = await measure(fetcher, concurrency: options.inFlight, seconds: options.seconds)
   print(
