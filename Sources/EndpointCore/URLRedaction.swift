@@ -25,7 +25,9 @@ public enum URLRedaction {
 
   /// Whether a query item called `name` (after percent-decoding, in any case) holds a secret.
   ///
-  /// - Parameter additionalNames: more query item names to redact, in any case.
+  /// - Parameters:
+  ///   - name: the query item's name, as it appears in the URL.
+  ///   - additionalNames: more query item names to redact, in any case.
   public static func isSensitiveQueryName(
     _ name: String,
     additionalNames: Set<String> = []

@@ -6,7 +6,7 @@
 
 /// The whole exchange took longer than its deadline, so the transfer was stopped.
 ///
-/// The deadline is ``HTTPRequest/timeout`` when the request sets one, otherwise
+/// The deadline is ``EndpointCore/HTTPRequest/timeout`` when the request sets one, otherwise
 /// ``URLSessionHTTPClient/Configuration/deadline``. It covers every redirect and the whole body,
 /// even while bytes keep arriving; the SDK measures it with its own timer, to the millisecond.
 ///

@@ -12,7 +12,7 @@ extension HTTPBody {
   /// ```
   public var lines: Lines { Lines(body: self) }
 
-  /// The lines of a body; see ``HTTPBody/lines``.
+  /// The lines of a body; see ``EndpointCore/HTTPBody/lines``.
   public struct Lines: AsyncSequence, Sendable {
     /// One line, without its ending.
     public typealias Element = String

@@ -15,7 +15,7 @@ extension HTTPBody {
   /// ```
   public var serverSentEvents: ServerSentEvents { ServerSentEvents(body: self) }
 
-  /// The server-sent events of a body; see ``HTTPBody/serverSentEvents``.
+  /// The server-sent events of a body; see ``EndpointCore/HTTPBody/serverSentEvents``.
   public struct ServerSentEvents: AsyncSequence, Sendable {
     /// One event.
     public typealias Element = ServerSentEvent

@@ -12,7 +12,7 @@ extension HTTPClient {
   /// ```
   /// - Parameters:
   ///   - endpoint: what to call.
-  ///   - bodyLimit: the largest body read, as in ``HTTPClient/call(_:bodyLimit:)``.
+  ///   - bodyLimit: the largest body read, as in ``/EndpointCore/HTTPClient/call(_:bodyLimit:)``.
   ///   - completion: called exactly once, on a background thread; with `CancellationError`
   ///     when the handle was cancelled first.
   /// - Returns: a handle that cancels the request.

@@ -7,8 +7,8 @@
 /// A 307 or 308 redirect asks for the request body to be sent again, but the body was a stream
 /// that can be read only once.
 ///
-/// Send the body from memory or from a file (``HTTPBody/init(_:)-(Data)``,
-/// ``HTTPBody/init(contentsOf:)``) when the server may redirect it.
+/// Send the body from memory or from a file (``EndpointCore/HTTPBody``) when the server may
+/// redirect it.
 public struct RedirectBodyNotReplayable: Error, Hashable, Sendable, CustomStringConvertible {
   /// The request's method.
   public let method: HTTPMethod

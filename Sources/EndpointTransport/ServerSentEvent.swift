@@ -1,6 +1,6 @@
 /// One server-sent event (the `text/event-stream` format of the WHATWG HTML standard).
 ///
-/// Read them from a response body with ``HTTPBody/serverSentEvents``:
+/// Read them from a response body with ``EndpointCore/HTTPBody/serverSentEvents``:
 ///
 /// ```swift
 /// let (_, body) = try await client.send(request)

@@ -10,10 +10,10 @@ typealias ChunkContinuation = UnsafeContinuation<Data?, any Error>
 
 /// What a transfer does with the response body.
 enum TransferMode: Sendable {
-  /// Hands the body to the caller as an ``HTTPBody``.
+  /// Hands the body to the caller as an ``EndpointCore/HTTPBody``.
   case stream
   /// Writes a body with an accepted status to `destination`; any other status fails with
-  /// ``UnexpectedResponse``.
+  /// ``EndpointCore/UnexpectedResponse``.
   case download(destination: URL, accepted: AcceptedStatus)
 }
 

@@ -14,7 +14,7 @@
 /// ```swift
 /// var configuration = URLSessionHTTPClient.Configuration()
 /// configuration.metricsObserver = { metrics in
-///   log.info("\(metrics)")  // GET http://… 200 in 12.3 ms (head 11.9 ms), 0 B sent, 312 B received
+///   log.info("\(metrics)")  // GET http://… 200 in 12.3 ms (head 11.9 ms), 0 B sent, …
 /// }
 /// ```
 public struct TransferMetrics: Sendable, CustomStringConvertible {

@@ -5,7 +5,7 @@ import Synchronization
   import FoundationNetworking
 #endif
 
-/// Any `URLSession`, `URLSession.shared` included, as an ``HTTPClient``:
+/// Any `URLSession`, `URLSession.shared` included, as an ``EndpointCore/HTTPClient``:
 ///
 /// ```swift
 /// let user = try await URLSession.shared.call(User.with(id: 42))
@@ -13,8 +13,9 @@ import Synchronization
 ///
 /// It goes through the SDK's safe path as far as a session without the SDK's delegate allows:
 /// completion-handler tasks (never Foundation's async methods, whose cancellation can deadlock
-/// on Linux), cancellation that throws `CancellationError`, ``HTTPRequest/timeout`` enforced
-/// by the SDK's own timer (``DeadlineExceeded``), framing fields never taken from the request,
+/// on Linux), cancellation that throws `CancellationError`,
+/// ``EndpointCore/HTTPRequest/timeout`` enforced by the SDK's own timer (``DeadlineExceeded``),
+/// framing fields never taken from the request,
 /// and the same errors as ``URLSessionHTTPClient``.
 ///
 /// What only ``URLSessionHTTPClient`` adds, because it needs the session's delegate: the
@@ -30,7 +31,7 @@ extension URLSession: HTTPClient {
   /// body in memory.
   ///
   /// - Throws: `CancellationError` when the calling task is cancelled, ``DeadlineExceeded``
-  ///   past ``HTTPRequest/timeout``, ``ConnectionFailure``, ``UnsupportedRequest``.
+  ///   past ``EndpointCore/HTTPRequest/timeout``, ``ConnectionFailure``, ``UnsupportedRequest``.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     let body = request.body == nil ? PreparedBody.none : try await PreparedBody(request.body)
     let hop = Hop(
@@ -57,7 +58,8 @@ extension URLSession: HTTPClient {
     }
     return try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { continuation in
-        let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+        let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = {
+          data, response, error in
           call.complete(data: data, response: response, error: error)
         }
         let task: URLSessionTask

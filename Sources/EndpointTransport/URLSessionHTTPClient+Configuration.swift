@@ -41,7 +41,7 @@ extension URLSessionHTTPClient {
     public var idleTimeout: Duration?
 
     /// How long a whole exchange (every redirect and the whole body) may take; `nil` for no
-    /// limit, the default. ``HTTPRequest/timeout`` replaces it for one request.
+    /// limit, the default. ``EndpointCore/HTTPRequest/timeout`` replaces it for one request.
     /// Exceeding it fails with ``DeadlineExceeded``.
     public var deadline: Duration?
 
@@ -51,7 +51,7 @@ extension URLSessionHTTPClient {
     /// The largest response body accepted, in bytes; `nil` for no limit, the default.
     ///
     /// The declared `Content-Length` is checked first, then the bytes as they arrive; past the
-    /// limit the transfer is stopped with ``ResponseTooLarge``.
+    /// limit the transfer is stopped with ``EndpointCore/ResponseTooLarge``.
     public var maximumResponseSize: Int?
 
     /// The most connections open to one host at a time. Defaults to 6.
@@ -80,7 +80,9 @@ extension URLSessionHTTPClient {
 
     /// Called once per request, when its transfer ends, with its timings and byte counts.
     ///
-    /// It runs on the session's delegate queue: keep it short and hand heavy work elsewhere.
+    /// It runs on the thread that ended the transfer (usually the session's delegate queue, the
+    /// timer's queue for a timeout, the cancelling thread for a cancellation): keep it short and
+    /// hand heavy work elsewhere.
     public var metricsObserver: (@Sendable (TransferMetrics) -> Void)?
 
     /// Creates the default configuration.

@@ -3,8 +3,8 @@ import Foundation
 extension URLSessionHTTPClient {
   /// Sends a request with a body, reporting the body bytes sent as they go.
   ///
-  /// The body can be in memory or a file (``HTTPBody/init(contentsOf:)``, sent straight from
-  /// disk); a streamed body is read first (see ``send(_:)``).
+  /// The body can be in memory or a file (``/EndpointCore/HTTPBody/init(contentsOf:)``, sent
+  /// straight from disk); a streamed body is read first (see ``send(_:)``).
   ///
   /// ```swift
   /// let request = HTTPRequest(method: .put, url: url, body: try HTTPBody(contentsOf: file))
@@ -21,8 +21,9 @@ extension URLSessionHTTPClient {
     try await perform(request, mode: .stream, uploadProgress: progress, downloadProgress: nil)
   }
 
-  /// Sends the endpoint's request and parses the response like ``HTTPClient/call(_:bodyLimit:)``,
-  /// reporting the request body bytes sent as they go.
+  /// Sends the endpoint's request and parses the response like
+  /// ``/EndpointCore/HTTPClient/call(_:bodyLimit:)``, reporting the request body bytes sent as
+  /// they go.
   ///
   /// ```swift
   /// let endpoint = Endpoint<Void>(.post, url: url, payload: try .file(video))
@@ -55,10 +56,11 @@ extension URLSessionHTTPClient {
   ///   - request: the request.
   ///   - destination: the file to write; its directory must exist.
   ///   - accepted: the statuses whose body is saved; any other fails with
-  ///     ``UnexpectedResponse`` (with the start of the body) and writes nothing.
+  ///     ``EndpointCore/UnexpectedResponse`` (with the start of the body) and writes nothing.
   ///   - progress: called from the session's delegate queue as bytes arrive; keep it short.
   /// - Returns: the response head.
-  /// - Throws: ``UnexpectedResponse``, ``DownloadFileError`` and the errors of ``send(_:)``.
+  /// - Throws: ``EndpointCore/UnexpectedResponse``, ``DownloadFileError`` and the errors of
+  ///   ``send(_:)``.
   @discardableResult
   public func download(
     _ request: HTTPRequest,
@@ -76,7 +78,7 @@ extension URLSessionHTTPClient {
   }
 
   /// Downloads the endpoint's response body to a file; the statuses its parser accepts are
-  /// saved, any other fails with ``UnexpectedResponse``.
+  /// saved, any other fails with ``EndpointCore/UnexpectedResponse``.
   ///
   /// See ``download(_:to:accepting:progress:)``.
   @discardableResult

@@ -4,7 +4,7 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// An ``HTTPClient`` on URLSession that behaves the same on Linux and Apple platforms.
+/// An ``EndpointCore/HTTPClient`` on URLSession that behaves the same on Linux and Apple platforms.
 ///
 /// It owns one long-lived `URLSession` whose delegate routes every callback to the request it
 /// belongs to, and builds its own behaviour on those callbacks instead of Foundation's async
@@ -65,7 +65,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   ///
   /// - Throws: `CancellationError` when the calling task is cancelled, ``IdleTimeout``,
   ///   ``DeadlineExceeded``, ``ConnectionFailure``, ``TooManyRedirects``,
-  ///   ``RedirectBodyNotReplayable``, ``ResponseTooLarge``, ``UnsupportedRequest``.
+  ///   ``RedirectBodyNotReplayable``, ``EndpointCore/ResponseTooLarge``, ``UnsupportedRequest``.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)
   }

@@ -1,6 +1,7 @@
-@testable import EndpointTransport
 import Foundation
 import Testing
+
+@testable import EndpointTransport
 
 @Suite struct CancellationTests {
   @Test func cancellingTheTaskStopsAWaitingRequestWithCancellationError() async throws {

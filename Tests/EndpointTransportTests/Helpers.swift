@@ -1,6 +1,6 @@
-import Synchronization
 import EndpointTransport
 import Foundation
+import Synchronization
 import Testing
 
 /// Decodes a JSON object for assertions.

@@ -1,6 +1,7 @@
-@testable import EndpointTransport
 import Foundation
 import Testing
+
+@testable import EndpointTransport
 
 @Suite struct RedirectTests {
   let client = URLSessionHTTPClient()
@@ -20,8 +21,11 @@ import Testing
       try await client.send(HTTPRequest(method: .get, url: url))
     }
     #expect(error.limit == 2)
-    #expect(error.chain.map(\.path) == ["/redirect/3", "/relative-redirect/2", "/relative-redirect/1", "/get"]
-      || error.chain.map(\.path) == ["/redirect/3", "/redirect/2", "/redirect/1", "/get"])
+    #expect(
+      error.chain.map(\.path) == [
+        "/redirect/3", "/relative-redirect/2", "/relative-redirect/1", "/get",
+      ]
+        || error.chain.map(\.path) == ["/redirect/3", "/redirect/2", "/redirect/1", "/get"])
     #expect(error.description.contains("more than 2 redirects"))
   }
 

@@ -11,10 +11,11 @@ import Testing
       let chunks = stride(from: 0, to: data.count, by: chunkSize).map {
         data.subdata(in: $0..<min($0 + chunkSize, data.count))
       }
-      body = HTTPBody(AsyncStream { continuation in
-        for chunk in chunks { continuation.yield(chunk) }
-        continuation.finish()
-      })
+      body = HTTPBody(
+        AsyncStream { continuation in
+          for chunk in chunks { continuation.yield(chunk) }
+          continuation.finish()
+        })
     } else {
       body = HTTPBody(data)
     }
@@ -64,7 +65,9 @@ import Testing
     let text = "\u{FEFF}data: crlf\r\n\r\ndata: cr\r\rdata: lf\n\n"
     #expect(
       try await events(text)
-        == [ServerSentEvent(data: "crlf"), ServerSentEvent(data: "cr"), ServerSentEvent(data: "lf")]
+        == [
+          ServerSentEvent(data: "crlf"), ServerSentEvent(data: "cr"), ServerSentEvent(data: "lf"),
+        ]
     )
   }
 
@@ -86,10 +89,11 @@ import Testing
 @Suite struct LineTests {
   @Test func linesSplitOnEveryLineEndingAcrossChunks() async throws {
     let chunks = ["a\r", "\nb", "\rc\n", "\n", "last"].map { Data($0.utf8) }
-    let body = HTTPBody(AsyncStream { continuation in
-      for chunk in chunks { continuation.yield(chunk) }
-      continuation.finish()
-    })
+    let body = HTTPBody(
+      AsyncStream { continuation in
+        for chunk in chunks { continuation.yield(chunk) }
+        continuation.finish()
+      })
     var lines: [String] = []
     for try await line in body.lines { lines.append(line) }
     #expect(lines == ["a", "b", "c", "", "last"])

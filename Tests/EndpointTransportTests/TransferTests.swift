@@ -92,6 +92,18 @@ import Testing
     #expect(try files(in: directory).isEmpty)
   }
 
+  @Test func aDestinationInAMissingDirectoryFailsWithDownloadFileError() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let destination = directory.appendingPathComponent("missing/file.bin")
+    let url = try TestServers.fault.adding("/large?bytes=1000")
+    let error = try await #require(throws: DownloadFileError.self) {
+      try await client.download(HTTPRequest(method: .get, url: url), to: destination)
+    }
+    #expect(error.destination == destination)
+    #expect(try files(in: directory).isEmpty)
+  }
+
   @Test func anUploadFromMemoryReportsProgressAndArrivesWhole() async throws {
     let payload = Data((0..<300_000).map { UInt8($0 % 251) })
     let url = try TestServers.fault.adding("/echo")

@@ -30,7 +30,8 @@ import Testing
   }
 
   @Test func cancellationThrowsCancellationError() async throws {
-    let session = URLSession(configuration: URLSessionHTTPClient.Configuration.defaultSessionConfiguration())
+    let session = URLSession(
+      configuration: URLSessionHTTPClient.Configuration.defaultSessionConfiguration())
     let url = try TestServers.fault.adding("/silent")
     let task = Task { try await session.send(HTTPRequest(method: .get, url: url)) }
     try await Task.sleep(for: .milliseconds(100))
@@ -52,7 +53,8 @@ import Testing
     // credential forever; on Apple platforms the 401 comes back. Either way, never a hang.
     let url = try TestServers.fault.adding("/auth-challenge")
     let request = HTTPRequest(method: .get, url: url, timeout: .milliseconds(500))
-    let session = URLSession(configuration: URLSessionHTTPClient.Configuration.defaultSessionConfiguration())
+    let session = URLSession(
+      configuration: URLSessionHTTPClient.Configuration.defaultSessionConfiguration())
     let (result, duration) = await elapsed { try await session.send(request) }
     #expect(duration < .seconds(2))
     switch result {

@@ -1,0 +1,157 @@
+import Foundation
+
+/// The recorded interactions of one test: what ``ReplayClient`` reads and writes.
+///
+/// On disk it is one pretty-printed JSON file with sorted keys and a format version. Bodies are
+/// stored inline: JSON as JSON, text as text, anything else as base64, so a fixture reads and
+/// diffs well:
+///
+/// ```json
+/// {
+///   "format": "endpoint-fixture",
+///   "interactions": [
+///     {
+///       "request": {
+///         "headers": [
+///           ["Accept", "application/json"],
+///           ["Authorization", "<redacted>"]
+///         ],
+///         "method": "GET",
+///         "url": "https://api.example.com/users/42"
+///       },
+///       "response": {
+///         "body": {"json": {"id": 42, "name": "Ada"}},
+///         "headers": [["Content-Type", "application/json"]],
+///         "status": 200
+///       }
+///     }
+///   ],
+///   "version": 1
+/// }
+/// ```
+public struct Fixture: Sendable {
+  /// A recorded request.
+  public struct Request: Sendable, Hashable {
+    /// The method.
+    public var method: HTTPMethod
+    /// The full URL, with redacted query values.
+    public var url: URL
+    /// The header fields, with redacted values.
+    public var headerFields: HTTPFields
+    /// The body (empty when there was none).
+    public var body: Data
+
+    /// Creates a recorded request.
+    public init(
+      method: HTTPMethod, url: URL, headerFields: HTTPFields = HTTPFields(), body: Data = Data()
+    ) {
+      self.method = method
+      self.url = url
+      self.headerFields = headerFields
+      self.body = body
+    }
+  }
+
+  /// A recorded response.
+  public struct Response: Sendable, Hashable {
+    /// The status code.
+    public var status: Int
+    /// The header fields, with redacted values.
+    public var headerFields: HTTPFields
+    /// The body (empty when there was none).
+    public var body: Data
+
+    /// Creates a recorded response.
+    public init(status: Int, headerFields: HTTPFields = HTTPFields(), body: Data = Data()) {
+      self.status = status
+      self.headerFields = headerFields
+      self.body = body
+    }
+  }
+
+  /// A request and what came back: a response, or the description of the error the client threw.
+  public struct Interaction: Sendable, Hashable {
+    /// The request.
+    public var request: Request
+    /// The response, or `nil` when the client threw.
+    public var response: Response?
+    /// The error's description when the client threw.
+    public var error: String?
+
+    /// Creates an interaction.
+    public init(request: Request, response: Response?, error: String? = nil) {
+      self.request = request
+      self.response = response
+      self.error = error
+    }
+  }
+
+  /// The fixture format this version of the library writes.
+  public static let formatVersion = 1
+
+  /// The interactions, in the order they happened.
+  public var interactions: [Interaction]
+
+  /// Creates a fixture.
+  public init(interactions: [Interaction] = []) {
+    self.interactions = interactions
+  }
+
+  /// Reads a fixture file.
+  ///
+  /// - Throws: ``InvalidFixture`` naming the file and what is wrong with it.
+  public init(contentsOf file: URL) throws(InvalidFixture) {
+    let data: Data
+    do {
+      data = try Data(contentsOf: file)
+    } catch {
+      throw InvalidFixture(file: file.path, reason: "it could not be read: \(error)")
+    }
+    try self.init(data: data, file: file.path)
+  }
+
+  /// Reads a fixture from its JSON text.
+  ///
+  /// - Throws: ``InvalidFixture`` saying what is wrong with it.
+  public init(data: Data) throws(InvalidFixture) {
+    try self.init(data: data, file: nil)
+  }
+
+  init(data: Data, file: String?) throws(InvalidFixture) {
+    func fail(_ reason: String) -> InvalidFixture {
+      InvalidFixture(file: file, reason: reason)
+    }
+    guard let root = JSONTree(parsing: data) else { throw fail("it is not valid JSON") }
+    guard root["format"]?.stringValue == "endpoint-fixture" else {
+      throw fail(#"it has no "format": "endpoint-fixture" field; is it a fixture file?"#)
+    }
+    guard let version = root["version"]?.intValue else { throw fail(#"it has no "version""#) }
+    guard version <= Fixture.formatVersion else {
+      throw fail(
+        "its format version \(version) is newer than this library reads (\(Fixture.formatVersion))"
+      )
+    }
+    guard let items = root["interactions"]?.arrayValue else {
+      throw fail(#"it has no "interactions" array"#)
+    }
+    var interactions: [Interaction] = []
+    for (index, item) in items.enumerated() {
+      do {
+        interactions.append(try FixtureCoding.interaction(from: item))
+      } catch {
+        throw fail("interaction \(index + 1): \(error.reason)")
+      }
+    }
+    self.interactions = interactions
+  }
+
+  /// The fixture as pretty-printed JSON with sorted keys, ending with a newline.
+  public func encoded() -> Data {
+    let root = JSONTree.object([
+      ("format", .string("endpoint-fixture")),
+      ("version", .number("\(Fixture.formatVersion)")),
+      ("interactions", .array(interactions.map(FixtureCoding.tree(for:)))),
+    ])
+    return Data((root.formatted() + "\n").utf8)
+  }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// One request a ``RecordingClient`` passed on, with what came back.
+///
+/// The response body fills in as the caller reads it; ``isComplete`` says when it is all there.
+public struct RecordedExchange: Sendable, CustomStringConvertible {
+  /// The request as it was sent; its body, if any, is held in memory.
+  public var request: HTTPRequest
+  /// The bytes of the request body as the client read them (empty when there was none).
+  public var requestBody: Data
+  /// The response head, or `nil` when the client threw before answering.
+  public var response: HTTPResponse?
+  /// The bytes of the response body read so far.
+  public var responseBody: Data
+  /// The error the client or the body threw, if any.
+  public var error: (any Error)?
+  /// The time from sending the request to receiving the response head (or the error).
+  public var duration: Duration
+  /// The time from sending the request to the end of the response body, once it was read.
+  public var totalDuration: Duration?
+  /// Whether the response body was read to its end (or the exchange failed).
+  public var isComplete: Bool
+
+  /// `METHOD URL → status` (or the error).
+  public var description: String {
+    if let response { return "\(request) → \(response)" }
+    if let error { return "\(request) → error: \(error)" }
+    return "\(request) → pending"
+  }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A request a ``StubClient`` received, with the rule that answered it and how it ended.
+///
+/// ```swift
+/// #expect(stub.requests.map(\.request.method) == [.get, .post])
+/// #expect(stub.requests[1].body == Data(#"{"title":"Milk"}"#.utf8))
+/// ```
+public struct RecordedRequest: Sendable, CustomStringConvertible {
+  /// How a recorded request ended.
+  public enum Outcome: Sendable, Hashable {
+    /// Still waiting: the rule's delay or hang has not finished.
+    case pending
+    /// Answered with this status.
+    case response(status: Int)
+    /// The rule threw an error; its description.
+    case error(String)
+    /// The caller's task was cancelled while the rule was waiting.
+    case cancelled
+    /// No rule matched; the call threw ``NoMatchingStub``.
+    case noMatch
+  }
+
+  /// The request; its body, if any, is held in memory.
+  public let request: HTTPRequest
+  /// The complete request body (empty when there was none).
+  public let body: Data
+  /// The number of the rule that answered (as in `#1`), or `nil` when none matched.
+  public let rule: Int?
+  /// How the request ended.
+  public internal(set) var outcome: Outcome
+
+  init(request: HTTPRequest, body: Data, rule: Int?, outcome: Outcome) {
+    self.request = request
+    self.body = body
+    self.rule = rule
+    self.outcome = outcome
+  }
+
+  /// `METHOD URL → outcome`.
+  public var description: String {
+    let result: String
+    switch outcome {
+    case .pending: result = "pending"
+    case .response(let status): result = "\(status)"
+    case .error(let text): result = "error: \(text)"
+    case .cancelled: result = "cancelled"
+    case .noMatch: result = "no matching rule"
+    }
+    let by = rule.map { " (rule #\($0))" } ?? ""
+    return "\(request) → \(result)\(by)"
+  }
+}

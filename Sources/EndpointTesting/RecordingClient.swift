@@ -1,0 +1,138 @@
+import Foundation
+import Synchronization
+
+/// Wraps any ``EndpointCore/HTTPClient`` and keeps every exchange (request and its body, response, body,
+/// error and duration) for assertions.
+///
+/// The response body is passed on as it arrives and copied as the caller reads it, so a streamed
+/// body still reaches the caller once and whole.
+///
+/// ```swift
+/// let recorder = RecordingClient(wrapping: URLSessionHTTPClient())
+/// let user = try await recorder.call(User.with(id: 42))
+/// let exchange = try #require(recorder.exchanges.first)
+/// #expect(exchange.request.headerFields["Accept"] == "application/json")
+/// #expect(exchange.response?.status == 200)
+/// ```
+public struct RecordingClient<Base: HTTPClient>: HTTPClient {
+  /// The client that sends the requests.
+  public let base: Base
+  private let log = ExchangeLog()
+  private let requestBodyLimit: Int
+
+  /// Creates a recording client.
+  ///
+  /// - Parameters:
+  ///   - base: the client to send requests with.
+  ///   - requestBodyLimit: the most bytes of a file request body copied into the record.
+  public init(wrapping base: Base, requestBodyLimit: Int = 32 * 1024 * 1024) {
+    self.base = base
+    self.requestBodyLimit = requestBodyLimit
+  }
+
+  /// Every exchange so far, in the order the requests were sent.
+  public var exchanges: [RecordedExchange] {
+    log.state.withLock { $0 }
+  }
+
+  /// Forgets every exchange recorded so far.
+  public func removeAll() {
+    log.state.withLock { $0.removeAll() }
+  }
+
+  /// Sends `request` with the base client and records the exchange.
+  public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let index = log.append(
+      RecordedExchange(
+        request: request,
+        requestBody: Data(),
+        response: nil,
+        responseBody: Data(),
+        error: nil,
+        duration: .zero,
+        totalDuration: nil,
+        isComplete: false
+      )
+    )
+    var sent = request
+    switch request.body {
+    case nil:
+      break
+    case let body? where body.data != nil:
+      log.update(index) { $0.requestBody = body.data ?? Data() }
+    case let body? where body.fileURL != nil:
+      // A file body can be read again, so reading it here takes nothing from the transport.
+      let data = (try? await body.collect(upTo: requestBodyLimit)) ?? Data()
+      log.update(index) { $0.requestBody = data }
+    case let body?:
+      // A stream can be read once: copy it as the transport reads it.
+      sent.body = Tee.body(body) { [log] chunk in
+        log.update(index) { $0.requestBody.append(chunk) }
+      }
+    }
+    do {
+      let (response, body) = try await base.send(sent)
+      let elapsed = start.duration(to: clock.now)
+      if let data = body.data {
+        log.update(index) { exchange in
+          exchange.response = response
+          exchange.responseBody = data
+          exchange.duration = elapsed
+          exchange.totalDuration = elapsed
+          exchange.isComplete = true
+          exchange.request = RecordingClient.inMemory(request, exchange.requestBody)
+        }
+        return (response, body)
+      }
+      log.update(index) { exchange in
+        exchange.response = response
+        exchange.duration = elapsed
+        exchange.request = RecordingClient.inMemory(request, exchange.requestBody)
+      }
+      let tee = Tee.body(body) { [log] chunk in
+        log.update(index) { $0.responseBody.append(chunk) }
+      } onEnd: { [log] error in
+        let total = start.duration(to: clock.now)
+        log.update(index) { exchange in
+          exchange.totalDuration = total
+          exchange.isComplete = true
+          if let error { exchange.error = error }
+        }
+      }
+      return (response, tee)
+    } catch {
+      let elapsed = start.duration(to: clock.now)
+      log.update(index) { exchange in
+        exchange.error = error
+        exchange.duration = elapsed
+        exchange.isComplete = true
+        exchange.request = RecordingClient.inMemory(request, exchange.requestBody)
+      }
+      throw error
+    }
+  }
+
+  private static func inMemory(_ request: HTTPRequest, _ body: Data) -> HTTPRequest {
+    var copy = request
+    if request.body != nil { copy.body = HTTPBody(body) }
+    return copy
+  }
+}
+
+/// The exchanges of one recording client and its copies.
+private final class ExchangeLog: Sendable {
+  let state = Mutex<[RecordedExchange]>([])
+
+  func append(_ exchange: RecordedExchange) -> Int {
+    state.withLock { exchanges in
+      exchanges.append(exchange)
+      return exchanges.count - 1
+    }
+  }
+
+  func update(_ index: Int, _ change: (inout RecordedExchange) -> Void) {
+    state.withLock { change(&$0[index]) }
+  }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import Synchronization
+
+/// Records real traffic to a fixture file and replays it, so a test runs against real responses
+/// without the network.
+///
+/// The ``RecordMode`` says when it uses the network; by default it replays only under CI and
+/// records a missing fixture elsewhere. Secrets are redacted before anything is written (see
+/// ``FixtureRedaction``). Identical requests replay in the order they were recorded, so polling
+/// and retries replay faithfully.
+///
+/// ```swift
+/// @Test func userProfile() async throws {
+///   let client = ReplayClient(
+///     fixture: ReplayClient.fixtureURL(),             // Fixtures/<File>/userProfile.json
+///     recordingWith: URLSessionHTTPClient(),
+///     redaction: FixtureRedaction(queryParameters: ["api_key"])
+///   )
+///   let user = try await client.call(GitHub.user("octocat"))
+///   #expect(user.login == "octocat")
+/// }
+/// ```
+///
+/// Record once with `ENDPOINT_RECORD_MODE=missing swift test --filter userProfile`, commit the
+/// fixture, and later runs replay it.
+public struct ReplayClient: HTTPClient {
+  /// The fixture file.
+  public let fixtureURL: URL
+  /// The client used to record.
+  public let base: any HTTPClient
+  /// The mode set in code, or `nil` to use the environment and CI defaults.
+  public let requestedMode: RecordMode?
+  /// What is redacted before writing, and the secrets that must not be written.
+  public let redaction: FixtureRedaction
+  /// Whether replay compares request bodies (JSON by meaning) besides method and URL.
+  public let matchesBody: Bool
+  /// The largest response body recorded, in bytes.
+  public let bodyLimit: Int
+  private let environment: [String: String]
+  private let store = ReplayStore()
+
+  /// Creates a replaying client.
+  ///
+  /// - Parameters:
+  ///   - fixture: the fixture file; one per test, see ``fixtureURL(named:file:)``.
+  ///   - base: the real client requests go to while recording.
+  ///   - mode: the mode; `ENDPOINT_RECORD_MODE` wins when set. `nil`: replay only under CI,
+  ///     record a missing fixture elsewhere.
+  ///   - redaction: what to redact besides the credential headers, and secrets to check for.
+  ///   - matchesBody: whether requests must have the recorded body to replay.
+  ///   - bodyLimit: the largest response body recorded.
+  ///   - environment: the environment to read the mode and `CI` from.
+  public init(
+    fixture: URL,
+    recordingWith base: some HTTPClient,
+    mode: RecordMode? = nil,
+    redaction: FixtureRedaction = FixtureRedaction(),
+    matchesBody: Bool = true,
+    bodyLimit: Int = 32 * 1024 * 1024,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
+    self.fixtureURL = fixture
+    self.base = base
+    self.requestedMode = mode
+    self.redaction = redaction
+    self.matchesBody = matchesBody
+    self.bodyLimit = bodyLimit
+    self.environment = environment
+  }
+
+  /// A fixture file for one test: `Fixtures/<test file name>/<test name>.json` beside the test
+  /// file.
+  ///
+  /// - Parameters:
+  ///   - name: the test's name; the calling function's by default.
+  ///   - file: the test file; the caller's by default.
+  public static func fixtureURL(named name: String = #function, file: String = #filePath) -> URL {
+    let testFile = URL(fileURLWithPath: file)
+    let safeName = String(
+      name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }
+    ).trimmingCharacters(in: CharacterSet(charactersIn: "_"))
+    return testFile.deletingLastPathComponent()
+      .appendingPathComponent("Fixtures")
+      .appendingPathComponent(testFile.deletingPathExtension().lastPathComponent)
+      .appendingPathComponent((safeName.isEmpty ? "fixture" : safeName) + ".json")
+  }
+
+  /// The mode in use.
+  ///
+  /// - Throws: ``InvalidRecordMode`` when `ENDPOINT_RECORD_MODE` holds an unknown value.
+  public func mode() throws(InvalidRecordMode) -> RecordMode {
+    try RecordMode.resolve(code: requestedMode, environment: environment)
+  }
+
+  /// The interactions this client would write now: kept recordings and new ones, redacted.
+  public var fixture: Fixture {
+    Fixture(interactions: store.state.withLock { $0.written })
+  }
+
+  /// Replays `request` from the fixture, or records it, as the mode says.
+  ///
+  /// - Throws: ``FixtureMissing``, ``RequestNotInFixture``, ``InvalidFixture``,
+  ///   ``InvalidRecordMode``, ``SecretInFixture``, ``RecordedFailure`` for a recorded error, or
+  ///   the base client's error while recording.
+  public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+    let mode = try mode()
+    try store.load(fixtureURL, mode: mode)
+    let body = try await request.body?.collect(upTo: bodyLimit) ?? Data()
+    let recorded = redaction.redact(
+      Fixture.Request(
+        method: request.method,
+        url: request.url,
+        headerFields: request.headerFields,
+        body: body
+      )
+    )
+
+    let replay = store.state.withLock { state -> ReplayStore.Lookup in
+      let hasFixture = state.fileExisted
+      if mode == .reRecordAll || (mode == .recordMissing && !state.fileExisted) {
+        return .record
+      }
+      var identical = 0
+      for index in state.recorded.indices
+      where FixtureMatching.matches(state.recorded[index].request, recorded, body: matchesBody) {
+        if state.used[index] {
+          identical += 1
+          continue
+        }
+        state.used[index] = true
+        return .replay(state.recorded[index])
+      }
+      if mode == .recordNew { return .record }
+      guard hasFixture else { return .missing }
+      let nearest = state.recorded.map(\.request).filter {
+        $0.method == recorded.method && FixtureMatching.sameResource($0.url, recorded.url)
+      }
+      return .notFound(
+        nearest: nearest.prefix(3).map { "\($0.method) \($0.url.absoluteString)" },
+        identical: identical
+      )
+    }
+
+    let line = "\(recorded.method) \(recorded.url.absoluteString)"
+    switch replay {
+    case .replay(let interaction):
+      guard let response = interaction.response else {
+        throw RecordedFailure(description: interaction.error ?? "an error")
+      }
+      var fields = response.headerFields
+      if fields.contains("Content-Length") {
+        // A redacted or re-indented JSON body is not the length the server announced.
+        try fields.set("\(response.body.count)", for: "Content-Length")
+      }
+      return (
+        HTTPResponse(status: response.status, headerFields: fields, url: request.url),
+        HTTPBody(response.body)
+      )
+    case .missing:
+      throw FixtureMissing(file: fixtureURL.path, request: line, mode: mode)
+    case .notFound(let nearest, let identical):
+      throw RequestNotInFixture(
+        file: fixtureURL.path,
+        request: line,
+        nearest: nearest,
+        alreadyReplayed: identical,
+        mode: mode
+      )
+    case .record:
+      return try await record(request, body: body, redacted: recorded, mode: mode)
+    }
+  }
+
+  private func record(
+    _ request: HTTPRequest,
+    body: Data,
+    redacted: Fixture.Request,
+    mode: RecordMode
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    var sent = request
+    if request.body != nil { sent.body = HTTPBody(body) }
+    do {
+      let (response, responseBody) = try await base.send(sent)
+      let data = try await responseBody.collect(upTo: bodyLimit)
+      let stored = redaction.redact(
+        Fixture.Response(status: response.status, headerFields: response.headerFields, body: data)
+      )
+      try store.append(
+        Fixture.Interaction(request: redacted, response: stored),
+        to: fixtureURL,
+        redaction: redaction
+      )
+      return (response, HTTPBody(data))
+    } catch let error as SecretInFixture {
+      throw error
+    } catch is CancellationError {
+      throw CancellationError()
+    } catch {
+      try store.append(
+        Fixture.Interaction(request: redacted, response: nil, error: String(describing: error)),
+        to: fixtureURL,
+        redaction: redaction
+      )
+      throw error
+    }
+  }
+}
+
+/// The fixture one ``ReplayClient`` (and its copies) reads and writes.
+private final class ReplayStore: Sendable {
+  enum Lookup {
+    case replay(Fixture.Interaction)
+    case record
+    case missing
+    case notFound(nearest: [String], identical: Int)
+  }
+
+  struct State: Sendable {
+    var loaded = false
+    var loadError: InvalidFixture?
+    var fileExisted = false
+    /// The interactions read from the file, and which were replayed.
+    var recorded: [Fixture.Interaction] = []
+    var used: [Bool] = []
+    /// What the file holds after this run's recordings.
+    var written: [Fixture.Interaction] = []
+  }
+
+  let state = Mutex(State())
+
+  func load(_ file: URL, mode: RecordMode) throws(InvalidFixture) {
+    let error = state.withLock { state -> InvalidFixture? in
+      if state.loaded { return state.loadError }
+      state.loaded = true
+      guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+      state.fileExisted = true
+      do throws(InvalidFixture) {
+        let fixture = try Fixture(contentsOf: file)
+        state.recorded = fixture.interactions
+        state.used = Array(repeating: false, count: fixture.interactions.count)
+        state.written = mode == .reRecordAll ? [] : fixture.interactions
+        return nil
+      } catch {
+        // Re-recording replaces a broken file; every other mode reports it.
+        if mode == .reRecordAll { return nil }
+        state.loadError = error
+        return error
+      }
+    }
+    if let error { throw error }
+  }
+
+  func append(
+    _ interaction: Fixture.Interaction,
+    to file: URL,
+    redaction: FixtureRedaction
+  ) throws {
+    try state.withLock { state in
+      let fixture = Fixture(interactions: state.written + [interaction])
+      try redaction.check(fixture, file: file.path)
+      try FileManager.default.createDirectory(
+        at: file.deletingLastPathComponent(),
+        withIntermediateDirectories: true
+      )
+      try fixture.encoded().write(to: file, options: .atomic)
+      state.written.append(interaction)
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+
+/// The state one ``StubClient`` and its copies share: rules, their use counts and the log.
+final class StubStore: Sendable {
+  struct Rule: Sendable {
+    let id: Int
+    var matcher: RequestMatcher
+    var responses: [StubResponse]
+    /// How many times the rule answers; `nil` for always.
+    var limit: Int?
+    var uses = 0
+    var isOptional = false
+    var delay: Duration?
+
+    var label: String { "#\(id) \(matcher.summary)" }
+
+    var isUsedUp: Bool {
+      guard let limit else { return false }
+      return uses >= limit
+    }
+
+    var usage: String {
+      switch limit {
+      case nil: return "answered \(uses) times (always)"
+      case let limit?: return "answered \(uses) of \(limit) times"
+      }
+    }
+  }
+
+  struct State: Sendable {
+    var rules: [Rule] = []
+    var records: [RecordedRequest] = []
+    var problems: [InvalidStub] = []
+    var unmatched: [NoMatchingStub] = []
+  }
+
+  let state = Mutex(State())
+
+  func add(_ matcher: RequestMatcher, responses: [StubResponse], limit: Int?) -> Int {
+    state.withLock { state in
+      let id = state.rules.count + 1
+      state.rules.append(Rule(id: id, matcher: matcher, responses: responses, limit: limit))
+      for response in responses {
+        if case .invalid(let problem) = response.action {
+          state.problems.append(
+            InvalidStub(reason: problem.reason, rule: state.rules[id - 1].label))
+        }
+      }
+      if responses.isEmpty {
+        state.problems.append(
+          InvalidStub(reason: "it has no responses to give", rule: state.rules[id - 1].label)
+        )
+      }
+      return id
+    }
+  }
+
+  func update(_ id: Int, _ change: (inout Rule) -> InvalidStub?) {
+    state.withLock { state in
+      guard state.rules.indices.contains(id - 1) else { return }
+      if let problem = change(&state.rules[id - 1]) {
+        state.problems.append(problem)
+      }
+    }
+  }
+
+  func rule(_ id: Int) -> Rule? {
+    state.withLock { $0.rules.indices.contains(id - 1) ? $0.rules[id - 1] : nil }
+  }
+}

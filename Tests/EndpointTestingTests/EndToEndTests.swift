@@ -1,0 +1,97 @@
+import EndpointTesting
+import Foundation
+import Testing
+
+/// Records against the real httpbin server that the test command starts, then replays the
+/// fixture through a client that fails on any network use.
+@Suite struct EndToEndTests {
+  struct Echo: Decodable, Sendable {
+    let args: [String: String]?
+    let headers: [String: String]
+    let json: [String: String]?
+  }
+
+  func httpbin() throws -> URL {
+    let value = ProcessInfo.processInfo.environment["ENDPOINT_HTTPBIN_URL"]
+    let text = try #require(
+      value,
+      "ENDPOINT_HTTPBIN_URL is not set: run the tests with scripts/test.sh, which starts httpbin"
+    )
+    return try #require(URL(string: text), "ENDPOINT_HTTPBIN_URL is not a URL: \(text)")
+  }
+
+  @Test func recordsRealTrafficThenReplaysWithNoNetwork() async throws {
+    let base = try httpbin()
+    let file = temporaryFixture()
+    let redaction = FixtureRedaction(
+      headers: ["X-Api-Key"],
+      queryParameters: ["token"],
+      // httpbin echoes the request: its echoed headers and raw body text carry the secrets too.
+      jsonKeys: ["password", "data", "X-Api-Key", "Authorization"],
+      secrets: ["key-abc123", "tok-xyz789", "pw-secret42"]
+    )
+    let get = Endpoint<Echo>(
+      .get,
+      path: "headers",
+      relativeTo: base,
+      query: [
+        URLQueryItem(name: "page", value: "2"), URLQueryItem(name: "token", value: "tok-xyz789"),
+      ],
+      headers: ["X-Api-Key": "key-abc123", "Authorization": "Bearer tok-xyz789"],
+      parser: jsonParser(Echo.self)
+    )
+    let post = Endpoint<Echo>(
+      .post,
+      path: "anything/login",
+      relativeTo: base,
+      payload: .data(
+        Data(#"{"user":"ada","password":"pw-secret42"}"#.utf8), contentType: "application/json"),
+      parser: jsonParser(Echo.self)
+    )
+
+    let recorder = ReplayClient(
+      fixture: file,
+      recordingWith: URLSessionAdapter(),
+      mode: .recordMissing,
+      redaction: redaction,
+      environment: [:]
+    )
+    let recordedGet = try await recorder.call(get)
+    #expect(recordedGet.headers["X-Api-Key"] == "key-abc123")
+    let recordedPost = try await recorder.call(post)
+    #expect(recordedPost.json?["user"] == "ada")
+
+    // /anything echoes the URL as text, token included: writing refuses rather than leak it.
+    let leaky = Endpoint<Echo>(
+      .get,
+      path: "anything/leak",
+      relativeTo: base,
+      query: [URLQueryItem(name: "token", value: "tok-xyz789")],
+      parser: jsonParser(Echo.self)
+    )
+    let refusal = await #expect(throws: SecretInFixture.self) { try await recorder.call(leaky) }
+    #expect(refusal?.secret == 2)
+    #expect(refusal?.location == "interaction 3 response")
+
+    let written = try String(contentsOf: file, encoding: .utf8)
+    #expect(written.contains("token=%3Credacted%3E"))
+    for secret in ["key-abc123", "tok-xyz789", "pw-secret42"] {
+      #expect(!written.contains(secret))
+    }
+
+    // httpbin echoes the request, so redaction must also have reached the response bodies.
+    let replayer = ReplayClient(
+      fixture: file,
+      recordingWith: NoNetworkClient(),
+      redaction: redaction,
+      environment: ["CI": "true"]
+    )
+    let replayedGet = try await replayer.call(get)
+    #expect(replayedGet.headers["X-Api-Key"] == HTTPFields.redactedValue)
+    #expect(replayedGet.headers["Authorization"] == HTTPFields.redactedValue)
+    let replayedPost = try await replayer.call(post)
+    #expect(replayedPost.json?["password"] == HTTPFields.redactedValue)
+    #expect(replayedPost.json?["user"] == "ada")
+    await #expect(throws: RequestNotInFixture.self) { try await replayer.call(leaky) }
+  }
+}
