@@ -72,30 +72,38 @@ func runChild(_ mode: String, options: Options, base: URL) async throws {
   print("RESULT " + line.joined(separator: " "))
 }
 
-/// `load` requests through the SDK, `loadInFlight` at a time; RSS after the first `loadWarmup`
-/// and at the end.
+/// `load` requests through `loadClient` (the SDK by default), `loadInFlight` at a time, in steps of `loadWarmup`
+/// requests; RSS after each step (the first step's is the reference).
 private func runLoad(options: Options, document: URL, extra: inout [String: String]) async throws {
-  let client = sdkClient(connections: options.connections)
-  let fetcher = sdkFetcher(client, url: document)
+  let fetcher = try makeFetcher(options.loadClient, options: options, document: document)
   let clock = ContinuousClock()
-  let warmupCount = min(options.loadWarmup, options.load)
-  let first = await runCount(fetcher, count: warmupCount, concurrency: options.loadInFlight)
-  let rssAfterWarmup = procStatusKilobytes("VmRSS") ?? -1
-  let start = clock.now
-  let rest = await runCount(
-    fetcher,
-    count: options.load - warmupCount,
-    concurrency: options.loadInFlight
-  )
+  let step = max(1, min(options.loadWarmup, options.load))
+  var done = 0
+  var failures = 0
+  var firstFailure: String?
+  var series: [Int] = []
+  var heap: [Int] = []
+  var start = clock.now
+  while done < options.load {
+    let count = min(step, options.load - done)
+    let result = await runCount(fetcher, count: count, concurrency: options.loadInFlight)
+    failures += result.failures
+    firstFailure = firstFailure ?? result.firstFailure
+    done += count
+    series.append(procStatusKilobytes("VmRSS") ?? -1)
+    heap.append(heapInUseKilobytes())
+    if series.count == 1 { start = clock.now }
+  }
   let restSeconds = (clock.now - start).seconds
-  let failures = first.failures + rest.failures
   extra["failures"] = String(failures)
-  extra["rss_warmup_kb"] = String(rssAfterWarmup)
+  extra["rss_warmup_kb"] = String(series.first ?? -1)
+  extra["rss_series_kb"] = series.map(String.init).joined(separator: ",")
+  extra["heap_series_kb"] = heap.map(String.init).joined(separator: ",")
   extra["requests"] = String(options.load)
-  extra["rest_rps"] = String(Double(options.load - warmupCount) / restSeconds)
-  if let failure = first.firstFailure ?? rest.firstFailure {
-    // Spaces would split the RESULT line; the parent prints this as it is.
-    extra["first_failure"] = failure.replacingOccurrences(of: " ", with: "_")
+  extra["rest_rps"] = String(Double(options.load - step) / restSeconds)
+  if let firstFailure {
+    // Spaces would split the RESULT line.
+    extra["first_failure"] = firstFailure.replacingOccurrences(of: " ", with: "_")
   }
 }
 

@@ -6,7 +6,8 @@ let diagnosisClients = ["raw", "delegate", "sdk-no-timeouts", "sdk"]
 
 /// Every client `makeFetcher` knows.
 let allClients = [
-  "raw", "delegate-completion", "delegate-underlying", "delegate", "sdk-no-timeouts", "sdk",
+  "no-network", "raw", "delegate-completion", "delegate-underlying", "delegate", "sdk-no-timeouts",
+  "sdk",
 ]
 
 /// A fetcher by name: `raw`, `delegate` (raw URLSession through a session delegate),
@@ -30,6 +31,14 @@ func makeFetcher(_ which: String, options: Options, document: URL) throws -> Fet
       url: document,
       variant: .completionHandler
     )
+  case "no-network":
+    // The harness alone: decodes a copy of the document held in memory.
+    let data = try Data(contentsOf: document)
+    let decoder = JSONDecoder()
+    return Fetcher(name: "no network (harness + decoding)") {
+      await Task.yield()
+      blackHole(try decoder.decode(Profile.self, from: data))
+    }
   case "sdk":
     return sdkFetcher(sdkClient(connections: options.connections), url: document)
   case "sdk-no-timeouts":

@@ -152,3 +152,41 @@ func loadAverage() -> String {
   let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
   return text.split(separator: " ").prefix(3).joined(separator: " ")
 }
+
+/// Bytes malloc has handed out and not had back (all arenas, mmapped blocks included), in kB:
+/// it grows with a leak, unlike RSS, which also grows with fragmentation and with freed memory
+/// the allocator keeps. From glibc's `malloc_info` (not in Swift's Glibc module, so looked up).
+func heapInUseKilobytes() -> Int {
+  #if canImport(Glibc)
+    typealias MallocInfo = @convention(c) (Int32, UnsafeMutablePointer<FILE>?) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_info") else {
+      return -1
+    }
+    let mallocInfo = unsafeBitCast(symbol, to: MallocInfo.self)
+    var buffer: UnsafeMutablePointer<CChar>?
+    var size = 0
+    guard let stream = open_memstream(&buffer, &size) else { return -1 }
+    _ = mallocInfo(0, stream)
+    fclose(stream)
+    guard let buffer else { return -1 }
+    defer { free(buffer) }
+    let xml = String(cString: buffer)
+    // The closing totals (after the last </heap>): free chunks, mmapped blocks, arena sizes.
+    guard let tail = xml.range(of: "</heap>", options: .backwards).map({ xml[$0.upperBound...] })
+    else { return -1 }
+    func attribute(_ element: String, _ name: String) -> Int {
+      guard let range = tail.range(of: element) else { return 0 }
+      let rest = tail[range.upperBound...]
+      guard let start = rest.range(of: name + "=\"") else { return 0 }
+      let digits = rest[start.upperBound...].prefix { $0.isNumber }
+      return Int(digits) ?? 0
+    }
+    let free =
+      attribute("<total type=\"fast\"", "size") + attribute("<total type=\"rest\"", "size")
+    let mmapped = attribute("<total type=\"mmap\"", "size")
+    let arenas = attribute("<system type=\"current\"", "size")
+    return (arenas - free + mmapped) / 1024
+  #else
+    return -1
+  #endif
+}

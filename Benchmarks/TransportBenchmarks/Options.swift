@@ -13,6 +13,7 @@ struct Options {
   var load = 20_000
   var loadWarmup = 2_000
   var loadInFlight = 64
+  var loadClient = "sdk"
   var only: Set<String> = ["throughput", "memory", "load"]
   var child: String?
   var profile: String?
@@ -27,6 +28,7 @@ struct Options {
       --in-flight N        concurrency of the parallel comparison (default 8)
       --load N             requests of the load run (default 20000)
       --load-in-flight N   concurrency of the load run (default 64)
+      --load-client NAME   the client of the load run (default sdk; see --profile)
       --only LIST          throughput,memory,load,diagnosis (default: all but diagnosis)
       --diagnosis-rounds N rounds of the diagnosis (default 5): raw URLSession, raw through a
                            session delegate, the SDK without timeouts, the SDK
@@ -73,6 +75,7 @@ struct Options {
       case "--in-flight": inFlight = max(1, Int(try number(value())))
       case "--load": load = Int(try number(value()))
       case "--load-warmup": loadWarmup = Int(try number(value()))
+      case "--load-client": loadClient = try value()
       case "--load-in-flight": loadInFlight = max(1, Int(try number(value())))
       case "--only": only = Set(try value().split(separator: ",").map(String.init))
       case "--child": child = try value()
@@ -94,6 +97,7 @@ struct Options {
       "--base", base?.absoluteString ?? "", "--scratch", scratch.path,
       "--connections", String(connections), "--load", String(load),
       "--load-warmup", String(loadWarmup), "--load-in-flight", String(loadInFlight),
+      "--load-client", loadClient,
     ]
   }
 }

@@ -71,7 +71,10 @@ func runSuite(options: Options, base: URL) async throws {
   }
 
   if options.only.contains("load") {
-    log("load: \(options.load) requests, \(options.loadInFlight) in flight, in a child process")
+    log(
+      "load: \(options.load) requests through \(options.loadClient), \(options.loadInFlight) in "
+        + "flight, in a child process"
+    )
     let load = try spawnChild("load", options: options)
     let failures = Int(load["failures"] ?? "") ?? -1
     report.add(
@@ -97,6 +100,22 @@ func runSuite(options: Options, base: URL) async throws {
       sdk: format(Double(load["rest_rps"] ?? "") ?? .nan, digits: 0),
       raw: ""
     )
+    if let series = load["rss_series_kb"] {
+      let steps = series.split(separator: ",").compactMap { Double($0) }
+        .map { format($0 / 1024, digits: 1) }
+      notes.append(
+        "load: RSS (MiB) after each \(options.loadWarmup) requests: "
+          + steps.joined(separator: ", ")
+      )
+    }
+    if let series = load["heap_series_kb"] {
+      let steps = series.split(separator: ",").compactMap { Double($0) }
+        .map { format($0 / 1024, digits: 1) }
+      notes.append(
+        "load: malloc heap in use (MiB, all threads' arenas) after each \(options.loadWarmup) "
+          + "requests: " + steps.joined(separator: ", ")
+      )
+    }
     if let failure = load["first_failure"] {
       notes.append("load: first failure: \(failure)")
     }
