@@ -9,7 +9,7 @@
 # peak RSS of a 50 MB download and stream, and a 20,000-request load run. nginx is stopped on
 # exit, also on failure.
 #
-# Usage: scripts/bench-transport.sh [options passed to TransportBenchmarks]
+# Usage: scripts/bench-transport.sh [options passed to TransportBenchmarks; --help lists them]
 #        e.g. --rounds 9 --window 2 --load 20000
 #        scripts/bench-transport.sh --serve     only start nginx and wait (for profiling)
 # Environment: ENDPOINT_BENCH_SKIP_BUILD=1 to run an existing release build.

@@ -14,7 +14,7 @@ struct Options {
   var loadWarmup = 2_000
   var loadInFlight = 64
   var loadClient = "sdk"
-  var only: Set<String> = ["throughput", "memory", "load"]
+  var only: Set<String> = ["throughput", "memory", "load", "diagnosis"]
   var child: String?
   var profile: String?
   var seconds = 10.0
@@ -29,7 +29,7 @@ struct Options {
       --load N             requests of the load run (default 20000)
       --load-in-flight N   concurrency of the load run (default 64)
       --load-client NAME   the client of the load run (default sdk; see --profile)
-      --only LIST          throughput,memory,load,diagnosis (default: all but diagnosis)
+      --only LIST          throughput,memory,load,diagnosis (default: all)
       --diagnosis-rounds N rounds of the diagnosis (default 5): raw URLSession, raw through a
                            session delegate, the SDK without timeouts, the SDK
       --diagnosis-clients LIST  the clients compared, raw first (default
