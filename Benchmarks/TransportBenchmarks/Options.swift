@@ -1,0 +1,103 @@
+import Foundation
+
+/// The command line: `--name value` pairs.
+struct Options {
+  var base: URL?
+  var scratch = URL(fileURLWithPath: NSTemporaryDirectory())
+  var rounds = 9
+  var diagnosisRounds = 5
+  var diagnosisClients = TransportBenchmarks.diagnosisClients
+  var window = 2.0
+  var connections = 6
+  var inFlight = 8
+  var load = 20_000
+  var loadWarmup = 2_000
+  var loadInFlight = 64
+  var loadClient = "sdk"
+  var only: Set<String> = ["throughput", "memory", "load", "diagnosis"]
+  var child: String?
+  var profile: String?
+  var seconds = 10.0
+
+  static let usage = """
+    usage: TransportBenchmarks --base http://127.0.0.1:PORT [options]
+      --scratch DIR        where downloads are written (default: the temporary directory)
+      --rounds N           interleaved rounds per comparison (default 9)
+      --window SECONDS     length of each measured window (default 2)
+      --connections N      maximum connections per host, both clients (default 6, the SDK's)
+      --in-flight N        concurrency of the parallel comparison (default 8)
+      --load N             requests of the load run (default 20000)
+      --load-in-flight N   concurrency of the load run (default 64)
+      --load-client NAME   the client of the load run (default sdk; see --profile)
+      --only LIST          throughput,memory,load,diagnosis (default: all)
+      --diagnosis-rounds N rounds of the diagnosis (default 5): raw URLSession, raw through a
+                           session delegate, the SDK without timeouts, the SDK
+      --diagnosis-clients LIST  the clients compared, raw first (default
+                           raw,delegate,sdk-no-timeouts,sdk; also delegate-underlying,
+                           delegate-completion)
+      --profile CLIENT     run one of those clients alone for
+                           --seconds (default 10) at --in-flight (1: sequential), for perf
+    The server must serve /doc.json (about 300 bytes of JSON) and /large.bin (50 MiB);
+    scripts/bench-transport.sh starts one.
+    """
+
+  init(_ arguments: [String]) throws {
+    var index = 0
+    func value() throws -> String {
+      index += 1
+      guard index < arguments.count else {
+        throw BenchmarkFailure(
+          description: "\(arguments[index - 1]) needs a value\n\(Options.usage)")
+      }
+      return arguments[index]
+    }
+    func number(_ text: String) throws -> Double {
+      guard let number = Double(text), number >= 0 else {
+        throw BenchmarkFailure(description: "not a number: \(text)\n\(Options.usage)")
+      }
+      return number
+    }
+    while index < arguments.count {
+      switch arguments[index] {
+      case "--base":
+        let text = try value()
+        guard let url = URL(string: text), url.scheme != nil else {
+          throw BenchmarkFailure(description: "not a URL: \(text)")
+        }
+        base = url
+      case "--scratch": scratch = URL(fileURLWithPath: try value())
+      case "--rounds": rounds = max(1, Int(try number(value())))
+      case "--diagnosis-clients":
+        diagnosisClients = try value().split(separator: ",").map(String.init)
+      case "--diagnosis-rounds": diagnosisRounds = max(1, Int(try number(value())))
+      case "--window": window = try number(value())
+      case "--connections": connections = max(1, Int(try number(value())))
+      case "--in-flight": inFlight = max(1, Int(try number(value())))
+      case "--load": load = Int(try number(value()))
+      case "--load-warmup": loadWarmup = Int(try number(value()))
+      case "--load-client": loadClient = try value()
+      case "--load-in-flight": loadInFlight = max(1, Int(try number(value())))
+      case "--only": only = Set(try value().split(separator: ",").map(String.init))
+      case "--child": child = try value()
+      case "--profile": profile = try value()
+      case "--seconds": seconds = try number(value())
+      case "--help", "-h":
+        print(Options.usage)
+        exit(0)
+      default:
+        throw BenchmarkFailure(description: "unknown option \(arguments[index])\n\(Options.usage)")
+      }
+      index += 1
+    }
+  }
+
+  /// The arguments that give a child process the same settings.
+  var forwarded: [String] {
+    [
+      "--base", base?.absoluteString ?? "", "--scratch", scratch.path,
+      "--connections", String(connections), "--load", String(load),
+      "--load-warmup", String(loadWarmup), "--load-in-flight", String(loadInFlight),
+      "--load-client", loadClient,
+    ]
+  }
+}

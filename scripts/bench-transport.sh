@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# Measures the URLSession transport against plain URLSession, on loopback, against nginx.
+#
+# Installs nginx from Debian if it is missing, writes its own configuration into a temporary
+# working directory (127.0.0.1 on a free port, keep-alive, no access log, one worker, nothing
+# under /etc touched), serves a ~300-byte JSON document and a 50 MB file, builds
+# TransportBenchmarks in release mode and runs it: throughput and CPU per request of
+# `client.call(endpoint)` vs `URLSession.data(for:)` + JSONDecoder (interleaved rounds, medians),
+# peak RSS of a 50 MB download and stream, and a 20,000-request load run. nginx is stopped on
+# exit, also on failure.
+#
+# Usage: scripts/bench-transport.sh [options passed to TransportBenchmarks; --help lists them]
+#        e.g. --rounds 9 --window 2 --load 20000
+#        scripts/bench-transport.sh --serve     only start nginx and wait (for profiling)
+# Environment: ENDPOINT_BENCH_SKIP_BUILD=1 to run an existing release build.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WORK=""
+NGINX_PID=""
+
+log() { printf 'bench-transport: %s\n' "$*" >&2; }
+die() {
+  printf 'bench-transport: error: %s\n' "$*" >&2
+  exit 1
+}
+
+cleanup() {
+  local status=$?
+  if [[ -n "$NGINX_PID" ]] && kill -0 "$NGINX_PID" 2> /dev/null; then
+    kill -TERM "$NGINX_PID" 2> /dev/null || true
+    for _ in $(seq 50); do
+      kill -0 "$NGINX_PID" 2> /dev/null || break
+      sleep 0.1
+    done
+    kill -KILL "$NGINX_PID" 2> /dev/null || true
+  fi
+  if [[ -n "$WORK" && -d "$WORK" ]]; then
+    if [[ $status -ne 0 && -s "$WORK/error.log" ]]; then
+      log "nginx error log:"
+      tail -n 20 "$WORK/error.log" >&2 || true
+    fi
+    rm -rf "$WORK"
+  fi
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+nginx_binary() {
+  command -v nginx 2> /dev/null && return 0
+  [[ -x /usr/sbin/nginx ]] && echo /usr/sbin/nginx && return 0
+  return 1
+}
+
+install_nginx() {
+  nginx_binary > /dev/null && return 0
+  [[ "$(id -u)" == 0 ]] || die "nginx is missing; install it (apt-get install nginx) or run as root"
+  command -v apt-get > /dev/null || die "nginx is missing and apt-get is not available"
+  export DEBIAN_FRONTEND=noninteractive
+  log "installing nginx from Debian"
+  # The package lists may be empty on a fresh machine: update once, then install.
+  if ! apt-get install -y -qq nginx-light > /dev/null 2>&1 \
+    && ! apt-get install -y -qq nginx > /dev/null 2>&1; then
+    apt-get update -qq > /dev/null
+    apt-get install -y -qq nginx-light > /dev/null 2>&1 \
+      || apt-get install -y -qq nginx > /dev/null \
+      || die "could not install nginx"
+  fi
+  # The package may start a system-wide nginx on port 80; this script needs none of it.
+  if command -v service > /dev/null && [[ -f /run/nginx.pid ]]; then
+    service nginx stop > /dev/null 2>&1 || true
+  fi
+  nginx_binary > /dev/null || die "nginx was installed but not found on PATH or in /usr/sbin"
+}
+
+free_port() {
+  if command -v python3 > /dev/null; then
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+    return
+  fi
+  local port
+  for _ in $(seq 100); do
+    port=$((20000 + RANDOM % 40000))
+    if ! (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; then
+      echo "$port"
+      return
+    fi
+  done
+  die "no free port found"
+}
+
+write_site() {
+  mkdir -p "$WORK/www" "$WORK/temp"
+  # About 300 bytes, the shape of a typical REST resource.
+  cat > "$WORK/www/doc.json" << 'JSON'
+{"id":1296269,"login":"octocat","name":"The Octocat","company":"GitHub","blog":"https://github.blog","location":"San Francisco","email":"octocat@example.com","bio":"A cat that codes.","public_repos":8,"followers":9001,"following":9,"site_admin":false,"created_at":"2011-01-25T18:44:36Z","updated_at":"2024-05-01T10:00:00Z"}
+JSON
+  head -c 52428800 /dev/zero > "$WORK/www/large.bin"
+}
+
+write_config() {
+  local port=$1
+  cat > "$WORK/nginx.conf" << CONF
+worker_processes 1;
+daemon off;
+pid $WORK/nginx.pid;
+error_log $WORK/error.log warn;
+events {
+  worker_connections 1024;
+}
+http {
+  access_log off;
+  client_body_temp_path $WORK/temp/body;
+  proxy_temp_path $WORK/temp/proxy;
+  fastcgi_temp_path $WORK/temp/fastcgi;
+  uwsgi_temp_path $WORK/temp/uwsgi;
+  scgi_temp_path $WORK/temp/scgi;
+  types {
+    application/json json;
+    application/octet-stream bin;
+  }
+  default_type application/octet-stream;
+  sendfile on;
+  tcp_nopush on;
+  tcp_nodelay on;
+  keepalive_timeout 300s;
+  keepalive_requests 10000000;
+  etag off;
+  server {
+    listen 127.0.0.1:$port;
+    server_name localhost;
+    root $WORK/www;
+  }
+}
+CONF
+}
+
+start_nginx() {
+  local binary port
+  binary="$(nginx_binary)"
+  port="$(free_port)"
+  write_config "$port"
+  "$binary" -t -q -p "$WORK" -c "$WORK/nginx.conf" -e "$WORK/error.log" \
+    || die "nginx rejected the configuration"
+  "$binary" -p "$WORK" -c "$WORK/nginx.conf" -e "$WORK/error.log" &
+  NGINX_PID=$!
+  BASE_URL="http://127.0.0.1:$port"
+  for _ in $(seq 100); do
+    if curl -fsS -o /dev/null "$BASE_URL/doc.json" 2> /dev/null; then
+      log "nginx $("$binary" -v 2>&1 | sed 's/.*\///') serving $BASE_URL (pid $NGINX_PID)"
+      return 0
+    fi
+    kill -0 "$NGINX_PID" 2> /dev/null || die "nginx exited at start"
+    sleep 0.1
+  done
+  die "nginx did not answer on $BASE_URL"
+}
+
+install_nginx
+WORK="$(mktemp -d -t endpoint-bench.XXXXXX)"
+# nginx's worker drops to an unprivileged user when started as root: it must read the site.
+chmod 755 "$WORK"
+write_site
+start_nginx
+
+if [[ "${1:-}" == "--serve" ]]; then
+  log "serving $BASE_URL/doc.json and $BASE_URL/large.bin; Ctrl-C stops nginx"
+  echo "ENDPOINT_BENCH_URL=$BASE_URL"
+  wait "$NGINX_PID"
+  exit 0
+fi
+
+cd "$ROOT"
+if [[ "${ENDPOINT_BENCH_SKIP_BUILD:-}" != 1 ]]; then
+  log "building TransportBenchmarks (release)"
+  swift build -c release --product TransportBenchmarks > "$WORK/build.log" 2>&1 \
+    || {
+      tail -n 40 "$WORK/build.log" >&2
+      die "build failed"
+    }
+fi
+BIN="$(swift build -c release --show-bin-path)/TransportBenchmarks"
+[[ -x "$BIN" ]] || die "no release build at $BIN"
+
+log "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+"$BIN" --base "$BASE_URL" --scratch "$WORK" "$@"
