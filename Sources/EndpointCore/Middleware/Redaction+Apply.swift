@@ -70,38 +70,8 @@ extension Redaction {
       + String(text[at...])
   }
 
-  /// A query or form name with `+` read as a space and `%XX` escapes decoded; an invalid escape
-  /// or invalid UTF-8 is kept as written.
+  /// A query or form name with `+` read as a space and `%XX` escapes decoded.
   static func decodeFormComponent(_ text: Substring) -> String {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(text.utf8.count)
-    var index = text.utf8.startIndex
-    while index < text.utf8.endIndex {
-      let byte = text.utf8[index]
-      if byte == UInt8(ascii: "+") {
-        bytes.append(UInt8(ascii: " "))
-      } else if byte == UInt8(ascii: "%"),
-        let low = text.utf8.index(index, offsetBy: 2, limitedBy: text.utf8.endIndex),
-        low < text.utf8.endIndex,
-        let high = hexValue(text.utf8[text.utf8.index(after: index)]),
-        let lowValue = hexValue(text.utf8[low])
-      {
-        bytes.append(high << 4 | lowValue)
-        index = low
-      } else {
-        bytes.append(byte)
-      }
-      index = text.utf8.index(after: index)
-    }
-    return String(validating: bytes, as: UTF8.self) ?? String(text)
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
+    PercentEncoding.decode(String(text.map { $0 == "+" ? " " : $0 }))
   }
 }
