@@ -47,6 +47,18 @@ public enum URLRedaction {
   ///   - additionalQueryNames: more query item names whose values to redact, in any case.
   /// - Returns: text for people to read; it is not meant to be parsed back into a URL.
   public static func redacted(_ url: URL, additionalQueryNames: Set<String> = []) -> String {
+    redacted(url, hidingUserInfo: true) { name in
+      isSensitiveQueryName(name, additionalNames: additionalQueryNames)
+    }
+  }
+
+  /// The URL's text with its user information (when `hidingUserInfo`) and the values of the
+  /// query items whose raw name `hidesQueryItem` accepts replaced by ``HTTPFields/redactedValue``.
+  static func redacted(
+    _ url: URL,
+    hidingUserInfo: Bool,
+    hidesQueryItem: (String) -> Bool
+  ) -> String {
     let text = url.absoluteString
     var rest = Substring(text)
     var result = ""
@@ -58,7 +70,7 @@ public enum URLRedaction {
       rest = rest[authorityStart...]
       let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
       let authority = rest[..<authorityEnd]
-      if let at = authority.lastIndex(of: "@") {
+      if hidingUserInfo, let at = authority.lastIndex(of: "@") {
         result += HTTPFields.redactedValue
         result += authority[at...]
       } else {
@@ -82,9 +94,7 @@ public enum URLRedaction {
       if !first { result += "&" }
       first = false
       let name = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-      if name.count < item.count,
-        isSensitiveQueryName(String(name), additionalNames: additionalQueryNames)
-      {
+      if name.count < item.count, hidesQueryItem(String(name)) {
         result += name
         result += "="
         result += HTTPFields.redactedValue

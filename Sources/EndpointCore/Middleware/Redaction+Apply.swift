@@ -16,25 +16,13 @@ extension Redaction {
     return copy
   }
 
-  /// The URL's text with hidden query values and any password in the user information replaced
-  /// by ``HTTPFields/redactedValue``; everything else is kept byte for byte.
+  /// The URL's text with hidden query values and the user information (`user:password@`)
+  /// replaced by ``HTTPFields/redactedValue``, unless this redaction hides nothing (``none``);
+  /// everything else is kept byte for byte.
   public func apply(to url: URL) -> String {
-    var text = Substring(url.absoluteString)
-    var fragment: Substring = ""
-    if let hash = text.firstIndex(of: "#") {
-      fragment = text[hash...]
-      text = text[..<hash]
+    URLRedaction.redacted(url, hidingUserInfo: self != .none) { name in
+      hidesQueryParameter(Self.decodeFormComponent(Substring(name)))
     }
-    var query: Substring?
-    if let mark = text.firstIndex(of: "?") {
-      query = text[text.index(after: mark)...]
-      text = text[..<mark]
-    }
-    var result = redactingPassword(in: text)
-    if let query {
-      result += "?" + redactingPairs(query)
-    }
-    return result + fragment
   }
 
   /// A form body (`name=value&…`) with hidden values replaced; `nil` when the bytes are not text.
@@ -45,29 +33,13 @@ extension Redaction {
 
   /// `name=value` pairs joined by `&`, with hidden values replaced.
   func redactingPairs(_ pairs: Substring) -> String {
-    if queryParameterNames.isEmpty { return String(pairs) }
+    if self == .none { return String(pairs) }
     return pairs.split(separator: "&", omittingEmptySubsequences: false).map { pair in
       guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
       let rawName = pair[..<equals]
       guard hidesQueryParameter(Self.decodeFormComponent(rawName)) else { return String(pair) }
       return "\(rawName)=\(HTTPFields.redactedValue)"
     }.joined(separator: "&")
-  }
-
-  /// `scheme://user:password@host/path` with the password replaced, unless this redaction hides
-  /// nothing at all (``none``).
-  private func redactingPassword(in text: Substring) -> String {
-    guard !headerNames.isEmpty || !queryParameterNames.isEmpty,
-      let schemeEnd = text.firstRange(of: "://")
-    else { return String(text) }
-    let authorityStart = schemeEnd.upperBound
-    let authorityEnd = text[authorityStart...].firstIndex(of: "/") ?? text.endIndex
-    let authority = text[authorityStart..<authorityEnd]
-    guard let at = authority.lastIndex(of: "@"),
-      let colon = authority[..<at].firstIndex(of: ":")
-    else { return String(text) }
-    return String(text[..<authority.index(after: colon)]) + HTTPFields.redactedValue
-      + String(text[at...])
   }
 
   /// A query or form name with `+` read as a space and `%XX` escapes decoded.

@@ -15,6 +15,10 @@ public struct Redaction: Sendable, Hashable {
   /// Query parameters (and `application/x-www-form-urlencoded` body fields) whose values are
   /// replaced, lowercased.
   public private(set) var queryParameterNames: Set<String>
+  /// Whether names that look secret also count: the rules of ``HTTPFields/isSensitive(_:additionalNames:)``
+  /// and ``URLRedaction/isSensitiveQueryName(_:additionalNames:)`` (names containing `token`,
+  /// `secret`, `password` and the like), the same ones errors use. On in ``standard``.
+  public private(set) var hidesLikelySecrets = false
 
   /// Creates a redaction that hides exactly the given names (ignoring case).
   ///
@@ -29,13 +33,17 @@ public struct Redaction: Sendable, Hashable {
   /// The default: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-API-Key`,
   /// `API-Key`, `X-Auth-Token`, and the query parameters `access_token`, `api_key`, `apikey`,
   /// `client_secret`, `key`, `password`, `secret`, `signature` and `token`.
-  public static let standard = Redaction(
-    headerNames: HTTPFields.sensitiveNames.union(["x-api-key", "api-key", "x-auth-token"]),
-    queryParameterNames: [
-      "access_token", "api_key", "apikey", "client_secret", "key", "password", "secret",
-      "signature", "token",
-    ]
-  )
+  public static let standard: Redaction = {
+    var standard = Redaction(
+      headerNames: HTTPFields.sensitiveNames.union(["x-api-key", "api-key", "x-auth-token"]),
+      queryParameterNames: [
+        "access_token", "api_key", "apikey", "client_secret", "key", "password", "secret",
+        "signature", "token",
+      ]
+    )
+    standard.hidesLikelySecrets = true
+    return standard
+  }()
 
   /// Hides nothing: for a `curl` command that must be run as is. Never use it for logs.
   public static let none = Redaction()
@@ -54,10 +62,12 @@ public struct Redaction: Sendable, Hashable {
   /// Whether the header field called `name` is hidden.
   public func hidesHeader(_ name: String) -> Bool {
     headerNames.contains(name.lowercased())
+      || (hidesLikelySecrets && HTTPFields.isSensitive(name))
   }
 
   /// Whether the query parameter or form field called `name` (already decoded) is hidden.
   public func hidesQueryParameter(_ name: String) -> Bool {
     queryParameterNames.contains(name.lowercased())
+      || (hidesLikelySecrets && URLRedaction.isSensitiveQueryName(name))
   }
 }

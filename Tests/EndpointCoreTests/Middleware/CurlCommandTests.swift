@@ -31,7 +31,7 @@ import Testing
     try request.headerFields.append("Bearer abc", for: "Authorization")
     #expect(
       request.curlCommand()
-        == "curl 'https://u:<redacted>@api.example.com/x?token=<redacted>' -H 'Authorization: <redacted>'"
+        == "curl 'https://<redacted>@api.example.com/x?token=<redacted>' -H 'Authorization: <redacted>'"
     )
     #expect(
       request.curlCommand(redacting: .none)

@@ -18,9 +18,18 @@ import Testing
         == "https://api.example.com/p?token&x=%25zz&token=<redacted>")
   }
 
-  @Test func passwordInTheURLIsHidden() {
+  @Test func standardAlsoHidesNamesThatLookSecretAsErrorsDo() {
+    #expect(Redaction.standard.hidesHeader("X-Service-Token"))
+    #expect(Redaction.standard.hidesQueryParameter("refresh_token"))
+    #expect(!Redaction.standard.hidesHeader("X-Request-ID"))
+    let exact = Redaction(headerNames: ["x-shop-key"])
+    #expect(exact.hidesHeader("X-Shop-Key"))
+    #expect(!exact.hidesHeader("X-Service-Token"))
+  }
+
+  @Test func userInformationInTheURLIsHidden() {
     let url = testURL("https://user:pa%40ss@api.example.com:8443/p")
-    #expect(Redaction.standard.apply(to: url) == "https://user:<redacted>@api.example.com:8443/p")
+    #expect(Redaction.standard.apply(to: url) == "https://<redacted>@api.example.com:8443/p")
     #expect(Redaction.none.apply(to: url) == "https://user:pa%40ss@api.example.com:8443/p")
   }
 
