@@ -8,17 +8,17 @@ extension CurlHTTPClient {
   ///
   /// ```swift
   /// var configuration = CurlHTTPClient.Configuration()
-  /// configuration.tls = .init(caBundlePath: "/etc/my-service/ca.pem", minimumVersion: .v1_3)
+  /// configuration.tls = .init(caBundlePath: "/etc/my-service/ca.pem", minimumVersion: .tls13)
   /// ```
   public struct TLS: Sendable, Hashable {
     /// A PEM file of trusted certificate authorities used instead of the system's trust store;
     /// `nil` (the default) for the system's.
     public var caBundlePath: String?
-    /// The oldest TLS version accepted. Defaults to ``Version/v1_2``.
+    /// The oldest TLS version accepted. Defaults to ``Version/tls12``.
     public var minimumVersion: Version
 
     /// Creates TLS settings.
-    public init(caBundlePath: String? = nil, minimumVersion: Version = .v1_2) {
+    public init(caBundlePath: String? = nil, minimumVersion: Version = .tls12) {
       self.caBundlePath = caBundlePath
       self.minimumVersion = minimumVersion
     }
@@ -26,9 +26,9 @@ extension CurlHTTPClient {
     /// A TLS protocol version.
     public enum Version: Sendable, Hashable, CaseIterable {
       /// TLS 1.2.
-      case v1_2
+      case tls12
       /// TLS 1.3.
-      case v1_3
+      case tls13
     }
   }
 }

@@ -168,4 +168,7 @@ extension CurlHTTPClient {
 
   /// Easy handles waiting in the pool (for tests of clean-up).
   var pooledEasyHandles: Int { loop.pooledHandles.load(ordering: .relaxed) }
+
+  /// Bytes of streamed bodies received and not yet read (for tests of backpressure).
+  var bytesWaitingForReaders: Int { loop.bytesWaitingForReaders.load(ordering: .relaxed) }
 }

@@ -65,6 +65,8 @@ final class CurlLoop: @unchecked Sendable {
   let liveHandles = Atomic<Int>(0)
   /// Easy handles waiting in the pool.
   let pooledHandles = Atomic<Int>(0)
+  /// Bytes of streamed bodies received and not yet read, over all transfers.
+  let bytesWaitingForReaders = Atomic<Int>(0)
 
   // Loop thread only.
   private var pool: [EasyHandle] = []
@@ -254,7 +256,8 @@ final class CurlLoop: @unchecked Sendable {
     transfer.activeIndex = active.count
     active.append(transfer)
     guard let handle = checkout() else {
-      transfer.fail(transfer.connectionFailure(.other, code: 0, "libcurl could not make a handle"))
+      transfer.failOnLoop(
+        transfer.connectionFailure(.other, code: 0, "libcurl could not make a handle"))
       retire(transfer)
       return
     }
@@ -268,14 +271,15 @@ final class CurlLoop: @unchecked Sendable {
 
   private func start(_ transfer: CurlTransfer, on handle: EasyHandle) {
     if let failure = transfer.configure(handle) {
-      transfer.fail(failure)
+      transfer.failOnLoop(failure)
       retire(transfer)
       return
     }
     let code = ccurl_multi_add_handle(multi, handle.pointer)
     guard code == CCURLM_OK else {
       let message = String(cString: ccurl_multi_strerror(code))
-      transfer.fail(transfer.connectionFailure(.other, code: 0, "curl_multi_add_handle: \(message)"))
+      transfer.failOnLoop(
+        transfer.connectionFailure(.other, code: 0, "curl_multi_add_handle: \(message)"))
       retire(transfer)
       return
     }
@@ -314,7 +318,7 @@ final class CurlLoop: @unchecked Sendable {
       }
     }
     for (transfer, error) in expired {
-      transfer.fail(error)
+      transfer.failOnLoop(error)
       retire(transfer)
     }
   }
@@ -382,12 +386,12 @@ final class CurlLoop: @unchecked Sendable {
     }
     for command in pending {
       if case .start(let transfer) = command {
-        transfer.fail(transfer.shutDownError())
+        transfer.failOnLoop(transfer.shutDownError())
         retire(transfer)
       }
     }
     for transfer in active {
-      transfer.fail(transfer.shutDownError())
+      transfer.failOnLoop(transfer.shutDownError())
     }
     while let transfer = active.last {
       retire(transfer)

@@ -136,6 +136,8 @@ final class CurlTransfer: @unchecked Sendable {
   private var bytesReceived: Int64 = 0
   private var bytesSent: Int64 = 0
   private var chain: [URL]
+  private var pendingHead: (HeadContinuation, Result<(HTTPResponse, HTTPBody), any Error>)?
+  private var pendingWaiter: (ChunkContinuation, Result<Data?, any Error>)?
 
   init(hop: Hop, options: TransferOptions, mode: TransferMode, loop: CurlLoop) {
     self.loop = loop
@@ -168,28 +170,52 @@ final class CurlTransfer: @unchecked Sendable {
 
   /// The calling task was cancelled (or the body dropped): stop with `CancellationError`.
   func cancel() {
-    if fail(CancellationError()) { loop.submit(.detach(self)) }
+    // A download's caller hears of the cancellation only once the loop has deleted the partial
+    // file (the file is the loop's), so nothing is left behind when the call returns.
+    let holdHead: Bool
+    if case .download = mode { holdHead = true } else { holdHead = false }
+    guard fail(CancellationError(), holdingHead: holdHead) else { return }
+    if !loop.submit(.detach(self)) { resumeHeldHead() }
   }
 
-  /// Settles the transfer with `error` unless it is already settled; resumes whoever waits.
-  /// Returns whether this call settled it. Any thread.
+  /// Settles the transfer with `error` unless it is already settled; resumes whoever waits
+  /// (except the head's waiter, with `holdingHead`, which the loop resumes when it retires the
+  /// transfer). Returns whether this call settled it. Any thread.
   @discardableResult
-  func fail(_ error: any Error) -> Bool {
-    let (head, waiter, settled) = shared.withLock {
-      shared -> (HeadContinuation?, ChunkContinuation?, Bool) in
-      guard shared.isOpen else { return (nil, nil, false) }
+  func fail(_ error: any Error, holdingHead: Bool = false) -> Bool {
+    let (head, waiter, settled) = settleFailure(error, holdingHead: holdingHead)
+    head?.resume(throwing: error)
+    waiter?.resume(throwing: error)
+    return settled
+  }
+
+  /// ``fail(_:holdingHead:)`` on the loop thread: the waiting continuations are resumed when the
+  /// loop retires the transfer, after its metrics were reported, so a caller that sees the
+  /// error can already see the metrics.
+  func failOnLoop(_ error: any Error) {
+    let (head, waiter, _) = settleFailure(error, holdingHead: false)
+    if let head { pendingHead = (head, .failure(error)) }
+    if let waiter { pendingWaiter = (waiter, .failure(error)) }
+  }
+
+  private func settleFailure(
+    _ error: any Error,
+    holdingHead: Bool
+  ) -> (HeadContinuation?, ChunkContinuation?, Bool) {
+    let (head, waiter, dropped, settled) = shared.withLock {
+      shared -> (HeadContinuation?, ChunkContinuation?, Int, Bool) in
+      guard shared.isOpen else { return (nil, nil, 0, false) }
       shared.outcome = .failed(error)
-      let taken = (shared.head, shared.waiter)
-      shared.head = nil
+      let taken = (holdingHead ? nil : shared.head, shared.waiter, shared.bufferedBytes)
+      if !holdingHead { shared.head = nil }
       shared.waiter = nil
       shared.chunks = []
       shared.chunkIndex = 0
       shared.bufferedBytes = 0
-      return (taken.0, taken.1, true)
+      return (taken.0, taken.1, taken.2, true)
     }
-    head?.resume(throwing: error)
-    waiter?.resume(throwing: error)
-    return settled
+    if dropped > 0 { loop.bytesWaitingForReaders.subtract(dropped, ordering: .relaxed) }
+    return (head, waiter, settled)
   }
 
   /// The next chunk of a streamed body, waiting for it if needed.
@@ -197,7 +223,9 @@ final class CurlTransfer: @unchecked Sendable {
     let (taken, unpause) = shared.withLock { $0.take(resumeBelow: resumeThreshold) }
     if unpause { loop.submit(.unpause(self)) }
     switch taken {
-    case .chunk(let data): return data
+    case .chunk(let data):
+      loop.bytesWaitingForReaders.subtract(data.count, ordering: .relaxed)
+      return data
     case .end: return nil
     case .failure(let error): throw error
     case .wait: break
@@ -211,7 +239,9 @@ final class CurlTransfer: @unchecked Sendable {
         }
         if unpause { loop.submit(.unpause(self)) }
         switch taken {
-        case .chunk(let data): continuation.resume(returning: data)
+        case .chunk(let data):
+          loop.bytesWaitingForReaders.subtract(data.count, ordering: .relaxed)
+          continuation.resume(returning: data)
         case .end: continuation.resume(returning: nil)
         case .failure(let error): continuation.resume(throwing: error)
         case .wait: break
@@ -298,8 +328,8 @@ final class CurlTransfer: @unchecked Sendable {
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_SSL_VERIFYHOST, 2)
     let version =
       switch tls.minimumVersion {
-      case .v1_2: CCURL_SSLVERSION_TLSv1_2
-      case .v1_3: CCURL_SSLVERSION_TLSv1_3
+      case .tls12: CCURL_SSLVERSION_TLStls12
+      case .tls13: CCURL_SSLVERSION_TLStls13
       }
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_SSLVERSION, CLong(version))
     if let path = tls.caBundlePath {
@@ -373,13 +403,20 @@ final class CurlTransfer: @unchecked Sendable {
   private func makeHeaderList() -> OpaquePointer? {
     var list: OpaquePointer?
     var hasExpect = false
+    var hasContentType = false
     for field in hop.headerFields where !Hop.isFramingField(field.name) {
       if asciiCaseInsensitiveEquals(field.name, "expect") { hasExpect = true }
+      if asciiCaseInsensitiveEquals(field.name, "content-type") { hasContentType = true }
       // "Name;" is libcurl's way to send a field with an empty value ("Name:" removes it).
       let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
       list = ccurl_slist_append(list, line)
     }
     if !hasExpect { list = ccurl_slist_append(list, "Expect:") }
+    // libcurl labels every body it sends with POST as a form; a body without a type goes
+    // without one, as the caller made it.
+    if !hasContentType, hop.body.length > 0 {
+      list = ccurl_slist_append(list, "Content-Type:")
+    }
     return list
   }
 
@@ -410,7 +447,7 @@ final class CurlTransfer: @unchecked Sendable {
   /// The final head arrived; decides where the body goes. `false` stops the transfer.
   private func headReceived() -> Bool {
     guard let status = parser.status else {
-      fail(connectionFailure(.invalidResponse, code: 0, "the response has no status line"))
+      failOnLoop(connectionFailure(.invalidResponse, code: 0, "the response has no status line"))
       return false
     }
     let response = HTTPResponse(status: status, headerFields: parser.fields, url: hop.url)
@@ -418,7 +455,7 @@ final class CurlTransfer: @unchecked Sendable {
     responseStart = lastActivity
     if let values = response.conflictingContentLengths {
       let detail = "conflicting Content-Length values \(values.joined(separator: ", "))"
-      fail(connectionFailure(.invalidResponse, code: 0, detail))
+      failOnLoop(connectionFailure(.invalidResponse, code: 0, detail))
       return false
     }
     if options.redirectLimit != nil, RedirectRule.isFollowed(status),
@@ -430,7 +467,7 @@ final class CurlTransfer: @unchecked Sendable {
     let declared = response.declaredBodyLength(method: hop.method)
     expectedLength = declared
     if let limit = options.maximumResponseSize, let declared, declared > Int64(limit) {
-      fail(ResponseTooLarge(limit: limit, received: declared))
+      failOnLoop(ResponseTooLarge(limit: limit, received: declared))
       return false
     }
     switch mode {
@@ -442,7 +479,7 @@ final class CurlTransfer: @unchecked Sendable {
       do {
         delivery = .file(try DownloadFile(destination: destination))
       } catch {
-        fail(error)
+        failOnLoop(error)
         return false
       }
       return true
@@ -478,7 +515,7 @@ final class CurlTransfer: @unchecked Sendable {
       return count
     }
     if let limit = options.maximumResponseSize, hopBytesReceived + Int64(count) > Int64(limit) {
-      fail(ResponseTooLarge(limit: limit, received: hopBytesReceived + Int64(count)))
+      failOnLoop(ResponseTooLarge(limit: limit, received: hopBytesReceived + Int64(count)))
       return 0
     }
     switch delivery {
@@ -494,6 +531,7 @@ final class CurlTransfer: @unchecked Sendable {
           shared.chunks.append(buffered)
           shared.bufferedBytes = buffered.count
         }
+        loop.bytesWaitingForReaders.add(buffered.count, ordering: .relaxed)
         startStreaming(length: nil)
       }
     case .streaming:
@@ -520,7 +558,7 @@ final class CurlTransfer: @unchecked Sendable {
         return .queued
       }
       switch handoff {
-      case .queued: break
+      case .queued: loop.bytesWaitingForReaders.add(count, ordering: .relaxed)
       case .reader(let waiter): waiter.resume(returning: data)
       // libcurl keeps the bytes and hands them over again once unpaused.
       case .paused: return Int(CCURL_WRITEFUNC_PAUSE)
@@ -530,7 +568,7 @@ final class CurlTransfer: @unchecked Sendable {
       do {
         try file.write(bytes.baseAddress!, count: count)
       } catch {
-        fail(error)
+        failOnLoop(error)
         return 0
       }
       if let progress = options.downloadProgress {
@@ -598,11 +636,11 @@ final class CurlTransfer: @unchecked Sendable {
     guard isLive else { return .retire }
     lastActivity = .now
     guard code == CCURLE_OK else {
-      fail(curlFailure(code))
+      failOnLoop(curlFailure(code))
       return .retire
     }
     guard let response else {
-      fail(connectionFailure(.invalidResponse, code: 0, "the server sent no response head"))
+      failOnLoop(connectionFailure(.invalidResponse, code: 0, "the server sent no response head"))
       return .retire
     }
     switch delivery {
@@ -613,12 +651,12 @@ final class CurlTransfer: @unchecked Sendable {
         try file.commit()
         settle(head: (response, .empty))
       } catch {
-        fail(error)
+        failOnLoop(error)
       }
     case .errorBody:
       let accepted: AcceptedStatus
       if case .download(_, let set) = mode { accepted = set } else { accepted = .success }
-      fail(
+      failOnLoop(
         UnexpectedResponse(
           method: hop.method,
           url: response.url ?? hop.url,
@@ -638,7 +676,7 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   /// The body ended normally: the caller gets the head (for inline bodies) or the end of the
-  /// stream.
+  /// stream, once the loop retires the transfer.
   private func settle(head value: (HTTPResponse, HTTPBody)?) {
     let (head, waiter) = shared.withLock { shared -> (HeadContinuation?, ChunkContinuation?) in
       guard shared.isOpen else { return (nil, nil) }
@@ -649,16 +687,17 @@ final class CurlTransfer: @unchecked Sendable {
       }
       return (shared.head, shared.waiter)
     }
-    if let head, let value { head.resume(returning: value) }
-    waiter?.resume(returning: nil)
+    if let head, let value { pendingHead = (head, .success(value)) }
+    if let waiter { pendingWaiter = (waiter, .success(nil)) }
   }
 
   private func followRedirect(from response: HTTPResponse) -> Next {
     guard let limit = options.redirectLimit else { return .retire }
     var location: URL?
     var text: UnsafePointer<CChar>?
-    if let easy, ccurl_easy_getinfo_string(easy.pointer, CCURLINFO_REDIRECT_URL, &text)
-      == CCURLE_OK, let text
+    if let easy,
+      ccurl_easy_getinfo_string(easy.pointer, CCURLINFO_REDIRECT_URL, &text)
+        == CCURLE_OK, let text
     {
       location = URL(string: String(cString: text))
     }
@@ -667,11 +706,11 @@ final class CurlTransfer: @unchecked Sendable {
     }
     guard let location else {
       let value = response.headerFields["Location"] ?? ""
-      fail(InvalidURL(input: value, reason: "the \(response.status) redirect's Location"))
+      failOnLoop(InvalidURL(input: value, reason: "the \(response.status) redirect's Location"))
       return .retire
     }
     if chain.count > limit {
-      fail(
+      failOnLoop(
         CurlHTTPClient.TooManyRedirects(method: method, limit: limit, chain: chain + [location])
       )
       return .retire
@@ -681,7 +720,7 @@ final class CurlTransfer: @unchecked Sendable {
       chain.append(location)
       return .restart
     } catch {
-      fail(error)
+      failOnLoop(error)
       return .retire
     }
   }
@@ -722,7 +761,8 @@ final class CurlTransfer: @unchecked Sendable {
         let silence = now - lastActivity
         if silence >= idle {
           return .expired(
-            CurlHTTPClient.IdleTimeout(method: method, url: currentURL, limit: idle, silence: silence)
+            CurlHTTPClient.IdleTimeout(
+              method: method, url: currentURL, limit: idle, silence: silence)
           )
         }
         wake = lastActivity + idle
@@ -765,11 +805,28 @@ final class CurlTransfer: @unchecked Sendable {
     )
   }
 
+  /// Resumes a head continuation that ``cancel()`` left for the loop, with the failure.
+  private func resumeHeldHead() {
+    let (head, error) = shared.withLock { shared -> (HeadContinuation?, (any Error)?) in
+      defer { shared.head = nil }
+      if case .failed(let error) = shared.outcome { return (shared.head, error) }
+      return (nil, nil)
+    }
+    if let head, let error { head.resume(throwing: error) }
+  }
+
   /// The transfer left the loop: drops a partial download and reports the metrics.
   func retire(curlInfo: CurlInfo?) {
     if case .file(let file) = delivery { file.discard() }
     inline = Data()
-    if shared.withLock({ $0.isOpen }) { fail(shutDownError()) }
+    if shared.withLock({ $0.isOpen }) { failOnLoop(shutDownError()) }
+    resumeHeldHead()
+    defer {
+      if let (continuation, result) = pendingHead { continuation.resume(with: result) }
+      if let (continuation, result) = pendingWaiter { continuation.resume(with: result) }
+      pendingHead = nil
+      pendingWaiter = nil
+    }
     guard let observer = options.metricsObserver else { return }
     let error: (any Error)? = shared.withLock { shared in
       if case .failed(let error) = shared.outcome { return error }
