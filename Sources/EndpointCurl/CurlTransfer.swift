@@ -328,8 +328,8 @@ final class CurlTransfer: @unchecked Sendable {
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_SSL_VERIFYHOST, 2)
     let version =
       switch tls.minimumVersion {
-      case .tls12: CCURL_SSLVERSION_TLStls12
-      case .tls13: CCURL_SSLVERSION_TLStls13
+      case .tls12: CCURL_SSLVERSION_TLSv1_2
+      case .tls13: CCURL_SSLVERSION_TLSv1_3
       }
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_SSLVERSION, CLong(version))
     if let path = tls.caBundlePath {
