@@ -130,7 +130,7 @@ final class CurlLoop: @unchecked Sendable {
   /// Queues `command` for the loop; `false` when the loop no longer takes commands (shut down).
   @discardableResult
   func submit(_ command: Command) -> Bool {
-    let (accepted, wake) = inbox.withLock { inbox -> (Bool, Bool) in
+    let (accepted, wake) = inbox.withVisibleLock(for: self) { inbox -> (Bool, Bool) in
       guard case .open = inbox.state else { return (false, false) }
       inbox.commands.append(command)
       if inbox.wakePending { return (true, false) }
@@ -145,7 +145,7 @@ final class CurlLoop: @unchecked Sendable {
   /// every libcurl handle; returns when that is done.
   func shutdown() async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let (finished, wake) = inbox.withLock { inbox -> (Bool, Bool) in
+      let (finished, wake) = inbox.withVisibleLock(for: self) { inbox -> (Bool, Bool) in
         if case .finished = inbox.state { return (true, false) }
         inbox.shutdownWaiters.append(continuation)
         inbox.state = .closing
@@ -226,7 +226,7 @@ final class CurlLoop: @unchecked Sendable {
   }
 
   private func drainInbox() {
-    let closing = inbox.withLock { inbox -> Bool in
+    let closing = inbox.withVisibleLock(for: self) { inbox -> Bool in
       inbox.wakePending = false
       swap(&drained, &inbox.commands)
       if case .closing = inbox.state { return true }
@@ -377,7 +377,7 @@ final class CurlLoop: @unchecked Sendable {
 
   private func tearDown() {
     stopping = true
-    let (pending, waiters) = inbox.withLock { inbox in
+    let (pending, waiters) = inbox.withVisibleLock(for: self) { inbox in
       inbox.state = .finished
       let taken = (inbox.commands, inbox.shutdownWaiters)
       inbox.commands = []

@@ -152,13 +152,13 @@ final class CurlTransfer: @unchecked Sendable {
 
   var sawSetCookie: Bool { parser.sawSetCookie }
 
-  var isLive: Bool { shared.withLock { $0.isOpen } }
+  var isLive: Bool { shared.withVisibleLock(for: self) { $0.isOpen } }
 
   // MARK: - Caller side
 
   /// Queues the transfer on the loop; `continuation` receives the response head and body.
   func begin(_ continuation: HeadContinuation) {
-    let failure: (any Error)? = shared.withLock { shared in
+    let failure: (any Error)? = shared.withVisibleLock(for: self) { shared in
       if case .failed(let error) = shared.outcome { return error }
       shared.head = continuation
       return nil
@@ -202,7 +202,7 @@ final class CurlTransfer: @unchecked Sendable {
     _ error: any Error,
     holdingHead: Bool
   ) -> (HeadContinuation?, ChunkContinuation?, Bool) {
-    let (head, waiter, dropped, settled) = shared.withLock {
+    let (head, waiter, dropped, settled) = shared.withVisibleLock(for: self) {
       shared -> (HeadContinuation?, ChunkContinuation?, Int, Bool) in
       guard shared.isOpen else { return (nil, nil, 0, false) }
       shared.outcome = .failed(error)
@@ -220,7 +220,9 @@ final class CurlTransfer: @unchecked Sendable {
 
   /// The next chunk of a streamed body, waiting for it if needed.
   func nextChunk() async throws -> Data? {
-    let (taken, unpause) = shared.withLock { $0.take(resumeBelow: resumeThreshold) }
+    let (taken, unpause) = shared.withVisibleLock(for: self) {
+      $0.take(resumeBelow: resumeThreshold)
+    }
     if unpause { loop.submit(.unpause(self)) }
     switch taken {
     case .chunk(let data):
@@ -232,7 +234,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
     return try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: ChunkContinuation) in
-        let (taken, unpause) = shared.withLock { shared in
+        let (taken, unpause) = shared.withVisibleLock(for: self) { shared in
           let result = shared.take(resumeBelow: resumeThreshold)
           if case .wait = result.0 { shared.waiter = continuation }
           return result
@@ -499,7 +501,7 @@ final class CurlTransfer: @unchecked Sendable {
     delivery = .streaming
     guard let response else { return }
     let body = HTTPBody(CurlResponseBody(transfer: self), length: length)
-    let head = shared.withLock { shared -> HeadContinuation? in
+    let head = shared.withVisibleLock(for: self) { shared -> HeadContinuation? in
       guard shared.isOpen else { return nil }
       defer { shared.head = nil }
       return shared.head
@@ -527,7 +529,7 @@ final class CurlTransfer: @unchecked Sendable {
         // A compressed body grew past its declared length: stream it after all.
         let buffered = inline
         inline = Data()
-        shared.withLock { shared in
+        shared.withVisibleLock(for: self) { shared in
           shared.chunks.append(buffered)
           shared.bufferedBytes = buffered.count
         }
@@ -543,7 +545,7 @@ final class CurlTransfer: @unchecked Sendable {
         case paused
         case stopped
       }
-      let handoff = shared.withLock { shared -> Handoff in
+      let handoff = shared.withVisibleLock(for: self) { shared -> Handoff in
         guard shared.isOpen else { return .stopped }
         if let waiter = shared.waiter {
           shared.waiter = nil
@@ -678,7 +680,8 @@ final class CurlTransfer: @unchecked Sendable {
   /// The body ended normally: the caller gets the head (for inline bodies) or the end of the
   /// stream, once the loop retires the transfer.
   private func settle(head value: (HTTPResponse, HTTPBody)?) {
-    let (head, waiter) = shared.withLock { shared -> (HeadContinuation?, ChunkContinuation?) in
+    let (head, waiter) = shared.withVisibleLock(for: self) {
+      shared -> (HeadContinuation?, ChunkContinuation?) in
       guard shared.isOpen else { return (nil, nil) }
       shared.outcome = .finished
       defer {
@@ -752,7 +755,7 @@ final class CurlTransfer: @unchecked Sendable {
       next = startInstant + deadline
     }
     if let idle = options.idleTimeout {
-      let paused = shared.withLock { $0.pausedForReader }
+      let paused = shared.withVisibleLock(for: self) { $0.pausedForReader }
       let wake: ContinuousClock.Instant
       if paused {
         // A slow reader is not a silent server: check again later.
@@ -807,7 +810,8 @@ final class CurlTransfer: @unchecked Sendable {
 
   /// Resumes a head continuation that ``cancel()`` left for the loop, with the failure.
   private func resumeHeldHead() {
-    let (head, error) = shared.withLock { shared -> (HeadContinuation?, (any Error)?) in
+    let (head, error) = shared.withVisibleLock(for: self) {
+      shared -> (HeadContinuation?, (any Error)?) in
       defer { shared.head = nil }
       if case .failed(let error) = shared.outcome { return (shared.head, error) }
       return (nil, nil)
@@ -819,7 +823,7 @@ final class CurlTransfer: @unchecked Sendable {
   func retire(curlInfo: CurlInfo?) {
     if case .file(let file) = delivery { file.discard() }
     inline = Data()
-    if shared.withLock({ $0.isOpen }) { failOnLoop(shutDownError()) }
+    if shared.withVisibleLock(for: self, { $0.isOpen }) { failOnLoop(shutDownError()) }
     resumeHeldHead()
     defer {
       if let (continuation, result) = pendingHead { continuation.resume(with: result) }
@@ -828,7 +832,7 @@ final class CurlTransfer: @unchecked Sendable {
       pendingWaiter = nil
     }
     guard let observer = options.metricsObserver else { return }
-    let error: (any Error)? = shared.withLock { shared in
+    let error: (any Error)? = shared.withVisibleLock(for: self) { shared in
       if case .failed(let error) = shared.outcome { return error }
       return nil
     }

@@ -36,8 +36,8 @@ func echoedBody(_ echo: [String: Any]) throws -> Data {
 final class Recorder<Value: Sendable>: Sendable {
   private let storage = Mutex<[Value]>([])
 
-  func append(_ value: Value) { storage.withLock { $0.append(value) } }
-  var values: [Value] { storage.withLock { $0 } }
+  func append(_ value: Value) { storage.withVisibleLock(for: self) { $0.append(value) } }
+  var values: [Value] { storage.withVisibleLock(for: self) { $0 } }
 }
 
 /// Runs `operation` and returns how long it took (for checking that a timeout fired when it
