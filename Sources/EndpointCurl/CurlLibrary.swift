@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// The process's libcurl: opened with `dlopen` and initialised once, never cleaned up
 /// (Foundation's networking may share the same library in the process).

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 
 /// A libcurl easy handle, reused from request to request by one ``CurlLoop`` (and used only on
 /// its thread), with the error buffer libcurl writes its messages into.
