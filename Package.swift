@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "EndpointJSON", targets: ["EndpointJSON"]),
     .library(name: "EndpointTransport", targets: ["EndpointTransport"]),
     .library(name: "EndpointTesting", targets: ["EndpointTesting"]),
+    .library(name: "EndpointCurl", targets: ["EndpointCurl"]),
     .executable(name: "EndpointExample", targets: ["EndpointExample"]),
   ],
   targets: [
@@ -16,6 +17,12 @@ let package = Package(
     .target(name: "EndpointJSON", dependencies: ["EndpointCore"]),
     .target(name: "EndpointTransport", dependencies: ["EndpointCore"]),
     .target(name: "EndpointTesting", dependencies: ["EndpointCore"]),
+    // libcurl is opened at run time (dlopen): no curl headers or link flags at build time.
+    .target(
+      name: "CCurl",
+      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+    ),
+    .target(name: "EndpointCurl", dependencies: ["EndpointCore", "CCurl"]),
     .executableTarget(
       name: "EndpointExample",
       dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointTesting"],
@@ -42,6 +49,10 @@ let package = Package(
     .testTarget(
       name: "EndpointTransportTests",
       dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport"]
+    ),
+    .testTarget(
+      name: "EndpointCurlTests",
+      dependencies: ["EndpointCore", "EndpointJSON", "EndpointCurl"]
     ),
     .testTarget(
       name: "EndpointTestingTests",

@@ -21,7 +21,7 @@ cd "$ROOT"
 OUT=".build/doc-samples"
 PRELUDES="Docs/Samples"
 SOURCES=(Docs/Endpoint.docc/*.md README.md)
-LIBRARIES=(EndpointCore EndpointJSON EndpointTransport EndpointTesting)
+LIBRARIES=(EndpointCore EndpointJSON EndpointTransport EndpointTesting EndpointCurl)
 
 build_args=()
 for library in "${LIBRARIES[@]}"; do build_args+=(--target "$library"); done
@@ -40,8 +40,9 @@ python3 scripts/doc_samples.py "$OUT" "${SOURCES[@]}" > "$OUT/index.tsv"
 check() {
   local name="$1" file="$2" prelude=()
   [[ -f "$PRELUDES/$name.swift" ]] && prelude=("$PRELUDES/$name.swift")
+  # EndpointCurl's module needs its C module (Sources/CCurl) to load.
   swiftc -typecheck -swift-version 6 -parse-as-library -module-name "DocSamples$name" \
-    -I "$modules" "${prelude[@]}" "$file" > "$OUT/logs/$name.log" 2>&1
+    -I "$modules" -I Sources/CCurl/include "${prelude[@]}" "$file" > "$OUT/logs/$name.log" 2>&1
 }
 
 # Two at a time: each swiftc takes about a second and the machine is shared.

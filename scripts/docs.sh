@@ -6,7 +6,7 @@
 # 1. `swift build --build-tests` (extra arguments are passed on, so with scripts/test.sh's flags
 #    nothing is rebuilt), then `swift package dump-symbol-graph --emit-extension-block-symbols`
 #    writes one symbol graph per module, without the symbols a module only re-exports.
-# 2. The graphs of the four library modules (and their extension graphs, `Module@Other`) are
+# 2. The graphs of the library modules (and their extension graphs, `Module@Other`) are
 #    copied to .build/docs/symbol-graphs.
 # 3. `docc convert Docs/Endpoint.docc --warnings-as-errors` makes ONE combined archive,
 #    .build/docs/Endpoint.doccarchive: the catalog's root page (Endpoint.md, a technology root)
@@ -29,7 +29,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-MODULES=(EndpointCore EndpointJSON EndpointTransport EndpointTesting)
+MODULES=(EndpointCore EndpointJSON EndpointTransport EndpointTesting EndpointCurl)
 CATALOG="Docs/Endpoint.docc"
 OUT=".build/docs"
 GRAPHS="$OUT/symbol-graphs"

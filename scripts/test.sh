@@ -10,6 +10,8 @@
 # 4. example       runs EndpointExample on its in-memory fake backend, then over URLSession against
 #                  Examples/todo_server.py on a free port (stopped afterwards, also on failure)
 # 5. linkage       scripts/check-linkage.sh: EndpointCore + EndpointJSON link no Foundation or ICU
+# 5b. curl constants scripts/check-curl-constants.sh: EndpointCurl's hand-declared libcurl constants
+#                  match libcurl's headers (installs libcurl4-openssl-dev with apt-get if needed)
 # 6. doc samples   scripts/check-doc-samples.sh: every Swift sample of the articles and README
 #                  type-checks against the built modules
 # 7. docs          scripts/docs.sh: DocC with --warnings-as-errors
@@ -187,6 +189,7 @@ stage "tests" run_tests
 stop_servers
 stage "example" run_example
 stage "linkage" scripts/check-linkage.sh "${BUILD_FLAGS[@]}"
+stage "curl constants" scripts/check-curl-constants.sh
 stage "doc samples" scripts/check-doc-samples.sh "${BUILD_FLAGS[@]}"
 stage "docs" scripts/docs.sh "${BUILD_FLAGS[@]}"
 

@@ -1,0 +1,102 @@
+extension CurlHTTPClient {
+  /// How a ``CurlHTTPClient`` sends requests.
+  ///
+  /// Timeouts are measured by the client's loop with its own clock, to the millisecond.
+  ///
+  /// ```swift
+  /// var configuration = CurlHTTPClient.Configuration()
+  /// configuration.idleTimeout = .milliseconds(500)
+  /// configuration.deadline = .seconds(10)
+  /// configuration.redirectPolicy = .follow(upTo: 5)
+  /// configuration.maximumResponseSize = 10 * 1024 * 1024
+  /// let client = try CurlHTTPClient(configuration: configuration)
+  /// ```
+  public struct Configuration: Sendable {
+    /// How long a transfer may go without sending or receiving a byte; `nil` for no limit.
+    /// Defaults to 60 seconds.
+    ///
+    /// It covers the connection and the wait for the response too, so a server that never
+    /// answers fails with ``CurlHTTPClient/IdleTimeout`` after this long.
+    public var idleTimeout: Duration?
+
+    /// How long a whole exchange (every redirect and the whole body) may take; `nil` for no
+    /// limit, the default. ``EndpointCore/HTTPRequest/timeout`` replaces it for one request.
+    /// Exceeding it fails with ``CurlHTTPClient/DeadlineExceeded``.
+    public var deadline: Duration?
+
+    /// Which redirects are followed. Defaults to ``RedirectPolicy/followDefault`` (20).
+    public var redirectPolicy: RedirectPolicy
+
+    /// The largest response body accepted, in bytes; `nil` for no limit, the default.
+    ///
+    /// The declared `Content-Length` is checked first, then the bytes as they arrive; past the
+    /// limit the transfer is stopped with ``EndpointCore/ResponseTooLarge``.
+    public var maximumResponseSize: Int?
+
+    /// The most connections open to one host at a time; more requests wait for one to be
+    /// free. Defaults to 8. (HTTP/2 requests to one host share a connection.)
+    public var maximumConnectionsPerHost: Int
+
+    /// The most idle connections kept open for reuse, over all hosts. Defaults to 128.
+    ///
+    /// Connections are kept alive between requests up to this many, so a dip in the number of
+    /// requests in flight does not close them.
+    public var maximumIdleConnections: Int
+
+    /// The most bytes of a streamed response body held in memory, received but not yet read.
+    /// Defaults to 1 MiB.
+    ///
+    /// When the reader falls this far behind, the transfer pauses (the server's bytes wait in
+    /// the network buffers) and resumes once the reader has caught up, so a slow reader never
+    /// makes memory grow.
+    public var streamBufferSize: Int
+
+    /// Response bodies declared (by `Content-Length`) at most this many bytes are received
+    /// whole before ``CurlHTTPClient/send(_:)`` returns, as an in-memory body. Defaults to
+    /// 64 KiB; 0 turns it off.
+    ///
+    /// A JSON call then takes one step from the client's loop to the caller. Larger or
+    /// undeclared bodies (streams, server-sent events) are handed over as soon as the response
+    /// head arrives.
+    public var inlineBodyLimit: Int
+
+    /// Certificate verification settings for `https`; verification cannot be turned off.
+    public var tls: TLS
+
+    /// The proxy; defaults to ``Proxy/none``, which ignores proxy environment variables.
+    public var proxy: Proxy
+
+    /// Called once per request, when its transfer ends, with its timings and byte counts.
+    ///
+    /// It runs on the client's loop thread, which serves every request of the client: keep it
+    /// short and hand heavy work elsewhere.
+    public var metricsObserver: (@Sendable (TransferMetrics) -> Void)?
+
+    /// Creates the default configuration.
+    public init(
+      idleTimeout: Duration? = .seconds(60),
+      deadline: Duration? = nil,
+      redirectPolicy: RedirectPolicy = .followDefault,
+      maximumResponseSize: Int? = nil,
+      maximumConnectionsPerHost: Int = 8,
+      maximumIdleConnections: Int = 128,
+      streamBufferSize: Int = 1024 * 1024,
+      inlineBodyLimit: Int = 64 * 1024,
+      tls: TLS = TLS(),
+      proxy: Proxy = .none,
+      metricsObserver: (@Sendable (TransferMetrics) -> Void)? = nil
+    ) {
+      self.idleTimeout = idleTimeout
+      self.deadline = deadline
+      self.redirectPolicy = redirectPolicy
+      self.maximumResponseSize = maximumResponseSize
+      self.maximumConnectionsPerHost = maximumConnectionsPerHost
+      self.maximumIdleConnections = maximumIdleConnections
+      self.streamBufferSize = streamBufferSize
+      self.inlineBodyLimit = inlineBodyLimit
+      self.tls = tls
+      self.proxy = proxy
+      self.metricsObserver = metricsObserver
+    }
+  }
+}

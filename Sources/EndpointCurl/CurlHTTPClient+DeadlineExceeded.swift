@@ -1,0 +1,45 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+extension CurlHTTPClient {
+  /// The whole exchange took longer than its deadline, so the transfer was stopped.
+  ///
+  /// The deadline is EndpointCore/HTTPRequest/timeout when the request sets one, otherwise
+  /// CurlHTTPClient/Configuration/deadline. It covers every redirect and the whole body, even
+  /// while bytes keep arriving.
+  ///
+  /// ```swift
+  /// do {
+  ///   _ = try await client.call(endpoint)
+  /// } catch let error as CurlHTTPClient.DeadlineExceeded {
+  ///   print(error)  // GET http://… : not finished after 2.001 s (deadline 2 s)
+  /// }
+  /// ```
+  public struct DeadlineExceeded: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The request's method.
+    public let method: HTTPMethod
+    /// The URL being fetched when the deadline passed.
+    public let url: URL
+    /// The deadline that passed.
+    public let limit: Duration
+    /// How long the exchange had been running when it was stopped.
+    public let elapsed: Duration
+
+    /// Creates the error.
+    public init(method: HTTPMethod, url: URL, limit: Duration, elapsed: Duration) {
+      self.method = method
+      self.url = url
+      self.limit = limit
+      self.elapsed = elapsed
+    }
+
+    /// A sentence naming the request, the time taken and the deadline.
+    public var description: String {
+      "\(method) \(URLRedaction.redacted(url)): not finished after \(elapsed.shortDescription) "
+        + "(deadline \(limit.shortDescription))"
+    }
+  }
+}

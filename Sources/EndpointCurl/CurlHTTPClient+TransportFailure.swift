@@ -1,0 +1,20 @@
+extension CurlHTTPClient.ConnectionFailure: TransportFailure {
+  /// `true` for a refused, reset or lost connection, a failed name lookup or a timeout: sending
+  /// again may succeed. `false` for TLS failures, invalid responses and anything else.
+  public var isTransient: Bool {
+    switch kind {
+    case .cannotConnect, .hostNotFound, .connectionLost, .timedOut: true
+    case .invalidResponse, .tls, .proxy, .other: false
+    }
+  }
+}
+
+extension CurlHTTPClient.IdleTimeout: TransportFailure {
+  /// Always `true`: the server went quiet, and a new attempt may find it answering.
+  public var isTransient: Bool { true }
+}
+
+extension CurlHTTPClient.DeadlineExceeded: TransportFailure {
+  /// Always `true`: each attempt gets its own deadline.
+  public var isTransient: Bool { true }
+}

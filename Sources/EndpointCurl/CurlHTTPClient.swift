@@ -1,0 +1,174 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// An ``EndpointCore/HTTPClient`` on libcurl's multi interface, for Linux servers.
+///
+/// One thread per client owns libcurl's multi handle and every transfer: requests reach it
+/// through a locked queue, libcurl's sockets are watched with epoll, and responses resume their
+/// callers straight from that thread. Connections are kept alive and reused, HTTP/2 is used
+/// when a server offers it, and easy handles are recycled, so a request costs a fraction of what
+/// it costs through URLSession on Linux.
+///
+/// It behaves like EndpointTransport's `URLSessionHTTPClient`:
+/// - cancelling the calling task stops the transfer and throws `CancellationError`;
+/// - an idle timeout and a total deadline to the millisecond (``IdleTimeout``,
+///   ``DeadlineExceeded``);
+/// - the SDK's redirect policy (307/308 keep method and body, credentials stay on their origin,
+///   a limit);
+/// - `Content-Length`, `Transfer-Encoding`, `Host` and `Connection` are never taken from the
+///   request's fields; a maximum response size; gzip and deflate bodies decoded;
+/// - a truncated body, conflicting `Content-Length` fields or a response that is not HTTP fail
+///   with ``ConnectionFailure``;
+/// - timings per request (``TransferMetrics``), upload and download progress.
+///
+/// Streamed response bodies have real backpressure: when the reader falls
+/// ``Configuration/streamBufferSize`` bytes behind, the transfer pauses until it catches up.
+///
+/// ```swift
+/// let client = try CurlHTTPClient()
+/// let user = try await client.call(User.with(id: 42))
+///
+/// let (response, body) = try await client.send(request)   // head first, body as it arrives
+/// for try await chunk in body { consume(chunk) }
+/// ```
+///
+/// libcurl (`libcurl.so.4`, 7.68 or newer) is opened when the first client is made; building
+/// needs no curl headers. On Apple platforms the module compiles but ``init(configuration:)``
+/// throws ``LibraryUnavailable``: use `URLSessionHTTPClient` there.
+///
+/// Create one client and keep it: each client has its own thread and connection pool. Call
+/// ``shutdown()`` to stop it; a client that is released stops by itself once its last request
+/// is done.
+public final class CurlHTTPClient: HTTPClient, Sendable {
+  /// The configuration the client was made with.
+  public let configuration: Configuration
+
+  let loop: CurlLoop
+
+  /// Creates a client and starts its loop thread.
+  ///
+  /// - Parameter configuration: timeouts, limits, redirect policy, TLS and proxy; see
+  ///   ``Configuration``.
+  /// - Throws: ``LibraryUnavailable`` when libcurl is missing or too old, or the platform is not
+  ///   Linux; ``ConnectionFailure`` when the loop cannot be set up (no file descriptors left).
+  public init(configuration: Configuration = Configuration()) throws {
+    if let unavailable = CurlLibrary.unavailable { throw unavailable }
+    self.configuration = configuration
+    let settings = CurlLoop.Settings(
+      tls: configuration.tls,
+      proxy: configuration.proxy,
+      maximumConnectionsPerHost: configuration.maximumConnectionsPerHost,
+      maximumIdleConnections: configuration.maximumIdleConnections,
+      handlePoolLimit: max(64, configuration.maximumIdleConnections)
+    )
+    do {
+      loop = try CurlLoop(settings: settings)
+    } catch {
+      throw LibraryUnavailable(
+        libraryName: CurlLibrary.defaultName,
+        reason: "the client's loop could not start: \(error)"
+      )
+    }
+  }
+
+  deinit {
+    // Requests still running (a body being read) finish; then the loop stops by itself.
+    loop.submit(.release)
+  }
+
+  /// The version of the libcurl the process loaded, such as `7.88.1`.
+  public var libcurlVersion: String { CurlLibrary.version }
+
+  /// Sends a request; returns the response head as soon as it arrives and the body as it comes.
+  ///
+  /// Bodies declared at most ``Configuration/inlineBodyLimit`` bytes arrive whole, in memory.
+  /// A status that is not 2xx is returned like any other. A streamed request body (made from an
+  /// `AsyncSequence`) is read into memory before it is sent; send large bodies from a file.
+  ///
+  /// - Throws: `CancellationError` when the calling task is cancelled, ``IdleTimeout``,
+  ///   ``DeadlineExceeded``, ``ConnectionFailure``, ``TooManyRedirects``,
+  ///   ``RedirectBodyNotReplayable``, ``EndpointCore/ResponseTooLarge``, ``ShutDown``,
+  ///   ``EndpointCore/InvalidURL`` for a URL that is not `http` or `https`.
+  public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+    try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)
+  }
+
+  /// Stops the client: requests in flight fail with ``ShutDown``, so do requests sent later;
+  /// the loop thread ends and every libcurl handle is freed. Returns when that is done.
+  ///
+  /// ```swift
+  /// let client = try CurlHTTPClient()
+  /// defer { Task { await client.shutdown() } }
+  /// ```
+  public func shutdown() async {
+    await loop.shutdown()
+  }
+
+  func perform(
+    _ request: HTTPRequest,
+    mode: TransferMode,
+    uploadProgress: (@Sendable (TransferProgress) -> Void)?,
+    downloadProgress: (@Sendable (TransferProgress) -> Void)?
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    let scheme = request.url.scheme?.lowercased()
+    guard scheme == "http" || scheme == "https" else {
+      throw InvalidURL(
+        input: URLRedaction.redacted(request.url),
+        reason: "CurlHTTPClient sends http and https URLs only"
+      )
+    }
+    var body = UploadBody.none
+    var replayable = true
+    if let requestBody = request.body {
+      replayable = requestBody.isReplayable
+      if let data = requestBody.data {
+        body = data.isEmpty ? .none : .data(data)
+      } else if let fileURL = requestBody.fileURL {
+        body = .file(fileURL, length: requestBody.length ?? 0)
+      } else {
+        let data = try await requestBody.collect(upTo: .max)
+        body = data.isEmpty ? .none : .data(data)
+      }
+    }
+    var options = TransferOptions(
+      idleTimeout: configuration.idleTimeout,
+      deadline: request.timeout ?? configuration.deadline,
+      redirectLimit: configuration.redirectPolicy.limit,
+      maximumResponseSize: configuration.maximumResponseSize,
+      streamBufferSize: configuration.streamBufferSize,
+      inlineBodyLimit: configuration.inlineBodyLimit,
+      metricsObserver: configuration.metricsObserver
+    )
+    options.uploadProgress = uploadProgress
+    options.downloadProgress = downloadProgress
+    let hop = Hop(
+      method: request.method,
+      url: request.url,
+      headerFields: request.headerFields,
+      body: body,
+      bodyIsReplayable: replayable
+    )
+    let transfer = CurlTransfer(hop: hop, options: options, mode: mode, loop: loop)
+    return try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation { continuation in
+        transfer.begin(continuation)
+      }
+    } onCancel: {
+      transfer.cancel()
+    }
+  }
+}
+
+extension CurlHTTPClient {
+  /// Easy handles that exist, in use or pooled (for tests of clean-up).
+  var liveEasyHandles: Int { loop.liveHandles.load(ordering: .relaxed) }
+
+  /// Easy handles waiting in the pool (for tests of clean-up).
+  var pooledEasyHandles: Int { loop.pooledHandles.load(ordering: .relaxed) }
+
+  /// Bytes of streamed bodies received and not yet read (for tests of backpressure).
+  var bytesWaitingForReaders: Int { loop.bytesWaitingForReaders.load(ordering: .relaxed) }
+}

@@ -1,0 +1,65 @@
+internal import CCurl
+
+/// The process's libcurl: opened with `dlopen` and initialised once, never cleaned up
+/// (Foundation's networking may share the same library in the process).
+enum CurlLibrary {
+  /// The shared library looked for.
+  static let defaultName = CCURL_LIBRARY_NAME
+
+  /// The oldest version accepted, as libcurl numbers them (`0xXXYYZZ`).
+  static let minimumVersion = UInt32(CCURL_MINIMUM_VERSION)
+
+  /// `7.68.0`.
+  static var minimumVersionText: String {
+    "\(minimumVersion >> 16).\((minimumVersion >> 8) & 0xff).\(minimumVersion & 0xff)"
+  }
+
+  /// Opens `name` and checks its functions and version.
+  ///
+  /// With `install`, the first library that loads becomes the one every call goes to; without,
+  /// the library is only probed and closed again.
+  static func load(
+    _ name: String,
+    minimumVersion: UInt32 = minimumVersion,
+    install: Bool
+  ) -> CurlHTTPClient.LibraryUnavailable? {
+    var message = [CChar](repeating: 0, count: 1024)
+    let status = message.withUnsafeMutableBufferPointer { buffer in
+      ccurl_load(name, minimumVersion, install ? 1 : 0, buffer.baseAddress, buffer.count)
+    }
+    guard status != 0 else { return nil }
+    let reason = message.withUnsafeBufferPointer { buffer in
+      String(cString: buffer.baseAddress!)
+    }
+    return CurlHTTPClient.LibraryUnavailable(libraryName: name, reason: reason)
+  }
+
+  /// `nil` once libcurl is loaded and initialised, otherwise why it cannot be used. Evaluated
+  /// once per process, on first use.
+  static let unavailable: CurlHTTPClient.LibraryUnavailable? = {
+    #if os(Linux)
+      if let failure = load(defaultName, install: true) { return failure }
+      let code = ccurl_global_init(CLong(CCURL_GLOBAL_DEFAULT))
+      guard code == CCURLE_OK else {
+        return CurlHTTPClient.LibraryUnavailable(
+          libraryName: defaultName,
+          reason: "curl_global_init failed with error \(code)"
+        )
+      }
+      return nil
+    #else
+      // The client's loop is built on epoll; on Apple platforms URLSession is the native
+      // transport and EndpointTransport's client is the one to use.
+      return CurlHTTPClient.LibraryUnavailable(
+        libraryName: defaultName,
+        reason: "EndpointCurl runs on Linux only; on Apple platforms use URLSessionHTTPClient "
+          + "from EndpointTransport"
+      )
+    #endif
+  }()
+
+  /// The loaded library's version, such as `7.88.1`.
+  static var version: String {
+    String(cString: ccurl_version())
+  }
+}

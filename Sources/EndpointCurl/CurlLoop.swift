@@ -1,0 +1,406 @@
+internal import CCurl
+import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The thread that owns libcurl's multi handle and every easy handle of one client.
+///
+/// libcurl handles may be used by one thread at a time, so this thread does all the libcurl
+/// work: it waits on epoll for the sockets libcurl asks it to watch (the socket-action API) and
+/// for an eventfd that other threads write to after queueing a command (start, detach, unpause,
+/// shut down) in the locked inbox. Completions resume the callers' continuations directly from
+/// here.
+///
+/// `@unchecked Sendable`: every stored property is either immutable, behind `inbox`'s lock, an
+/// atomic, or touched only on the loop thread (the ones marked so below).
+final class CurlLoop: @unchecked Sendable {
+  enum Command {
+    case start(CurlTransfer)
+    case detach(CurlTransfer)
+    case unpause(CurlTransfer)
+    case release
+  }
+
+  /// Settings that are the same for every request of a client.
+  struct Settings: Sendable {
+    var tls: CurlHTTPClient.TLS
+    var proxy: CurlHTTPClient.Proxy
+    var maximumConnectionsPerHost: Int
+    var maximumIdleConnections: Int
+    /// The most idle easy handles kept for reuse.
+    var handlePoolLimit: Int
+  }
+
+  private enum InboxState {
+    case open
+    case closing
+    case finished
+  }
+
+  private struct Inbox {
+    var commands: [Command] = []
+    var wakePending = false
+    var state = InboxState.open
+    var shutdownWaiters: [UnsafeContinuation<Void, Never>] = []
+  }
+
+  let settings: Settings
+  private let poller: EventPoller
+  private let multi: OpaquePointer
+  private let inbox = Mutex(Inbox())
+
+  /// Easy handles that exist (in use or pooled).
+  let liveHandles = Atomic<Int>(0)
+  /// Easy handles waiting in the pool.
+  let pooledHandles = Atomic<Int>(0)
+  /// Bytes of streamed bodies received and not yet read, over all transfers.
+  let bytesWaitingForReaders = Atomic<Int>(0)
+
+  // Loop thread only.
+  private var pool: [EasyHandle] = []
+  private var active: [CurlTransfer] = []
+  private var drained: [Command] = []
+  private var curlTimer: ContinuousClock.Instant?
+  private var nextTimeoutCheck: ContinuousClock.Instant?
+  private var released = false
+  private var stopping = false
+
+  init(settings: Settings) throws(PollerFailure) {
+    self.settings = settings
+    poller = try EventPoller()
+    guard let multi = ccurl_multi_init() else {
+      poller.close()
+      throw PollerFailure(call: "curl_multi_init", errno: ENOMEM)
+    }
+    self.multi = multi
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    _ = ccurl_multi_setopt_socket_callback(multi, CCURLMOPT_SOCKETFUNCTION) {
+      _, socket, what, context, _ in
+      guard let context else { return 0 }
+      let loop = Unmanaged<CurlLoop>.fromOpaque(context).takeUnretainedValue()
+      if what == CCURL_POLL_REMOVE {
+        loop.poller.watch(socket, read: false, write: false)
+      } else {
+        loop.poller.watch(
+          socket,
+          read: what & CCURL_POLL_IN != 0,
+          write: what & CCURL_POLL_OUT != 0
+        )
+      }
+      return 0
+    }
+    _ = ccurl_multi_setopt_pointer(multi, CCURLMOPT_SOCKETDATA, context)
+    _ = ccurl_multi_setopt_timer_callback(multi, CCURLMOPT_TIMERFUNCTION) {
+      _, milliseconds, context in
+      guard let context else { return 0 }
+      let loop = Unmanaged<CurlLoop>.fromOpaque(context).takeUnretainedValue()
+      loop.curlTimer = milliseconds < 0 ? nil : .now + .milliseconds(milliseconds)
+      return 0
+    }
+    _ = ccurl_multi_setopt_pointer(multi, CCURLMOPT_TIMERDATA, context)
+    // Without this the connection cache follows the number of attached handles and closes
+    // keep-alive connections whenever fewer requests are in flight.
+    _ = ccurl_multi_setopt_long(
+      multi,
+      CCURLMOPT_MAXCONNECTS,
+      CLong(max(1, settings.maximumIdleConnections))
+    )
+    _ = ccurl_multi_setopt_long(
+      multi,
+      CCURLMOPT_MAX_HOST_CONNECTIONS,
+      CLong(max(1, settings.maximumConnectionsPerHost))
+    )
+    try startThread()
+  }
+
+  // MARK: - Any thread
+
+  /// Queues `command` for the loop; `false` when the loop no longer takes commands (shut down).
+  @discardableResult
+  func submit(_ command: Command) -> Bool {
+    let (accepted, wake) = inbox.withVisibleLock(for: self) { inbox -> (Bool, Bool) in
+      guard case .open = inbox.state else { return (false, false) }
+      inbox.commands.append(command)
+      if inbox.wakePending { return (true, false) }
+      inbox.wakePending = true
+      return (true, true)
+    }
+    if wake { poller.wake() }
+    return accepted
+  }
+
+  /// Fails every request in flight with ``CurlHTTPClient/ShutDown``, stops the thread and frees
+  /// every libcurl handle; returns when that is done.
+  func shutdown() async {
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      let (finished, wake) = inbox.withVisibleLock(for: self) { inbox -> (Bool, Bool) in
+        if case .finished = inbox.state { return (true, false) }
+        inbox.shutdownWaiters.append(continuation)
+        inbox.state = .closing
+        if inbox.wakePending { return (false, false) }
+        inbox.wakePending = true
+        return (false, true)
+      }
+      if wake { poller.wake() }
+      if finished { continuation.resume() }
+    }
+  }
+
+  // MARK: - Loop thread
+
+  private func startThread() throws(PollerFailure) {
+    let context = Unmanaged.passRetained(self).toOpaque()
+    var thread = pthread_t()
+    let result = pthread_create(
+      &thread,
+      nil,
+      { context in
+        guard let context else { return nil }
+        let loop = Unmanaged<CurlLoop>.fromOpaque(context).takeRetainedValue()
+        loop.run()
+        return nil
+      },
+      context
+    )
+    guard result == 0 else {
+      Unmanaged<CurlLoop>.fromOpaque(context).release()
+      ccurl_multi_cleanup(multi)
+      poller.close()
+      throw PollerFailure(call: "pthread_create", errno: result)
+    }
+    pthread_detach(thread)
+  }
+
+  private func run() {
+    ccurl_set_thread_name("EndpointCurl")
+    // libcurl leaves SIGPIPE alone with CURLOPT_NOSIGNAL, and a write to a closed socket would
+    // kill the process. Every socket write happens on this thread, so blocking SIGPIPE here is
+    // enough: the write fails with EPIPE instead, and no process-wide handler changes.
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGPIPE)
+    pthread_sigmask(SIG_BLOCK, &signals, nil)
+
+    while true {
+      drainInbox()
+      if stopping || (released && active.isEmpty) { break }
+      let woken = poller.wait(timeout: waitTimeout()) { descriptor, mask in
+        var running: Int32 = 0
+        _ = ccurl_multi_socket_action(multi, descriptor, mask, &running)
+      }
+      if woken { poller.acknowledgeWake() }
+      if let timer = curlTimer, timer <= .now {
+        curlTimer = nil
+        var running: Int32 = 0
+        _ = ccurl_multi_socket_action(multi, CCURL_SOCKET_TIMEOUT, 0, &running)
+      }
+      collectFinished()
+      checkTimeouts()
+    }
+    tearDown()
+  }
+
+  private func waitTimeout() -> Int32 {
+    let next: ContinuousClock.Instant?
+    switch (curlTimer, nextTimeoutCheck) {
+    case (let timer?, let check?): next = min(timer, check)
+    case (let timer?, nil): next = timer
+    case (nil, let check?): next = check
+    case (nil, nil): next = nil
+    }
+    guard let next else { return -1 }
+    let now = ContinuousClock.now
+    return next <= now ? 0 : (next - now).millisecondsRoundedUp
+  }
+
+  private func drainInbox() {
+    let closing = inbox.withVisibleLock(for: self) { inbox -> Bool in
+      inbox.wakePending = false
+      swap(&drained, &inbox.commands)
+      if case .closing = inbox.state { return true }
+      return false
+    }
+    for command in drained {
+      switch command {
+      case .start(let transfer): attach(transfer)
+      case .detach(let transfer): retire(transfer)
+      case .unpause(let transfer):
+        if let handle = transfer.easy {
+          transfer.lastActivity = .now
+          _ = ccurl_easy_pause(handle.pointer, CCURLPAUSE_CONT)
+        }
+      case .release: released = true
+      }
+    }
+    drained.removeAll(keepingCapacity: true)
+    if closing { stopping = true }
+  }
+
+  private func attach(_ transfer: CurlTransfer) {
+    guard transfer.isLive else {
+      retire(transfer)
+      return
+    }
+    transfer.activeIndex = active.count
+    active.append(transfer)
+    guard let handle = checkout() else {
+      transfer.failOnLoop(
+        transfer.connectionFailure(.other, code: 0, "libcurl could not make a handle"))
+      retire(transfer)
+      return
+    }
+    handle.transfer = transfer
+    transfer.easy = handle
+    start(transfer, on: handle)
+    if let expiry = transfer.firstExpiry() {
+      nextTimeoutCheck = min(nextTimeoutCheck ?? expiry, expiry)
+    }
+  }
+
+  private func start(_ transfer: CurlTransfer, on handle: EasyHandle) {
+    if let failure = transfer.configure(handle) {
+      transfer.failOnLoop(failure)
+      retire(transfer)
+      return
+    }
+    let code = ccurl_multi_add_handle(multi, handle.pointer)
+    guard code == CCURLM_OK else {
+      let message = String(cString: ccurl_multi_strerror(code))
+      transfer.failOnLoop(
+        transfer.connectionFailure(.other, code: 0, "curl_multi_add_handle: \(message)"))
+      retire(transfer)
+      return
+    }
+    handle.inMulti = true
+  }
+
+  private func collectFinished() {
+    var easy: OpaquePointer?
+    var result: Int32 = 0
+    while ccurl_multi_next_done(multi, &easy, &result) == 1 {
+      guard let easy, let handle = EasyHandle.owner(of: easy), let transfer = handle.transfer
+      else { continue }
+      switch transfer.transferEnded(code: result) {
+      case .retire:
+        retire(transfer)
+      case .restart:
+        _ = ccurl_multi_remove_handle(multi, handle.pointer)
+        handle.inMulti = false
+        transfer.endHop(on: handle)
+        start(transfer, on: handle)
+      }
+    }
+  }
+
+  private func checkTimeouts() {
+    guard let check = nextTimeoutCheck else { return }
+    let now = ContinuousClock.now
+    guard check <= now else { return }
+    nextTimeoutCheck = nil
+    var expired: [(CurlTransfer, any Error)] = []
+    for transfer in active {
+      switch transfer.timeoutCheck(now: now) {
+      case .expired(let error): expired.append((transfer, error))
+      case .next(let instant): nextTimeoutCheck = min(nextTimeoutCheck ?? instant, instant)
+      case .none: break
+      }
+    }
+    for (transfer, error) in expired {
+      transfer.failOnLoop(error)
+      retire(transfer)
+    }
+  }
+
+  /// Ends a transfer's life on the loop: detaches and recycles its handle, forgets it and
+  /// reports its metrics. Safe to call more than once.
+  private func retire(_ transfer: CurlTransfer) {
+    guard !transfer.retired else { return }
+    transfer.retired = true
+    var curlInfo: CurlTransfer.CurlInfo?
+    if let handle = transfer.easy {
+      if transfer.options.metricsObserver != nil { curlInfo = transfer.curlInfo(handle) }
+      if handle.inMulti {
+        _ = ccurl_multi_remove_handle(multi, handle.pointer)
+        handle.inMulti = false
+      }
+      transfer.endHop(on: handle)
+      if transfer.sawSetCookie {
+        // Cookies carried along a redirect chain must not reach another exchange.
+        _ = ccurl_easy_setopt_string(handle.pointer, CCURLOPT_COOKIELIST, "ALL")
+      }
+      handle.transfer = nil
+      transfer.easy = nil
+      checkin(handle)
+    }
+    let index = transfer.activeIndex
+    if index >= 0, index < active.count, active[index] === transfer {
+      let last = active.removeLast()
+      if index < active.count {
+        active[index] = last
+        last.activeIndex = index
+      }
+    }
+    transfer.activeIndex = -1
+    transfer.retire(curlInfo: curlInfo)
+  }
+
+  private func checkout() -> EasyHandle? {
+    if let handle = pool.popLast() {
+      pooledHandles.subtract(1, ordering: .relaxed)
+      return handle
+    }
+    guard let handle = EasyHandle() else { return nil }
+    liveHandles.add(1, ordering: .relaxed)
+    return handle
+  }
+
+  private func checkin(_ handle: EasyHandle) {
+    guard pool.count < settings.handlePoolLimit, !stopping else {
+      liveHandles.subtract(1, ordering: .relaxed)
+      return  // deinit cleans it up
+    }
+    pool.append(handle)
+    pooledHandles.add(1, ordering: .relaxed)
+  }
+
+  private func tearDown() {
+    stopping = true
+    let (pending, waiters) = inbox.withVisibleLock(for: self) { inbox in
+      inbox.state = .finished
+      let taken = (inbox.commands, inbox.shutdownWaiters)
+      inbox.commands = []
+      inbox.shutdownWaiters = []
+      return taken
+    }
+    for command in pending {
+      if case .start(let transfer) = command {
+        transfer.failOnLoop(transfer.shutDownError())
+        retire(transfer)
+      }
+    }
+    for transfer in active {
+      transfer.failOnLoop(transfer.shutDownError())
+    }
+    while let transfer = active.last {
+      retire(transfer)
+    }
+    ccurl_multi_cleanup(multi)
+    liveHandles.subtract(pool.count, ordering: .relaxed)
+    pooledHandles.store(0, ordering: .relaxed)
+    pool.removeAll()
+    poller.close()
+    for waiter in waiters { waiter.resume() }
+  }
+}

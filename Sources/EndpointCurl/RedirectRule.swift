@@ -1,0 +1,72 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The SDK's own redirect rules (RFC 9110, section 15.4).
+enum RedirectRule {
+  /// Statuses that are followed; 300, 304, 305 and 306 are returned as they are.
+  static func isFollowed(_ status: Int) -> Bool {
+    status == 301 || status == 302 || status == 303 || status == 307 || status == 308
+  }
+
+  /// Credentials that must not leave the origin they were meant for.
+  static let originBoundFieldNames = ["Authorization", "Cookie", "Proxy-Authorization"]
+
+  /// Fields that describe a body; dropped with the body.
+  static let contentFieldNames = [
+    "Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location",
+    "Digest", "Last-Modified",
+  ]
+
+  /// The request that follows `hop` after a redirect with `status` to `location`.
+  ///
+  /// - Throws: `RedirectBodyNotReplayable` when the method and body must be kept but the body
+  ///   was a stream.
+  static func next(after hop: Hop, status: Int, location: URL) throws -> Hop {
+    var next = hop
+    next.url = location
+    let dropsBody: Bool
+    switch status {
+    case 301, 302: dropsBody = hop.method == .post
+    case 303: dropsBody = hop.method != .head
+    default: dropsBody = false
+    }
+    if dropsBody {
+      if hop.method != .head { next.method = .get }
+      next.body = .none
+      next.bodyIsReplayable = true
+      for name in contentFieldNames { next.headerFields.remove(name) }
+    } else if !hop.bodyIsReplayable, hop.body.length > 0 {
+      throw CurlHTTPClient.RedirectBodyNotReplayable(
+        method: hop.method,
+        url: hop.url,
+        status: status,
+        location: location
+      )
+    }
+    if !sameOrigin(hop.url, location) {
+      for name in originBoundFieldNames { next.headerFields.remove(name) }
+    }
+    return next
+  }
+
+  /// Whether two URLs share scheme, host and port (default ports made explicit).
+  static func sameOrigin(_ first: URL, _ second: URL) -> Bool {
+    let firstScheme = first.scheme?.lowercased()
+    let secondScheme = second.scheme?.lowercased()
+    return firstScheme == secondScheme
+      && first.host?.lowercased() == second.host?.lowercased()
+      && port(of: first, scheme: firstScheme) == port(of: second, scheme: secondScheme)
+  }
+
+  private static func port(of url: URL, scheme: String?) -> Int? {
+    if let port = url.port { return port }
+    switch scheme {
+    case "http": return 80
+    case "https": return 443
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import EndpointCurl
+import Foundation
+import Testing
+
+@Suite struct AuthTests {
+  let client: CurlHTTPClient
+
+  init() throws {
+    client = try CurlHTTPClient()
+  }
+
+  @Test func aChallengeReturnsThe401AtOnceWithItsHeaderAndBody() async throws {
+    let url = try TestServers.fault.adding("/auth-challenge")
+    let request = HTTPRequest(method: .get, url: url, timeout: .seconds(5))
+    let (result, duration) = await elapsed { try await client.send(request) }
+    let (response, body) = try result.get()
+    #expect(response.status == 401)
+    #expect(response.headerFields["WWW-Authenticate"]?.hasPrefix("Basic") == true)
+    let json = try jsonObject(try await body.collect(upTo: 1 << 16))
+    #expect(!json.isEmpty)
+    #expect(duration < .seconds(2))
+  }
+
+  @Test func aChallengeReachesTheParserAsUnexpectedResponse() async throws {
+    let endpoint = Endpoint(
+      .get,
+      url: try TestServers.fault.adding("/auth-challenge"),
+      timeout: .seconds(5),
+      parser: .data
+    )
+    let error = try await #require(throws: UnexpectedResponse.self) {
+      try await client.call(endpoint)
+    }
+    #expect(error.status == 401)
+    #expect(!error.body.isEmpty)
+  }
+
+  @Test func basicAuthWithoutCredentialsIs401() async throws {
+    let url = try TestServers.httpbin.adding("/basic-auth/user/pass")
+    let request = HTTPRequest(method: .get, url: url, timeout: .seconds(5))
+    let (response, _) = try await client.send(request)
+    #expect(response.status == 401)
+    #expect(response.headerFields["WWW-Authenticate"] != nil)
+  }
+
+  @Test func basicAuthWithCredentialsSucceeds() async throws {
+    let url = try TestServers.httpbin.adding("/basic-auth/user/pass")
+    var request = HTTPRequest(method: .get, url: url)
+    let token = Data("user:pass".utf8).base64EncodedString()
+    try request.headerFields.append("Basic \(token)", for: "Authorization")
+    let (response, json) = try await sendForJSON(client, request)
+    #expect(response.status == 200)
+    #expect(json["authenticated"] as? Bool == true)
+    #expect(json["user"] as? String == "user")
+  }
+
+  @Test func bearerTokenIsSentAndAbsenceIs401() async throws {
+    let url = try TestServers.httpbin.adding("/bearer")
+    let (missing, _) = try await client.send(HTTPRequest(method: .get, url: url))
+    #expect(missing.status == 401)
+    var request = HTTPRequest(method: .get, url: url)
+    try request.headerFields.append("Bearer abc123", for: "Authorization")
+    let (response, json) = try await sendForJSON(client, request)
+    #expect(response.status == 200)
+    #expect(json["token"] as? String == "abc123")
+  }
+}

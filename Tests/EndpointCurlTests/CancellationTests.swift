@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import EndpointCurl
+
+@Suite struct CancellationTests {
+  @Test func cancellingTheTaskStopsAWaitingRequestWithCancellationError() async throws {
+    let client = try CurlHTTPClient()
+    let url = try TestServers.fault.adding("/silent")
+    let task = Task { try await client.send(HTTPRequest(method: .get, url: url)) }
+    try await Task.sleep(for: .milliseconds(100))
+    task.cancel()
+    let (result, duration) = await elapsed { try await task.value }
+    #expect(throws: CancellationError.self) { try result.get() }
+    #expect(duration < .seconds(1))
+  }
+
+  @Test func cancellingWhileReadingTheBodyThrowsCancellationError() async throws {
+    let client = try CurlHTTPClient()
+    let url = try TestServers.fault.adding("/slow-body?chunks=50&interval_ms=50")
+    let firstLine = Recorder<String>()
+    let task = Task {
+      let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+      try await forEachLine(body) { firstLine.append($0) }
+    }
+    while firstLine.values.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+    task.cancel()
+    await #expect(throws: CancellationError.self) { try await task.value }
+    #expect(firstLine.values.first == "chunk-0")
+    #expect(firstLine.values.count < 50)
+  }
+
+  @Test func anAlreadyCancelledTaskDoesNotSend() async throws {
+    let client = try CurlHTTPClient()
+    let url = try TestServers.fault.adding("/echo")
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await client.send(HTTPRequest(method: .get, url: url))
+    }
+    await #expect(throws: CancellationError.self) { try await task.value }
+  }
+
+  @Test func droppingAnUnreadBodyStopsTheTransfer() async throws {
+    let client = try CurlHTTPClient(configuration: .init(idleTimeout: .seconds(5)))
+    let url = try TestServers.fault.adding("/stall?after=100000")
+    do {
+      let (response, _) = try await client.send(HTTPRequest(method: .get, url: url))
+      #expect(response.status == 200)
+    }
+    // The body was dropped: the transfer is cancelled instead of waiting for the stalled server,
+    // and its easy handle goes back to the pool.
+    #expect(try await client.waitForIdleHandles(within: .seconds(3)))
+    #expect(client.liveEasyHandles == client.pooledEasyHandles)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func tenThousandCancellationsRacingCompletionsNeverHangCrashOrLeakHandles() async throws {
+    let client = try CurlHTTPClient(configuration: .init(maximumConnectionsPerHost: 16))
+    let fault = try TestServers.fault
+    // Fast answers, so that completions really race the cancellations.
+    let urls = [fault.adding("/echo"), fault.adding("/large?bytes=50000")]
+    let outcomes = Recorder<String>()
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<10_000 {
+        if index >= 16 { await group.next() }
+        let url = urls[index % urls.count]
+        // Cancelled before the request is under way, during it, or (mostly) after it is done.
+        let range = [0...300, 0...3000, 5000...30000][index % 3]
+        let delay = Duration.microseconds(Int.random(in: range))
+        group.addTask {
+          let task = Task {
+            let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
+            _ = try await body.collect(upTo: 1 << 20)
+            return response.status
+          }
+          try? await Task.sleep(for: delay)
+          task.cancel()
+          do {
+            _ = try await task.value
+            outcomes.append("result")
+          } catch is CancellationError {
+            outcomes.append("cancelled")
+          } catch {
+            outcomes.append("\(error)")
+          }
+        }
+      }
+    }
+    let all = outcomes.values
+    let results = all.filter { $0 == "result" }.count
+    let cancellations = all.filter { $0 == "cancelled" }.count
+    let others = all.filter { $0 != "result" && $0 != "cancelled" }
+    #expect(others.isEmpty, "unexpected errors: \(others.prefix(5))")
+    print("cancellation race: \(results) results, \(cancellations) cancellations")
+    #expect(results + cancellations == 10_000)
+    #expect(cancellations > 0)
+    #expect(results > 0)
+    // Every easy handle went back to the pool: none leaked with a cancelled transfer.
+    #expect(try await client.waitForIdleHandles())
+    #expect(client.liveEasyHandles == client.pooledEasyHandles)
+    #expect(client.liveEasyHandles > 0)
+  }
+}

@@ -1,0 +1,52 @@
+import EndpointCurl
+import Foundation
+import Testing
+
+@Suite struct MetricsTests {
+  @Test func everyRequestReportsTimingsAndByteCounts() async throws {
+    let recorded = Recorder<CurlHTTPClient.TransferMetrics>()
+    let client = try CurlHTTPClient(
+      configuration: .init(metricsObserver: { recorded.append($0) })
+    )
+    let url = try TestServers.fault.adding("/echo")
+    let request = HTTPRequest(method: .post, url: url, body: HTTPBody("0123456789"))
+    let (_, body) = try await client.send(request)
+    let data = try await body.collect(upTo: 1 << 16)
+    let metrics = try #require(recorded.values.first)
+    #expect(recorded.values.count == 1)
+    #expect(metrics.method == .post)
+    #expect(metrics.url == url)
+    #expect(metrics.status == 200)
+    #expect(metrics.bytesSent == 10)
+    #expect(metrics.bytesReceived == Int64(data.count))
+    #expect(metrics.error == nil)
+    let head = try #require(metrics.responseStart)
+    let first = try #require(metrics.firstBodyByte)
+    #expect(metrics.start <= head)
+    #expect(head <= first)
+    #expect(first <= metrics.end)
+    #expect(metrics.description.contains("POST \(url.absoluteString) 200"))
+  }
+
+  @Test func redirectsAndFailuresAreReported() async throws {
+    let recorded = Recorder<CurlHTTPClient.TransferMetrics>()
+    let client = try CurlHTTPClient(
+      configuration: .init(
+        idleTimeout: .milliseconds(200),
+        metricsObserver: { recorded.append($0) }
+      )
+    )
+    let redirect = try TestServers.httpbin.adding("/redirect/2")
+    _ = try await client.send(HTTPRequest(method: .get, url: redirect))
+    let silent = try TestServers.fault.adding("/silent")
+    _ = try? await client.send(HTTPRequest(method: .get, url: silent))
+    let values = recorded.values
+    #expect(values.count == 2)
+    let followed = try #require(values.first { $0.url == redirect })
+    #expect(followed.redirectCount == 2)
+    #expect(followed.finalURL?.path == "/get")
+    let failed = try #require(values.first { $0.url == silent })
+    #expect(failed.error is CurlHTTPClient.IdleTimeout)
+    #expect(failed.status == nil)
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import EndpointCurl
+
+@Suite struct SizeLimitTests {
+  @Test func aDeclaredLengthPastTheLimitFailsBeforeTheBodyIsRead() async throws {
+    let client = try CurlHTTPClient(configuration: .init(maximumResponseSize: 1_000_000))
+    let url = try TestServers.fault.adding("/large")
+    let received = Recorder<CurlHTTPClient.TransferMetrics>()
+    let observed = try CurlHTTPClient(
+      configuration: .init(
+        maximumResponseSize: 1_000_000,
+        metricsObserver: { received.append($0) }
+      )
+    )
+    let error = try await #require(throws: ResponseTooLarge.self) {
+      try await client.send(HTTPRequest(method: .get, url: url))
+    }
+    #expect(error.limit == 1_000_000)
+    #expect(error.received == 52_428_800)
+    await #expect(throws: ResponseTooLarge.self) {
+      try await observed.send(HTTPRequest(method: .get, url: url))
+    }
+    let metrics = try #require(received.values.first)
+    #expect(metrics.bytesReceived < 52_428_800)
+  }
+
+  @Test func anUndeclaredBodyIsCountedAndStoppedPastTheLimit() async throws {
+    let client = try CurlHTTPClient(configuration: .init(maximumResponseSize: 40))
+    let url = try TestServers.fault.adding("/slow-body?chunks=20&interval_ms=5")
+    let error = await #expect(throws: ResponseTooLarge.self) {
+      let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+      _ = try await body.collect(upTo: 1 << 20)
+    }
+    #expect(error?.limit == 40)
+    #expect((error?.received ?? 0) > 40)
+  }
+
+  @Test func callBodyLimitRejectsADeclaredLengthAtOnce() async throws {
+    let client = try CurlHTTPClient()
+    let endpoint = Endpoint(.get, url: try TestServers.fault.adding("/large"), parser: .data)
+    let error = try await #require(throws: ResponseTooLarge.self) {
+      try await client.call(endpoint, bodyLimit: 1024)
+    }
+    #expect(error.received == 52_428_800)
+  }
+
+  @Test func anUnreadStreamPausesAtTheBufferSizeAndResumesWhenRead() async throws {
+    // Real backpressure: while nobody reads, the transfer pauses once 64 KiB wait unread, and
+    // the pause does not count as silence for the idle timeout.
+    let client = try CurlHTTPClient(
+      configuration: .init(idleTimeout: .milliseconds(300), streamBufferSize: 64 * 1024)
+    )
+    let url = try TestServers.fault.adding("/large?bytes=8000000")
+    let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+    try await Task.sleep(for: .milliseconds(700))
+    let waiting = client.bytesWaitingForReaders
+    #expect(waiting > 0)
+    #expect(waiting < 64 * 1024 + 64 * 1024)
+    #expect(try await body.collect(upTo: 1 << 24).count == 8_000_000)
+    #expect(client.bytesWaitingForReaders == 0)
+  }
+
+  @Test func aLargeStreamedBodyArrivesWholeInChunks() async throws {
+    let client = try CurlHTTPClient()
+    let url = try TestServers.fault.adding("/large?bytes=20000000")
+    let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+    var total = 0
+    var chunks = 0
+    for try await chunk in body {
+      total += chunk.count
+      chunks += 1
+    }
+    #expect(total == 20_000_000)
+    #expect(chunks > 1)
+  }
+}

@@ -1,0 +1,95 @@
+import EndpointCurl
+import Foundation
+import Testing
+
+@Suite struct TimeoutTests {
+  @Test func idleTimeoutFiresWithSubSecondPrecisionOnASilentServer() async throws {
+    let client = try CurlHTTPClient(configuration: .init(idleTimeout: .milliseconds(300)))
+    let url = try TestServers.fault.adding("/silent")
+    let (result, duration) = await elapsed {
+      try await client.send(HTTPRequest(method: .get, url: url))
+    }
+    let error = try #require(throws: CurlHTTPClient.IdleTimeout.self) { try result.get() }
+    #expect(error.limit == .milliseconds(300))
+    #expect(error.silence >= .milliseconds(300))
+    #expect(error.url == url)
+    #expect(error.description.contains("0.3 s"))
+    // URLSession on Linux would round 0.3 s down to 0 and fail at once, or wait a whole second.
+    #expect(duration >= .milliseconds(300))
+    #expect(duration < .milliseconds(900))
+  }
+
+  @Test func idleTimeoutFiresWhenTheBodyStallsAfterTheHead() async throws {
+    let client = try CurlHTTPClient(
+      configuration: .init(idleTimeout: .milliseconds(300), inlineBodyLimit: 0)
+    )
+    let url = try TestServers.fault.adding("/stall?after=100")
+    let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
+    #expect(response.status == 200)
+    let error = await #expect(throws: CurlHTTPClient.IdleTimeout.self) {
+      _ = try await body.collect(upTo: 1 << 20)
+    }
+    #expect(error?.limit == .milliseconds(300))
+  }
+
+  @Test func requestTimeoutIsTheTotalDeadline() async throws {
+    let client = try CurlHTTPClient()
+    let url = try TestServers.httpbin.adding("/delay/3")
+    let request = HTTPRequest(method: .get, url: url, timeout: .milliseconds(500))
+    let (result, duration) = await elapsed { try await client.send(request) }
+    let error = try #require(throws: CurlHTTPClient.DeadlineExceeded.self) { try result.get() }
+    #expect(error.limit == .milliseconds(500))
+    #expect(error.elapsed >= .milliseconds(500))
+    #expect(error.description.contains("deadline 0.5 s"))
+    #expect(duration < .seconds(2))
+  }
+
+  @Test func endpointTimeoutBecomesTheDeadline() async throws {
+    let client = try CurlHTTPClient()
+    let endpoint = Endpoint(
+      .get,
+      url: try TestServers.httpbin.adding("/delay/3"),
+      timeout: .milliseconds(400),
+      parser: .data
+    )
+    let error = try await #require(throws: CurlHTTPClient.DeadlineExceeded.self) {
+      try await client.call(endpoint)
+    }
+    #expect(error.limit == .milliseconds(400))
+  }
+
+  @Test func aDripFeedPassesTheIdleTimeoutButNotTheDeadline() async throws {
+    // 10 bytes over 1.5 s: a byte every 0.15 s keeps an idle timeout of 0.6 s from firing,
+    // while a deadline of 0.8 s stops the transfer even though bytes keep coming.
+    let url = try TestServers.httpbin.adding("/drip?duration=1.5&numbytes=10&delay=0")
+    let idleOnly = try CurlHTTPClient(
+      configuration: .init(idleTimeout: .milliseconds(600), inlineBodyLimit: 0)
+    )
+    let (_, body) = try await idleOnly.send(HTTPRequest(method: .get, url: url))
+    #expect(try await body.collect(upTo: 1024).count == 10)
+
+    let withDeadline = try CurlHTTPClient(
+      configuration: .init(
+        idleTimeout: .milliseconds(600),
+        deadline: .milliseconds(800),
+        inlineBodyLimit: 0
+      )
+    )
+    await #expect(throws: CurlHTTPClient.DeadlineExceeded.self) {
+      let (_, body) = try await withDeadline.send(HTTPRequest(method: .get, url: url))
+      _ = try await body.collect(upTo: 1024)
+    }
+  }
+
+  @Test func aSlowDripTripsTheIdleTimeout() async throws {
+    // 3 bytes over 1.5 s: 0.5 s between bytes is longer than the idle timeout of 0.25 s.
+    let url = try TestServers.httpbin.adding("/drip?duration=1.5&numbytes=3&delay=0")
+    let client = try CurlHTTPClient(
+      configuration: .init(idleTimeout: .milliseconds(250), inlineBodyLimit: 0)
+    )
+    await #expect(throws: CurlHTTPClient.IdleTimeout.self) {
+      let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+      _ = try await body.collect(upTo: 1024)
+    }
+  }
+}

@@ -1,0 +1,171 @@
+import EndpointCurl
+import Foundation
+import Testing
+
+@Suite struct TransferTests {
+  let client: CurlHTTPClient
+
+  init() throws {
+    client = try CurlHTTPClient()
+  }
+
+  @Test func aLargeBodyIsDownloadedToTheDestinationWithProgress() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let destination = directory.appendingPathComponent("large.bin")
+    let progress = Recorder<CurlHTTPClient.TransferProgress>()
+    let url = try TestServers.fault.adding("/large")
+    let response = try await client.download(
+      HTTPRequest(method: .get, url: url),
+      to: destination
+    ) { progress.append($0) }
+    #expect(response.status == 200)
+    let size = try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int
+    #expect(size == 52_428_800)
+    #expect(try files(in: directory) == ["large.bin"])
+    let reports = progress.values
+    #expect(reports.count > 1)
+    #expect(
+      reports.last == CurlHTTPClient.TransferProgress(completed: 52_428_800, expected: 52_428_800))
+    #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.completed <= $1.completed })
+  }
+
+  @Test func aDownloadReplacesAnExistingFile() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let destination = directory.appendingPathComponent("file.bin")
+    try Data("old".utf8).write(to: destination)
+    let url = try TestServers.fault.adding("/large?bytes=1000")
+    try await client.download(HTTPRequest(method: .get, url: url), to: destination)
+    #expect(try Data(contentsOf: destination).count == 1000)
+  }
+
+  @Test func aCancelledDownloadLeavesNoFileBehind() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let destination = directory.appendingPathComponent("cancelled.bin")
+    let url = try TestServers.fault.adding("/stall?after=500000")
+    let started = Recorder<CurlHTTPClient.TransferProgress>()
+    let task = Task {
+      try await client.download(HTTPRequest(method: .get, url: url), to: destination) {
+        started.append($0)
+      }
+    }
+    while started.values.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+    task.cancel()
+    await #expect(throws: CancellationError.self) { try await task.value }
+    #expect(try files(in: directory).isEmpty)
+  }
+
+  @Test func aFailedDownloadLeavesNoFileBehind() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let client = try CurlHTTPClient(configuration: .init(idleTimeout: .milliseconds(300)))
+    let destination = directory.appendingPathComponent("stalled.bin")
+    let url = try TestServers.fault.adding("/stall?after=100000")
+    await #expect(throws: CurlHTTPClient.IdleTimeout.self) {
+      try await client.download(HTTPRequest(method: .get, url: url), to: destination)
+    }
+    let truncated = try TestServers.fault.adding("/truncated")
+    await #expect(throws: CurlHTTPClient.ConnectionFailure.self) {
+      try await client.download(HTTPRequest(method: .get, url: truncated), to: destination)
+    }
+    #expect(try files(in: directory).isEmpty)
+  }
+
+  @Test func anUnacceptedStatusIsNotSavedAndThrowsUnexpectedResponse() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let destination = directory.appendingPathComponent("missing.bin")
+    let endpoint = Endpoint(.get, url: try TestServers.httpbin.adding("/status/404"), parser: .data)
+    let error = try await #require(throws: UnexpectedResponse.self) {
+      try await client.download(endpoint, to: destination)
+    }
+    #expect(error.status == 404)
+    #expect(try files(in: directory).isEmpty)
+  }
+
+  @Test func aDownloadPastTheMaximumSizeIsAbortedAndRemoved() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let client = try CurlHTTPClient(configuration: .init(maximumResponseSize: 10_000_000))
+    let destination = directory.appendingPathComponent("too-large.bin")
+    let url = try TestServers.fault.adding("/large")
+    await #expect(throws: ResponseTooLarge.self) {
+      try await client.download(HTTPRequest(method: .get, url: url), to: destination)
+    }
+    #expect(try files(in: directory).isEmpty)
+  }
+
+  @Test func aDestinationInAMissingDirectoryFailsWithDownloadFileError() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let destination = directory.appendingPathComponent("missing/file.bin")
+    let url = try TestServers.fault.adding("/large?bytes=1000")
+    let error = try await #require(throws: CurlHTTPClient.DownloadFileError.self) {
+      try await client.download(HTTPRequest(method: .get, url: url), to: destination)
+    }
+    #expect(error.destination == destination)
+    #expect(try files(in: directory).isEmpty)
+  }
+
+  @Test func anUploadFromMemoryReportsProgressAndArrivesWhole() async throws {
+    let payload = Data((0..<300_000).map { UInt8($0 % 251) })
+    let url = try TestServers.fault.adding("/echo")
+    let progress = Recorder<CurlHTTPClient.TransferProgress>()
+    let request = HTTPRequest(method: .post, url: url, body: HTTPBody(payload))
+    let (_, body) = try await client.upload(request) { progress.append($0) }
+    let echo = try jsonObject(try await body.collect(upTo: 1 << 22))
+    #expect(try echoedBody(echo) == payload)
+    #expect(
+      progress.values.last == CurlHTTPClient.TransferProgress(completed: 300_000, expected: 300_000)
+    )
+  }
+
+  @Test func anUploadFromAFileIsSentFromDisk() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("upload.bin")
+    let payload = Data((0..<500_000).map { UInt8($0 % 253) })
+    try payload.write(to: file)
+    let progress = Recorder<CurlHTTPClient.TransferProgress>()
+    let endpoint = Endpoint(
+      .put,
+      url: try TestServers.fault.adding("/echo"),
+      payload: try .file(file),
+      parser: .data
+    )
+    let echo = try jsonObject(try await client.upload(endpoint) { progress.append($0) })
+    #expect(echo["method"] as? String == "PUT")
+    #expect(try echoedBody(echo) == payload)
+    #expect(progress.values.last?.completed == 500_000)
+  }
+
+  @Test func aStreamedBodyIsSentWhole() async throws {
+    let url = try TestServers.fault.adding("/echo")
+    let chunks = AsyncStream<Data> { continuation in
+      for index in 0..<5 { continuation.yield(Data("part-\(index);".utf8)) }
+      continuation.finish()
+    }
+    let request = HTTPRequest(method: .post, url: url, body: HTTPBody(chunks))
+    let (_, echo) = try await sendForJSON(client, request)
+    #expect(try echoedBody(echo) == Data("part-0;part-1;part-2;part-3;part-4;".utf8))
+  }
+
+  @Test func aLargeStreamedBodyIsSentWholeAndLeavesNoFile() async throws {
+    let url = try TestServers.fault.adding("/echo")
+    let piece = Data(repeating: 0x61, count: 1024 * 1024)
+    let chunks = AsyncStream<Data> { continuation in
+      for _ in 0..<6 { continuation.yield(piece) }
+      continuation.finish()
+    }
+    let before = try files(in: FileManager.default.temporaryDirectory)
+      .filter { $0.hasPrefix("endpoint-upload-") }
+    let request = HTTPRequest(method: .post, url: url, body: HTTPBody(chunks))
+    let (_, echo) = try await sendForJSON(client, request)
+    #expect(try echoedBody(echo).count == 6 * 1024 * 1024)
+    let after = try files(in: FileManager.default.temporaryDirectory)
+      .filter { $0.hasPrefix("endpoint-upload-") }
+    #expect(after == before)
+  }
+}
