@@ -364,7 +364,9 @@ final class Transfer: Sendable {
     }
     perform(effects)
     if let next {
-      launch(next)
+      // Making and resuming a task waits on the session's work queue, which may be running this
+      // callback (see InlineDelegateQueue).
+      Transfer.offDelegateThread { self.launch(next) }
     } else if let (file, head, response) = download {
       do {
         try file.commit()
@@ -485,6 +487,12 @@ final class Transfer: Sendable {
     }
   }
 
+  /// Runs `work` later on another thread: for URLSession calls that wait on the session's work
+  /// queue, which delegate callbacks may be running on.
+  static func offDelegateThread(_ work: @escaping @Sendable () -> Void) {
+    DispatchQueue.global().async(execute: work)
+  }
+
   static func urlError(from error: any Error) -> URLError? {
     if let urlError = error as? URLError { return urlError }
     let nsError = error as NSError
@@ -509,8 +517,9 @@ final class Transfer: Sendable {
     }
     if let task = effects.cancelTask {
       // Never on the caller's thread: URLSession on Linux can deadlock when a cancel lands
-      // while the task completes on the thread that asked for it.
-      DispatchQueue.global().async { task.cancel() }
+      // while the task completes on the thread that asked for it, and `cancel()` waits on the
+      // session's work queue, which may be running this callback.
+      Transfer.offDelegateThread { task.cancel() }
     }
     effects.discardFile?.discard()
     if let metrics = effects.metrics {

@@ -41,11 +41,16 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
     router = TaskRouter()
-    let queue = OperationQueue()
-    queue.name = "Endpoint.URLSessionHTTPClient"
-    // One serial queue: callbacks of a task arrive in order and the state machine never races
-    // with itself on the delegate side.
-    queue.maxConcurrentOperationCount = 1
+    #if canImport(FoundationNetworking)
+      // Callbacks run where URLSession delivers them, in order, with no hop per callback.
+      let queue: OperationQueue = InlineDelegateQueue()
+    #else
+      let queue = OperationQueue()
+      queue.name = "Endpoint.URLSessionHTTPClient"
+      // One serial queue: callbacks of a task arrive in order and the state machine never races
+      // with itself on the delegate side.
+      queue.maxConcurrentOperationCount = 1
+    #endif
     session = URLSession(
       configuration: configuration.resolvedSessionConfiguration(),
       delegate: router,
