@@ -38,18 +38,18 @@ struct TransferOptions: Sendable {
 /// the timer arrive from other threads. Every change happens under one lock, and continuations
 /// are resumed after the lock is released, directly from the callback that completes them: no
 /// extra task, actor or queue hop on the way.
-final class Transfer: Sendable {
+final class Transfer: TimeoutTarget {
   let method: HTTPMethod
   let url: URL
   let options: TransferOptions
   let mode: TransferMode
   private let session: URLSession
   private let router: TaskRouter
+  private let timeouts: TimeoutScheduler
   private let temporaryBodyFile: URL?
   private let startInstant = ContinuousClock.now
   private let startDate = Date()
   private let state: Mutex<State>
-  private let timer = Mutex<TransferTimer?>(nil)
 
   init(
     hop: Hop,
@@ -57,6 +57,7 @@ final class Transfer: Sendable {
     mode: TransferMode,
     session: URLSession,
     router: TaskRouter,
+    timeouts: TimeoutScheduler,
     temporaryBodyFile: URL?
   ) {
     method = hop.method
@@ -65,12 +66,9 @@ final class Transfer: Sendable {
     self.mode = mode
     self.session = session
     self.router = router
+    self.timeouts = timeouts
     self.temporaryBodyFile = temporaryBodyFile
     state = Mutex(State(hop: hop, now: startInstant))
-  }
-
-  deinit {
-    timer.withLock { $0 }?.cancel()
   }
 
   // MARK: - Caller side
@@ -425,15 +423,19 @@ final class Transfer: Sendable {
   private func startTimer() {
     let idle = options.idleTimeout
     let deadline = options.deadline
-    guard let first = [idle, deadline].compactMap({ $0 }).min() else { return }
-    let timer = TransferTimer { [weak self] in self?.timerFired() }
-    self.timer.withLock { $0 = timer }
-    timer.start(after: first)
-    if state.withLock({ $0.outcome != nil }) { timer.cancel() }
+    let first: Duration
+    switch (idle, deadline) {
+    case (nil, nil): return
+    case (let idle?, nil): first = idle
+    case (nil, let deadline?): first = deadline
+    case (let idle?, let deadline?): first = min(idle, deadline)
+    }
+    timeouts.add(self, checkAt: startInstant + first)
+    // Stopped while being added: nothing will remove it later.
+    if state.withLock({ $0.outcome != nil }) { timeouts.remove(self) }
   }
 
-  private func timerFired() {
-    let now = ContinuousClock.now
+  func checkTimeouts(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
     var reschedule: Duration?
     let effects = state.withLock { state -> Effects in
       guard state.outcome == nil else { return Effects() }
@@ -461,9 +463,7 @@ final class Transfer: Sendable {
       return Effects()
     }
     perform(effects)
-    if let reschedule {
-      timer.withLock { $0 }?.schedule(after: reschedule)
-    }
+    return reschedule.map { now + $0 }
   }
 
   private func mapError(
@@ -507,7 +507,7 @@ final class Transfer: Sendable {
 
   private func perform(_ effects: Effects) {
     if effects.stopTimer {
-      timer.withLock { $0 }?.cancel()
+      timeouts.remove(self)
     }
     if let (continuation, result) = effects.head {
       continuation.resume(with: result)

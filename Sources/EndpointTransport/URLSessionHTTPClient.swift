@@ -33,6 +33,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
 
   let session: URLSession
   let router: TaskRouter
+  let timeouts = TimeoutScheduler()
 
   /// Creates a client with its own session.
   ///
@@ -115,6 +116,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
       mode: mode,
       session: session,
       router: router,
+      timeouts: timeouts,
       temporaryBodyFile: body.temporaryFile
     )
     return try await withTaskCancellationHandler {
@@ -140,4 +142,7 @@ extension PreparedBody {
 extension URLSessionHTTPClient {
   /// How many URLSession tasks the client is tracking (for tests of clean-up).
   var transfersInFlight: Int { router.count }
+
+  /// How many transfers the client's timeout scheduler watches (for tests of clean-up).
+  var transfersWatched: Int { timeouts.count }
 }
