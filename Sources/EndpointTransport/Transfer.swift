@@ -68,7 +68,9 @@ final class Transfer: TimeoutTarget {
     self.router = router
     self.timeouts = timeouts
     self.temporaryBodyFile = temporaryBodyFile
-    state = Mutex(State(hop: hop, now: startInstant))
+    state = Mutex(
+      State(hop: hop, now: startInstant, collectsMetrics: options.metricsObserver != nil)
+    )
   }
 
   // MARK: - Caller side
@@ -525,7 +527,7 @@ final class Transfer: TimeoutTarget {
     if let metrics = effects.metrics {
       deliverMetrics(metrics)
     }
-    if effects.stopTimer, effects.metrics != nil {
+    if effects.ended {
       removeTemporaryBodyFile()
     }
   }
@@ -567,6 +569,8 @@ extension Transfer {
     var discardFile: DownloadFile?
     var metrics: State.Snapshot?
     var stopTimer = false
+    /// The transfer finished or failed just now (a download's end is handled apart).
+    var ended = false
   }
 
   enum Outcome {
@@ -617,11 +621,14 @@ extension Transfer {
     var hopBytesSent: Int64 = 0
     var hopBytesReceived: Int64 = 0
     var bytesReceived: Int64 = 0
+    /// Whether anyone observes metrics: without an observer no snapshot is taken.
+    let collectsMetrics: Bool
 
-    init(hop: Hop, now: ContinuousClock.Instant) {
+    init(hop: Hop, now: ContinuousClock.Instant, collectsMetrics: Bool) {
       self.hop = hop
       chain = [hop.url]
       lastActivity = now
+      self.collectsMetrics = collectsMetrics
     }
 
     enum Take {
@@ -701,7 +708,8 @@ extension Transfer {
         self.waiter = nil
         effects.waiter = (waiter, .success(nil))
       }
-      effects.metrics = snapshot(error: nil)
+      effects.ended = true
+      if collectsMetrics { effects.metrics = snapshot(error: nil) }
       return effects
     }
 
@@ -723,7 +731,8 @@ extension Transfer {
       inlineData = Data()
       effects.cancelTask = task
       if case .file(let file) = delivery { effects.discardFile = file }
-      effects.metrics = snapshot(error: error)
+      effects.ended = true
+      if collectsMetrics { effects.metrics = snapshot(error: error) }
       return effects
     }
 
