@@ -10,13 +10,15 @@ extension HTTPResponse {
   /// Foundation keeps header fields in a dictionary: repeated names arrive joined with `", "`
   /// and the server's order is lost, so the fields are ordered by name to be deterministic.
   init(_ response: HTTPURLResponse) {
-    var pairs: [(String, String)] = []
-    pairs.reserveCapacity(response.allHeaderFields.count)
-    for (name, value) in response.allHeaderFields {
+    // One read: each read of `allHeaderFields` converts Foundation's whole dictionary.
+    let headers = response.allHeaderFields
+    var pairs: [(name: String, value: String)] = []
+    pairs.reserveCapacity(headers.count)
+    for (name, value) in headers {
       guard let name = name as? String else { continue }
       pairs.append((name, value as? String ?? "\(value)"))
     }
-    pairs.sort { $0.0.lowercased() < $1.0.lowercased() }
+    pairs.sort { FieldName.precedes($0.name, $1.name) }
     var fields = HTTPFields()
     for (name, value) in pairs {
       // A field Foundation accepted but HTTPFields rejects (CR, LF, NUL) is dropped, not fatal.
@@ -28,14 +30,23 @@ extension HTTPResponse {
   /// The body length the response declares, when it is the length of the bytes delivered:
   /// `nil` without `Content-Length`, with a `Content-Encoding` (URLSession decodes the body, so
   /// the declared length is the compressed one), and for responses that have no body.
+  ///
+  /// Repeated `Content-Length` or `Content-Encoding` fields count as a body of unknown length.
   func declaredBodyLength(method: HTTPMethod) -> Int64? {
     if !Self.hasBody(status: status, method: method) { return 0 }
-    if let encoding = headerFields["Content-Encoding"], encoding.lowercased() != "identity" {
-      return nil
+    // One pass over the fields, no lowercased copies: this runs for every response.
+    var lengthText: String?
+    var encoded = false
+    for field in headerFields {
+      if FieldName.equals(field.name, "content-length") {
+        if lengthText != nil { return nil }
+        lengthText = field.value
+      } else if FieldName.equals(field.name, "content-encoding") {
+        if encoded || !FieldName.equals(field.value, "identity") { return nil }
+        encoded = true
+      }
     }
-    guard let text = headerFields["Content-Length"], let length = Int64(text), length >= 0 else {
-      return nil
-    }
+    guard let lengthText, let length = Int64(lengthText), length >= 0 else { return nil }
     return length
   }
 

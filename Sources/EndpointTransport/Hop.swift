@@ -23,17 +23,19 @@ struct Hop: Sendable {
   /// Header fields that describe the connection or the message framing: URLSession and libcurl
   /// set them from the real body and connection, and a wrong user value would corrupt the
   /// connection (leftover bytes read as the next request).
-  static let framingFieldNames: Set<String> = [
-    "content-length", "transfer-encoding", "host", "connection",
-  ]
+  static func isFramingField(_ name: String) -> Bool {
+    FieldName.equals(name, "content-length") || FieldName.equals(name, "transfer-encoding")
+      || FieldName.equals(name, "host") || FieldName.equals(name, "connection")
+  }
 
   /// The `URLRequest` for this hop, without framing fields and without a body (the task
   /// carries the body).
   func urlRequest(timeoutInterval: TimeInterval) -> URLRequest {
     var request = URLRequest(url: url)
-    request.httpMethod = method.rawValue
+    // GET is the default; setting it again costs a copy of Foundation's request.
+    if method != .get { request.httpMethod = method.rawValue }
     request.timeoutInterval = timeoutInterval
-    for field in headerFields where !Hop.framingFieldNames.contains(field.name.lowercased()) {
+    for field in headerFields where !Hop.isFramingField(field.name) {
       request.addValue(field.value, forHTTPHeaderField: field.name)
     }
     return request

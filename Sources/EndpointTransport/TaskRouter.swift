@@ -83,7 +83,11 @@ final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
       // credential crashes; "cancel" delivers the 401 and its body, then a cancellation that
       // the transfer treats as the normal end.
       transfer(for: task)?.noteChallengeCancelled(task: task)
-      completionHandler(.cancelAuthenticationChallenge, nil)
+      // "Cancel" calls `task.cancel()`, which waits on the session's work queue: the queue this
+      // callback runs on (see InlineDelegateQueue). URLSession accepts the answer from any
+      // thread; the handler is called exactly once.
+      nonisolated(unsafe) let answer = completionHandler
+      Transfer.offDelegateThread { answer(.cancelAuthenticationChallenge, nil) }
     #else
       // Server trust is checked by the system; for HTTP authentication without a stored
       // credential, Apple's default handling returns the 401 as it is.

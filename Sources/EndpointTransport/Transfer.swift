@@ -38,18 +38,18 @@ struct TransferOptions: Sendable {
 /// the timer arrive from other threads. Every change happens under one lock, and continuations
 /// are resumed after the lock is released, directly from the callback that completes them: no
 /// extra task, actor or queue hop on the way.
-final class Transfer: Sendable {
+final class Transfer: TimeoutTarget {
   let method: HTTPMethod
   let url: URL
   let options: TransferOptions
   let mode: TransferMode
   private let session: URLSession
   private let router: TaskRouter
+  private let timeouts: TimeoutScheduler
   private let temporaryBodyFile: URL?
   private let startInstant = ContinuousClock.now
   private let startDate = Date()
   private let state: Mutex<State>
-  private let timer = Mutex<TransferTimer?>(nil)
 
   init(
     hop: Hop,
@@ -57,6 +57,7 @@ final class Transfer: Sendable {
     mode: TransferMode,
     session: URLSession,
     router: TaskRouter,
+    timeouts: TimeoutScheduler,
     temporaryBodyFile: URL?
   ) {
     method = hop.method
@@ -65,12 +66,11 @@ final class Transfer: Sendable {
     self.mode = mode
     self.session = session
     self.router = router
+    self.timeouts = timeouts
     self.temporaryBodyFile = temporaryBodyFile
-    state = Mutex(State(hop: hop, now: startInstant))
-  }
-
-  deinit {
-    timer.withLock { $0 }?.cancel()
+    state = Mutex(
+      State(hop: hop, now: startInstant, collectsMetrics: options.metricsObserver != nil)
+    )
   }
 
   // MARK: - Caller side
@@ -364,7 +364,9 @@ final class Transfer: Sendable {
     }
     perform(effects)
     if let next {
-      launch(next)
+      // Making and resuming a task waits on the session's work queue, which may be running this
+      // callback (see InlineDelegateQueue).
+      Transfer.offDelegateThread { self.launch(next) }
     } else if let (file, head, response) = download {
       do {
         try file.commit()
@@ -423,15 +425,19 @@ final class Transfer: Sendable {
   private func startTimer() {
     let idle = options.idleTimeout
     let deadline = options.deadline
-    guard let first = [idle, deadline].compactMap({ $0 }).min() else { return }
-    let timer = TransferTimer { [weak self] in self?.timerFired() }
-    self.timer.withLock { $0 = timer }
-    timer.start(after: first)
-    if state.withLock({ $0.outcome != nil }) { timer.cancel() }
+    let first: Duration
+    switch (idle, deadline) {
+    case (nil, nil): return
+    case (let idle?, nil): first = idle
+    case (nil, let deadline?): first = deadline
+    case (let idle?, let deadline?): first = min(idle, deadline)
+    }
+    timeouts.add(self, checkAt: startInstant + first)
+    // Stopped while being added: nothing will remove it later.
+    if state.withLock({ $0.outcome != nil }) { timeouts.remove(self) }
   }
 
-  private func timerFired() {
-    let now = ContinuousClock.now
+  func checkTimeouts(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
     var reschedule: Duration?
     let effects = state.withLock { state -> Effects in
       guard state.outcome == nil else { return Effects() }
@@ -459,9 +465,7 @@ final class Transfer: Sendable {
       return Effects()
     }
     perform(effects)
-    if let reschedule {
-      timer.withLock { $0 }?.schedule(after: reschedule)
-    }
+    return reschedule.map { now + $0 }
   }
 
   private func mapError(
@@ -485,6 +489,12 @@ final class Transfer: Sendable {
     }
   }
 
+  /// Runs `work` later on another thread: for URLSession calls that wait on the session's work
+  /// queue, which delegate callbacks may be running on.
+  static func offDelegateThread(_ work: @escaping @Sendable () -> Void) {
+    DispatchQueue.global().async(execute: work)
+  }
+
   static func urlError(from error: any Error) -> URLError? {
     if let urlError = error as? URLError { return urlError }
     let nsError = error as NSError
@@ -499,7 +509,7 @@ final class Transfer: Sendable {
 
   private func perform(_ effects: Effects) {
     if effects.stopTimer {
-      timer.withLock { $0 }?.cancel()
+      timeouts.remove(self)
     }
     if let (continuation, result) = effects.head {
       continuation.resume(with: result)
@@ -509,14 +519,15 @@ final class Transfer: Sendable {
     }
     if let task = effects.cancelTask {
       // Never on the caller's thread: URLSession on Linux can deadlock when a cancel lands
-      // while the task completes on the thread that asked for it.
-      DispatchQueue.global().async { task.cancel() }
+      // while the task completes on the thread that asked for it, and `cancel()` waits on the
+      // session's work queue, which may be running this callback.
+      Transfer.offDelegateThread { task.cancel() }
     }
     effects.discardFile?.discard()
     if let metrics = effects.metrics {
       deliverMetrics(metrics)
     }
-    if effects.stopTimer, effects.metrics != nil {
+    if effects.ended {
       removeTemporaryBodyFile()
     }
   }
@@ -558,6 +569,8 @@ extension Transfer {
     var discardFile: DownloadFile?
     var metrics: State.Snapshot?
     var stopTimer = false
+    /// The transfer finished or failed just now (a download's end is handled apart).
+    var ended = false
   }
 
   enum Outcome {
@@ -608,11 +621,14 @@ extension Transfer {
     var hopBytesSent: Int64 = 0
     var hopBytesReceived: Int64 = 0
     var bytesReceived: Int64 = 0
+    /// Whether anyone observes metrics: without an observer no snapshot is taken.
+    let collectsMetrics: Bool
 
-    init(hop: Hop, now: ContinuousClock.Instant) {
+    init(hop: Hop, now: ContinuousClock.Instant, collectsMetrics: Bool) {
       self.hop = hop
       chain = [hop.url]
       lastActivity = now
+      self.collectsMetrics = collectsMetrics
     }
 
     enum Take {
@@ -692,7 +708,8 @@ extension Transfer {
         self.waiter = nil
         effects.waiter = (waiter, .success(nil))
       }
-      effects.metrics = snapshot(error: nil)
+      effects.ended = true
+      if collectsMetrics { effects.metrics = snapshot(error: nil) }
       return effects
     }
 
@@ -714,7 +731,8 @@ extension Transfer {
       inlineData = Data()
       effects.cancelTask = task
       if case .file(let file) = delivery { effects.discardFile = file }
-      effects.metrics = snapshot(error: error)
+      effects.ended = true
+      if collectsMetrics { effects.metrics = snapshot(error: error) }
       return effects
     }
 

@@ -80,13 +80,12 @@ extension URLSession: HTTPClient {
 
 /// One completion-handler request: whichever comes first of the completion, the calling task's
 /// cancellation and the deadline resumes the caller, exactly once.
-private final class CompletionCall: Sendable {
+private final class CompletionCall: TimeoutTarget {
   private struct State {
     var continuation: HeadContinuation?
     var task: URLSessionTask?
     var finished = false
     var cancelled = false
-    var timer: TransferTimer?
   }
 
   private let method: HTTPMethod
@@ -115,9 +114,9 @@ private final class CompletionCall: Sendable {
       return
     }
     if let deadline {
-      let timer = TransferTimer { [weak self] in self?.deadlinePassed() }
-      state.withLock { $0.timer = timer }
-      timer.start(after: deadline)
+      TimeoutScheduler.shared.add(self, checkAt: startInstant + deadline)
+      // Finished while being added: nothing will remove it later.
+      if state.withLock({ $0.finished }) { TimeoutScheduler.shared.remove(self) }
     }
     task.resume()
   }
@@ -152,11 +151,13 @@ private final class CompletionCall: Sendable {
     finish(with: result, cancelTask: false, cancelled: false)
   }
 
-  private func deadlinePassed() {
-    guard let deadline else { return }
-    let elapsed = ContinuousClock.now - startInstant
+  func checkTimeouts(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    guard let deadline, !state.withLock({ $0.finished }) else { return nil }
+    let elapsed = now - startInstant
+    guard elapsed >= deadline else { return startInstant + deadline }
     let error = DeadlineExceeded(method: method, url: url, limit: deadline, elapsed: elapsed)
     finish(with: .failure(error), cancelTask: true, cancelled: false)
+    return nil
   }
 
   private func finish(
@@ -164,18 +165,15 @@ private final class CompletionCall: Sendable {
     cancelTask: Bool,
     cancelled: Bool
   ) {
-    let (continuation, task, timer) = state.withLock {
-      state -> (HeadContinuation?, URLSessionTask?, TransferTimer?) in
-      guard !state.finished else { return (nil, nil, nil) }
+    let (continuation, task, live) = state.withLock {
+      state -> (HeadContinuation?, URLSessionTask?, Bool) in
+      guard !state.finished else { return (nil, nil, false) }
       state.finished = true
       state.cancelled = cancelled
-      defer {
-        state.continuation = nil
-        state.timer = nil
-      }
-      return (state.continuation, state.task, state.timer)
+      defer { state.continuation = nil }
+      return (state.continuation, state.task, true)
     }
-    timer?.cancel()
+    if live, deadline != nil { TimeoutScheduler.shared.remove(self) }
     continuation?.resume(with: result)
     if cancelTask, let task {
       // Off the caller's thread: see the deadlock note in Transfer.

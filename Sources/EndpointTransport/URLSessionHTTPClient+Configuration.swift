@@ -80,9 +80,10 @@ extension URLSessionHTTPClient {
 
     /// Called once per request, when its transfer ends, with its timings and byte counts.
     ///
-    /// It runs on the thread that ended the transfer (usually the session's delegate queue, the
-    /// timer's queue for a timeout, the cancelling thread for a cancellation): keep it short and
-    /// hand heavy work elsewhere.
+    /// It runs on the thread that ended the transfer (usually the session's delegate queue, which
+    /// on Linux is URLSession's own work queue, the timer's queue for a timeout, the cancelling
+    /// thread for a cancellation): keep it short and hand heavy work elsewhere, since the
+    /// client's other transfers wait meanwhile.
     public var metricsObserver: (@Sendable (TransferMetrics) -> Void)?
 
     /// Creates the default configuration.

@@ -33,6 +33,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
 
   let session: URLSession
   let router: TaskRouter
+  let timeouts = TimeoutScheduler()
 
   /// Creates a client with its own session.
   ///
@@ -41,11 +42,16 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
     router = TaskRouter()
-    let queue = OperationQueue()
-    queue.name = "Endpoint.URLSessionHTTPClient"
-    // One serial queue: callbacks of a task arrive in order and the state machine never races
-    // with itself on the delegate side.
-    queue.maxConcurrentOperationCount = 1
+    #if canImport(FoundationNetworking)
+      // Callbacks run where URLSession delivers them, in order, with no hop per callback.
+      let queue: OperationQueue = InlineDelegateQueue()
+    #else
+      let queue = OperationQueue()
+      queue.name = "Endpoint.URLSessionHTTPClient"
+      // One serial queue: callbacks of a task arrive in order and the state machine never races
+      // with itself on the delegate side.
+      queue.maxConcurrentOperationCount = 1
+    #endif
     session = URLSession(
       configuration: configuration.resolvedSessionConfiguration(),
       delegate: router,
@@ -110,6 +116,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
       mode: mode,
       session: session,
       router: router,
+      timeouts: timeouts,
       temporaryBodyFile: body.temporaryFile
     )
     return try await withTaskCancellationHandler {
@@ -135,4 +142,7 @@ extension PreparedBody {
 extension URLSessionHTTPClient {
   /// How many URLSession tasks the client is tracking (for tests of clean-up).
   var transfersInFlight: Int { router.count }
+
+  /// How many transfers the client's timeout scheduler watches (for tests of clean-up).
+  var transfersWatched: Int { timeouts.count }
 }

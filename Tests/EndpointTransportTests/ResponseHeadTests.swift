@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import EndpointTransport
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite struct ResponseHeadTests {
+  private let url = URL(string: "http://127.0.0.1/doc")!
+
+  private func response(_ fields: [String: String], status: Int = 200) throws -> HTTPResponse {
+    let http = try #require(
+      HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+    )
+    return HTTPResponse(http)
+  }
+
+  @Test func foundationFieldsAreOrderedByNameIgnoringCase() throws {
+    let head = try response([
+      "server": "nginx", "Content-Type": "application/json", "ETag": "\"1\"",
+      "accept-ranges": "bytes", "Date": "today", "X-b": "2", "x-A": "1",
+    ])
+    // Foundation may recase well-known names; the order ignores case either way.
+    #expect(
+      head.headerFields.map { $0.name.lowercased() } == [
+        "accept-ranges", "content-type", "date", "etag", "server", "x-a", "x-b",
+      ]
+    )
+    #expect(head.headerFields.contains { $0.name == "x-A" })
+    #expect(head.headerFields["content-type"] == "application/json")
+    #expect(head.status == 200)
+    #expect(head.url == url)
+  }
+
+  @Test func aFieldNameThatIsNotATokenIsDroppedNotFatal() throws {
+    let head = try response(["Good": "1", "Bad Name": "2"])
+    #expect(head.headerFields.map(\.name) == ["Good"])
+  }
+
+  @Test func declaredLengthIsContentLengthWhenTheBodyIsDeliveredAsSent() throws {
+    #expect(try response(["Content-Length": "300"]).declaredBodyLength(method: .get) == 300)
+    #expect(try response(["content-length": "0"]).declaredBodyLength(method: .get) == 0)
+    let identity = try response(["CONTENT-LENGTH": "12", "Content-Encoding": "IDENTITY"])
+    #expect(identity.declaredBodyLength(method: .post) == 12)
+  }
+
+  @Test func declaredLengthIsUnknownWhenTheBodyIsDecodedMissingOrInvalid() throws {
+    let gzip = try response(["Content-Length": "300", "Content-Encoding": "gzip"])
+    #expect(gzip.declaredBodyLength(method: .get) == nil)
+    #expect(try response([:]).declaredBodyLength(method: .get) == nil)
+    #expect(try response(["Content-Length": "-1"]).declaredBodyLength(method: .get) == nil)
+    #expect(try response(["Content-Length": "12, 12"]).declaredBodyLength(method: .get) == nil)
+    #expect(try response(["Content-Length": "ten"]).declaredBodyLength(method: .get) == nil)
+    var repeated = HTTPResponse(status: 200)
+    try repeated.headerFields.append("5", for: "Content-Length")
+    try repeated.headerFields.append("5", for: "content-length")
+    #expect(repeated.declaredBodyLength(method: .get) == nil)
+  }
+
+  @Test func responsesWithoutABodyDeclareZero() throws {
+    let stray = ["Content-Length": "5"]
+    #expect(try response(stray, status: 204).declaredBodyLength(method: .get) == 0)
+    #expect(try response(stray, status: 304).declaredBodyLength(method: .get) == 0)
+    #expect(try response(stray, status: 200).declaredBodyLength(method: .head) == 0)
+  }
+
+  @Test func fieldNamesCompareIgnoringASCIICaseOnly() {
+    #expect(FieldName.equals("Content-Length", "content-length"))
+    #expect(FieldName.equals("HOST", "host"))
+    #expect(!FieldName.equals("hosts", "host"))
+    #expect(!FieldName.equals("hos", "host"))
+    #expect(!FieldName.equals("h\u{f6}st", "host"))
+    #expect(FieldName.precedes("accept", "Age"))
+    #expect(FieldName.precedes("X-A", "x-b"))
+    #expect(FieldName.precedes("Date", "date-2"))
+    #expect(!FieldName.precedes("date", "DATE"))
+    #expect(!FieldName.precedes("Server", "ETag"))
+  }
+
+  @Test func theURLRequestDropsFramingFieldsAndKeepsTheRest() throws {
+    var fields = HTTPFields()
+    for (name, value) in [
+      ("Accept", "application/json"), ("content-LENGTH", "99"), ("Host", "evil"),
+      ("Transfer-Encoding", "chunked"), ("CONNECTION", "close"), ("X-Trace", "1"),
+      ("x-trace", "2"),
+    ] {
+      try fields.append(value, for: name)
+    }
+    let get = Hop(method: .get, url: url, headerFields: fields, body: .none, bodyIsReplayable: true)
+    let request = get.urlRequest(timeoutInterval: 7)
+    #expect(request.httpMethod == "GET")
+    #expect(request.timeoutInterval == 7)
+    let sent = try #require(request.allHTTPHeaderFields)
+    #expect(sent.keys.map { $0.lowercased() }.sorted() == ["accept", "x-trace"])
+    #expect(request.value(forHTTPHeaderField: "X-Trace") == "1,2")
+    let patch = Hop(
+      method: .patch, url: url, headerFields: fields, body: .none, bodyIsReplayable: true)
+    #expect(patch.urlRequest(timeoutInterval: 7).httpMethod == "PATCH")
+  }
+}
