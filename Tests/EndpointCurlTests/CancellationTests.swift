@@ -12,7 +12,7 @@ import Testing
     task.cancel()
     let (result, duration) = await elapsed { try await task.value }
     #expect(throws: CancellationError.self) { try result.get() }
-    #expect(duration < .seconds(1))
+    #expect(duration < .seconds(10))  // the silent server would hold it for 120 s
   }
 
   @Test func cancellingWhileReadingTheBodyThrowsCancellationError() async throws {

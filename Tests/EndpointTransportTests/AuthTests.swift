@@ -14,7 +14,7 @@ import Testing
     #expect(response.headerFields["WWW-Authenticate"]?.hasPrefix("Basic") == true)
     let json = try jsonObject(try await body.collect(upTo: 1 << 16))
     #expect(!json.isEmpty)
-    #expect(duration < .seconds(2))
+    #expect(duration < .seconds(4))  // well before the 5 s deadline
   }
 
   @Test func aChallengeReachesTheParserAsUnexpectedResponse() async throws {

@@ -111,7 +111,7 @@ private func wait(
     let error = try #require(throws: DeadlineExceeded.self) { try result.get() }
     #expect(error.limit == .milliseconds(300))
     #expect(error.elapsed >= .milliseconds(300))
-    #expect(duration < .seconds(2))
+    #expect(duration < .seconds(10))  // the other request's deadline is 20 s
     long.cancel()
     await #expect(throws: CancellationError.self) { try await long.value }
   }

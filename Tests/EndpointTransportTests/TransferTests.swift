@@ -159,6 +159,7 @@ import Testing
     #expect(try echoedBody(echo).count == 6 * 1024 * 1024)
     let after = try files(in: FileManager.default.temporaryDirectory)
       .filter { $0.hasPrefix("endpoint-upload-") }
-    #expect(after == before)
+    // Other tests may spool at the same time; none of the files this one left may remain.
+    #expect(Set(after).isSubset(of: before))
   }
 }
