@@ -16,15 +16,15 @@ extension CurlHTTPClient {
     /// Defaults to 60 seconds.
     ///
     /// It covers the connection and the wait for the response too, so a server that never
-    /// answers fails with ``CurlHTTPClient/IdleTimeout`` after this long.
+    /// answers fails with ``EndpointCore/IdleTimeout`` after this long.
     public var idleTimeout: Duration?
 
     /// How long a whole exchange (every redirect and the whole body) may take; `nil` for no
     /// limit, the default. ``EndpointCore/HTTPRequest/timeout`` replaces it for one request.
-    /// Exceeding it fails with ``CurlHTTPClient/DeadlineExceeded``.
+    /// Exceeding it fails with ``EndpointCore/DeadlineExceeded``.
     public var deadline: Duration?
 
-    /// Which redirects are followed. Defaults to ``RedirectPolicy/followDefault`` (20).
+    /// Which redirects are followed. Defaults to ``EndpointCore/RedirectPolicy/followDefault`` (20).
     public var redirectPolicy: RedirectPolicy
 
     /// The largest response body accepted, in bytes; `nil` for no limit, the default.

@@ -1,45 +1,9 @@
 extension CurlHTTPClient {
-  /// What the client does with a redirect (301, 302, 303, 307, 308 with a `Location`).
+  /// What the client does with a redirect: the package's one ``EndpointCore/RedirectPolicy``,
+  /// shared by every transport.
   ///
   /// libcurl never follows redirects itself (`CURLOPT_FOLLOWLOCATION` is off): the SDK builds
-  /// each new request with the same rules as ``EndpointCore/HTTPClient`` transports elsewhere in
-  /// the package:
-  /// - 307 and 308 keep the method and the body (a streamed body cannot be sent twice:
-  ///   ``CurlHTTPClient/RedirectBodyNotReplayable``);
-  /// - 301 and 302 turn `POST` into `GET`, 303 turns every method but `HEAD` into `GET`, and
-  ///   those drop the body and its `Content-*` fields (RFC 9110, section 15.4);
-  /// - `Authorization`, `Cookie` and `Proxy-Authorization` are dropped when the redirect leaves
-  ///   the origin (scheme, host or port changes);
-  /// - cookies set by a response in the chain are sent on to later requests of the same chain
-  ///   (never to other requests);
-  /// - past the limit the request fails with ``CurlHTTPClient/TooManyRedirects``.
-  ///
-  /// ```swift
-  /// configuration.redirectPolicy = .follow(upTo: 5)
-  /// configuration.redirectPolicy = .doNotFollow   // the 3xx comes back with headers and body
-  /// ```
-  public struct RedirectPolicy: Sendable, Hashable, CustomStringConvertible {
-    /// The most redirects followed; `nil` when redirects are not followed.
-    public let limit: Int?
-
-    private init(limit: Int?) {
-      self.limit = limit
-    }
-
-    /// Follows up to `limit` redirects in a row (negative limits count as 0).
-    public static func follow(upTo limit: Int) -> RedirectPolicy {
-      RedirectPolicy(limit: max(0, limit))
-    }
-
-    /// Follows up to 20 redirects, like browsers.
-    public static let followDefault = RedirectPolicy.follow(upTo: 20)
-
-    /// Returns every 3xx response as it is, with its headers and body.
-    public static let doNotFollow = RedirectPolicy(limit: nil)
-
-    /// `follow up to N` or `do not follow`.
-    public var description: String {
-      limit.map { "follow up to \($0)" } ?? "do not follow"
-    }
-  }
+  /// each new request by the policy's rules. Cookies set by a response in the chain are also
+  /// sent on to later requests of the same chain (never to other requests).
+  public typealias RedirectPolicy = EndpointCore.RedirectPolicy
 }

@@ -63,7 +63,7 @@ extension CurlHTTPClient {
   ///     ``EndpointCore/UnexpectedResponse`` (with the start of the body) and writes nothing.
   ///   - progress: called on the client's loop thread as bytes arrive; keep it short.
   /// - Returns: the response head.
-  /// - Throws: ``EndpointCore/UnexpectedResponse``, ``DownloadFileError`` and the errors of
+  /// - Throws: ``EndpointCore/UnexpectedResponse``, ``EndpointCore/DownloadFileError`` and the errors of
   ///   ``send(_:)``.
   @discardableResult
   public func download(

@@ -8,13 +8,3 @@ extension CurlHTTPClient.ConnectionFailure: TransportFailure {
     }
   }
 }
-
-extension CurlHTTPClient.IdleTimeout: TransportFailure {
-  /// Always `true`: the server went quiet, and a new attempt may find it answering.
-  public var isTransient: Bool { true }
-}
-
-extension CurlHTTPClient.DeadlineExceeded: TransportFailure {
-  /// Always `true`: each attempt gets its own deadline.
-  public var isTransient: Bool { true }
-}

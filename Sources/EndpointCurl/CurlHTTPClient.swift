@@ -14,15 +14,15 @@
 ///
 /// It behaves like EndpointTransport's `URLSessionHTTPClient`:
 /// - cancelling the calling task stops the transfer and throws `CancellationError`;
-/// - an idle timeout and a total deadline to the millisecond (``IdleTimeout``,
-///   ``DeadlineExceeded``);
+/// - an idle timeout and a total deadline to the millisecond (``EndpointCore/IdleTimeout``,
+///   ``EndpointCore/DeadlineExceeded``);
 /// - the SDK's redirect policy (307/308 keep method and body, credentials stay on their origin,
 ///   a limit);
 /// - `Content-Length`, `Transfer-Encoding`, `Host` and `Connection` are never taken from the
 ///   request's fields; a maximum response size; gzip and deflate bodies decoded;
 /// - a truncated body, conflicting `Content-Length` fields or a response that is not HTTP fail
 ///   with ``ConnectionFailure``;
-/// - timings per request (``TransferMetrics``), upload and download progress.
+/// - timings per request (``EndpointCore/TransferMetrics``), upload and download progress.
 ///
 /// Streamed response bodies have real backpressure: when the reader falls
 /// ``Configuration/streamBufferSize`` bytes behind, the transfer pauses until it catches up.
@@ -88,9 +88,9 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
   /// A status that is not 2xx is returned like any other. A streamed request body (made from an
   /// `AsyncSequence`) is read into memory before it is sent; send large bodies from a file.
   ///
-  /// - Throws: `CancellationError` when the calling task is cancelled, ``IdleTimeout``,
-  ///   ``DeadlineExceeded``, ``ConnectionFailure``, ``TooManyRedirects``,
-  ///   ``RedirectBodyNotReplayable``, ``EndpointCore/ResponseTooLarge``, ``ShutDown``,
+  /// - Throws: `CancellationError` when the calling task is cancelled, ``EndpointCore/IdleTimeout``,
+  ///   ``EndpointCore/DeadlineExceeded``, ``ConnectionFailure``, ``EndpointCore/TooManyRedirects``,
+  ///   ``EndpointCore/RedirectBodyNotReplayable``, ``EndpointCore/ResponseTooLarge``, ``ShutDown``,
   ///   ``EndpointCore/InvalidURL`` for a URL that is not `http` or `https`.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)

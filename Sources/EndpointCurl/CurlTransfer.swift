@@ -35,9 +35,9 @@ struct TransferOptions: Sendable {
   var maximumResponseSize: Int?
   var streamBufferSize: Int
   var inlineBodyLimit: Int
-  var metricsObserver: (@Sendable (CurlHTTPClient.TransferMetrics) -> Void)?
-  var uploadProgress: (@Sendable (CurlHTTPClient.TransferProgress) -> Void)?
-  var downloadProgress: (@Sendable (CurlHTTPClient.TransferProgress) -> Void)?
+  var metricsObserver: (@Sendable (TransferMetrics) -> Void)?
+  var uploadProgress: (@Sendable (TransferProgress) -> Void)?
+  var downloadProgress: (@Sendable (TransferProgress) -> Void)?
 }
 
 /// One exchange from start to end, across redirects: the state machine behind
@@ -406,9 +406,9 @@ final class CurlTransfer: @unchecked Sendable {
     var list: OpaquePointer?
     var hasExpect = false
     var hasContentType = false
-    for field in hop.headerFields where !Hop.isFramingField(field.name) {
-      if asciiCaseInsensitiveEquals(field.name, "expect") { hasExpect = true }
-      if asciiCaseInsensitiveEquals(field.name, "content-type") { hasContentType = true }
+    for field in hop.headerFields where !FieldName.isFraming(field.name) {
+      if FieldName.equals(field.name, "expect") { hasExpect = true }
+      if FieldName.equals(field.name, "content-type") { hasContentType = true }
       // "Name;" is libcurl's way to send a field with an empty value ("Name:" removes it).
       let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
       list = ccurl_slist_append(list, line)
@@ -575,7 +575,7 @@ final class CurlTransfer: @unchecked Sendable {
       }
       if let progress = options.downloadProgress {
         progress(
-          CurlHTTPClient.TransferProgress(
+          TransferProgress(
             completed: hopBytesReceived + Int64(count),
             expected: expectedLength
           )
@@ -614,7 +614,7 @@ final class CurlTransfer: @unchecked Sendable {
     uploadOffset += Int64(count)
     if count > 0, let progress = options.uploadProgress {
       progress(
-        CurlHTTPClient.TransferProgress(completed: uploadOffset, expected: hop.body.length)
+        TransferProgress(completed: uploadOffset, expected: hop.body.length)
       )
     }
     return count
@@ -714,7 +714,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
     if chain.count > limit {
       failOnLoop(
-        CurlHTTPClient.TooManyRedirects(method: method, limit: limit, chain: chain + [location])
+        TooManyRedirects(method: method, limit: limit, chain: chain + [location])
       )
       return .retire
     }
@@ -744,7 +744,7 @@ final class CurlTransfer: @unchecked Sendable {
       let elapsed = now - startInstant
       if elapsed >= deadline {
         return .expired(
-          CurlHTTPClient.DeadlineExceeded(
+          DeadlineExceeded(
             method: method,
             url: currentURL,
             limit: deadline,
@@ -764,7 +764,7 @@ final class CurlTransfer: @unchecked Sendable {
         let silence = now - lastActivity
         if silence >= idle {
           return .expired(
-            CurlHTTPClient.IdleTimeout(
+            IdleTimeout(
               method: method, url: currentURL, limit: idle, silence: silence)
           )
         }
@@ -836,16 +836,19 @@ final class CurlTransfer: @unchecked Sendable {
       if case .failed(let error) = shared.outcome { return error }
       return nil
     }
+    let end = ContinuousClock.now
     observer(
-      CurlHTTPClient.TransferMetrics(
+      TransferMetrics(
         method: method,
         url: url,
         finalURL: response?.url,
         status: response?.status,
+        // Derived here rather than read at the start: only requests with an observer pay for it.
+        startDate: Date(timeIntervalSinceNow: -(end - startInstant).seconds),
         start: startInstant,
         responseStart: responseStart,
         firstBodyByte: firstBodyByte,
-        end: .now,
+        end: end,
         nameLookup: curlInfo?.nameLookup,
         connect: curlInfo?.connect,
         tlsHandshake: curlInfo?.tlsHandshake,

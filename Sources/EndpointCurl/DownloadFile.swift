@@ -22,7 +22,7 @@ final class DownloadFile {
   private let partialPath: String
   private var descriptor: Int32
 
-  init(destination: URL) throws(CurlHTTPClient.DownloadFileError) {
+  init(destination: URL) throws(DownloadFileError) {
     self.destination = destination
     let directory = destination.deletingLastPathComponent()
     partialPath =
@@ -31,7 +31,7 @@ final class DownloadFile {
       ).path
     descriptor = open(partialPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
-      throw CurlHTTPClient.DownloadFileError(destination: destination, reason: Self.lastError())
+      throw DownloadFileError(destination: destination, reason: Self.lastError())
     }
   }
 
@@ -40,23 +40,23 @@ final class DownloadFile {
   }
 
   /// Appends `count` bytes at `bytes`.
-  func write(_ bytes: UnsafeRawPointer, count: Int) throws(CurlHTTPClient.DownloadFileError) {
+  func write(_ bytes: UnsafeRawPointer, count: Int) throws(DownloadFileError) {
     guard descriptor >= 0 else { return }
     var offset = 0
     while offset < count {
       let written = posixWrite(descriptor, bytes + offset, count - offset)
       if written < 0 {
         if errno == EINTR { continue }
-        throw CurlHTTPClient.DownloadFileError(destination: destination, reason: Self.lastError())
+        throw DownloadFileError(destination: destination, reason: Self.lastError())
       }
       offset += written
     }
   }
 
   /// Closes the file and moves it to the destination, replacing any file there.
-  func commit() throws(CurlHTTPClient.DownloadFileError) {
+  func commit() throws(DownloadFileError) {
     guard descriptor >= 0 else {
-      throw CurlHTTPClient.DownloadFileError(
+      throw DownloadFileError(
         destination: destination,
         reason: "the download was already discarded"
       )
@@ -71,7 +71,7 @@ final class DownloadFile {
     }
     if let failure {
       unlink(partialPath)
-      throw CurlHTTPClient.DownloadFileError(destination: destination, reason: failure)
+      throw DownloadFileError(destination: destination, reason: failure)
     }
   }
 

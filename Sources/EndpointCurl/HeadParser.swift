@@ -63,7 +63,7 @@ struct HeadParser {
   private mutating func flush() {
     guard let name = pendingName else { return }
     pendingName = nil
-    if asciiCaseInsensitiveEquals(name, "set-cookie") { sawSetCookie = true }
+    if FieldName.equals(name, "set-cookie") { sawSetCookie = true }
     // A field HTTPFields rejects (a name that is not a token, NUL in the value) is dropped.
     try? fields.append(pendingValue, for: name)
     pendingValue = ""

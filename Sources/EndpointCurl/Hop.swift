@@ -20,7 +20,7 @@ enum UploadBody: Sendable {
 }
 
 /// One request on the wire: the original one, then one per redirect followed.
-struct Hop: Sendable {
+struct Hop: RedirectHop {
   var method: HTTPMethod
   var url: URL
   var headerFields: HTTPFields
@@ -28,28 +28,9 @@ struct Hop: Sendable {
   /// Whether the body may be sent again (in memory or from a file, not a stream).
   var bodyIsReplayable: Bool
 
-  /// Whether `name` is a field that describes the connection or the message framing. libcurl
-  /// sets those from the real body and connection; a user's value would corrupt the connection
-  /// (leftover bytes read as the next request), so it is never sent.
-  static func isFramingField(_ name: String) -> Bool {
-    asciiCaseInsensitiveEquals(name, "content-length")
-      || asciiCaseInsensitiveEquals(name, "transfer-encoding")
-      || asciiCaseInsensitiveEquals(name, "host")
-      || asciiCaseInsensitiveEquals(name, "connection")
-  }
-}
+  var hasBody: Bool { body.length > 0 }
 
-/// Compares ASCII names without allocating lowercased copies; `lowercase` must be lowercase.
-func asciiCaseInsensitiveEquals(_ name: String, _ lowercase: StaticString) -> Bool {
-  var name = name
-  return name.withUTF8 { bytes in
-    guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-    let expected = lowercase.utf8Start
-    for index in 0..<bytes.count {
-      var byte = bytes[index]
-      if byte >= 0x41, byte <= 0x5A { byte |= 0x20 }
-      if byte != expected[index] { return false }
-    }
-    return true
+  mutating func removeBody() {
+    body = .none
   }
 }

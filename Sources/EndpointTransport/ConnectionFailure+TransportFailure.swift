@@ -17,13 +17,3 @@ extension ConnectionFailure: TransportFailure {
     }
   }
 }
-
-extension IdleTimeout: TransportFailure {
-  /// Always `true`: the server went quiet, and a new attempt may find it answering.
-  public var isTransient: Bool { true }
-}
-
-extension DeadlineExceeded: TransportFailure {
-  /// Always `true`: each attempt gets its own deadline.
-  public var isTransient: Bool { true }
-}

@@ -12,7 +12,7 @@ enum OutgoingBody: Sendable {
 }
 
 /// One request on the wire: the original one, then one per redirect followed.
-struct Hop: Sendable {
+struct Hop: RedirectHop {
   var method: HTTPMethod
   var url: URL
   var headerFields: HTTPFields
@@ -20,12 +20,16 @@ struct Hop: Sendable {
   /// Whether the body may be sent again (in memory or from a file, not a stream).
   var bodyIsReplayable: Bool
 
-  /// Header fields that describe the connection or the message framing: URLSession and libcurl
-  /// set them from the real body and connection, and a wrong user value would corrupt the
-  /// connection (leftover bytes read as the next request).
-  static func isFramingField(_ name: String) -> Bool {
-    FieldName.equals(name, "content-length") || FieldName.equals(name, "transfer-encoding")
-      || FieldName.equals(name, "host") || FieldName.equals(name, "connection")
+  var hasBody: Bool {
+    switch body {
+    case .none: false
+    case .data(let data): !data.isEmpty
+    case .file: true
+    }
+  }
+
+  mutating func removeBody() {
+    body = .none
   }
 
   /// The `URLRequest` for this hop, without framing fields and without a body (the task
@@ -35,7 +39,7 @@ struct Hop: Sendable {
     // GET is the default; setting it again costs a copy of Foundation's request.
     if method != .get { request.httpMethod = method.rawValue }
     request.timeoutInterval = timeoutInterval
-    for field in headerFields where !Hop.isFramingField(field.name) {
+    for field in headerFields where !FieldName.isFraming(field.name) {
       request.addValue(field.value, forHTTPHeaderField: field.name)
     }
     return request

@@ -274,7 +274,7 @@ final class Transfer: TimeoutTarget {
   /// task completes, a new task sends the request built by ``RedirectRule``.
   func willRedirect(_ response: HTTPURLResponse, to newRequest: URLRequest, task: URLSessionTask) {
     guard let limit = options.redirectLimit,
-      RedirectRule.followedStatuses.contains(response.statusCode)
+      RedirectRule.isFollowed(response.statusCode)
     else { return }
     let location =
       newRequest.url
@@ -543,7 +543,7 @@ final class Transfer: TimeoutTarget {
         startDate: startDate,
         start: startInstant,
         responseStart: snapshot.responseStart,
-        firstByte: snapshot.firstByte,
+        firstBodyByte: snapshot.firstByte,
         end: ContinuousClock.now,
         bytesSent: snapshot.bytesSent,
         bytesReceived: snapshot.bytesReceived,

@@ -14,7 +14,7 @@ import Synchronization
 /// It goes through the SDK's safe path as far as a session without the SDK's delegate allows:
 /// completion-handler tasks (never Foundation's async methods, whose cancellation can deadlock
 /// on Linux), cancellation that throws `CancellationError`,
-/// ``EndpointCore/HTTPRequest/timeout`` enforced by the SDK's own timer (``DeadlineExceeded``),
+/// ``EndpointCore/HTTPRequest/timeout`` enforced by the SDK's own timer (``EndpointCore/DeadlineExceeded``),
 /// framing fields never taken from the request,
 /// and the same errors as ``URLSessionHTTPClient``.
 ///
@@ -30,7 +30,7 @@ extension URLSession: HTTPClient {
   /// Sends a request with a completion-handler task and returns the response with its whole
   /// body in memory.
   ///
-  /// - Throws: `CancellationError` when the calling task is cancelled, ``DeadlineExceeded``
+  /// - Throws: `CancellationError` when the calling task is cancelled, ``EndpointCore/DeadlineExceeded``
   ///   past ``EndpointCore/HTTPRequest/timeout``, ``ConnectionFailure``, ``UnsupportedRequest``.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     let body = request.body == nil ? PreparedBody.none : try await PreparedBody(request.body)

@@ -37,15 +37,15 @@ extension URLSessionHTTPClient {
     /// Defaults to 60 seconds.
     ///
     /// It covers the wait for the response too, so a server that never answers fails with
-    /// ``IdleTimeout`` after this long.
+    /// ``EndpointCore/IdleTimeout`` after this long.
     public var idleTimeout: Duration?
 
     /// How long a whole exchange (every redirect and the whole body) may take; `nil` for no
     /// limit, the default. ``EndpointCore/HTTPRequest/timeout`` replaces it for one request.
-    /// Exceeding it fails with ``DeadlineExceeded``.
+    /// Exceeding it fails with ``EndpointCore/DeadlineExceeded``.
     public var deadline: Duration?
 
-    /// Which redirects are followed. Defaults to ``RedirectPolicy/followDefault`` (20).
+    /// Which redirects are followed. Defaults to ``EndpointCore/RedirectPolicy/followDefault`` (20).
     public var redirectPolicy: RedirectPolicy
 
     /// The largest response body accepted, in bytes; `nil` for no limit, the default.

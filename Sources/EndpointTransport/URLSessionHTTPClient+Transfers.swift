@@ -59,7 +59,7 @@ extension URLSessionHTTPClient {
   ///     ``EndpointCore/UnexpectedResponse`` (with the start of the body) and writes nothing.
   ///   - progress: called from the session's delegate queue as bytes arrive; keep it short.
   /// - Returns: the response head.
-  /// - Throws: ``EndpointCore/UnexpectedResponse``, ``DownloadFileError`` and the errors of
+  /// - Throws: ``EndpointCore/UnexpectedResponse``, ``EndpointCore/DownloadFileError`` and the errors of
   ///   ``send(_:)``.
   @discardableResult
   public func download(

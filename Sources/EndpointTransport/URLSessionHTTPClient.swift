@@ -10,13 +10,13 @@ import Foundation
 /// belongs to, and builds its own behaviour on those callbacks instead of Foundation's async
 /// methods:
 /// - cancelling the calling task stops the transfer and throws `CancellationError`;
-/// - an idle timeout and a total deadline with sub-second precision (``IdleTimeout``,
-///   ``DeadlineExceeded``);
+/// - an idle timeout and a total deadline with sub-second precision (``EndpointCore/IdleTimeout``,
+///   ``EndpointCore/DeadlineExceeded``);
 /// - the SDK's redirect policy (307/308 keep method and body, credentials stay on their origin);
 /// - a 401 with `WWW-Authenticate` is returned at once, never waited on;
 /// - `Content-Length`, `Transfer-Encoding`, `Host` and `Connection` are never taken from the
 ///   request's fields; a maximum response size;
-/// - timings and byte counts per request (``TransferMetrics``), upload and download progress.
+/// - timings and byte counts per request (``EndpointCore/TransferMetrics``), upload and download progress.
 ///
 /// ```swift
 /// let client = URLSessionHTTPClient()
@@ -69,9 +69,9 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   /// Bodies declared at most ``Configuration/inlineBodyLimit`` bytes arrive whole, in memory.
   /// A status that is not 2xx is returned like any other.
   ///
-  /// - Throws: `CancellationError` when the calling task is cancelled, ``IdleTimeout``,
-  ///   ``DeadlineExceeded``, ``ConnectionFailure``, ``TooManyRedirects``,
-  ///   ``RedirectBodyNotReplayable``, ``EndpointCore/ResponseTooLarge``, ``UnsupportedRequest``.
+  /// - Throws: `CancellationError` when the calling task is cancelled, ``EndpointCore/IdleTimeout``,
+  ///   ``EndpointCore/DeadlineExceeded``, ``ConnectionFailure``, ``EndpointCore/TooManyRedirects``,
+  ///   ``EndpointCore/RedirectBodyNotReplayable``, ``EndpointCore/ResponseTooLarge``, ``UnsupportedRequest``.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)
   }

@@ -21,7 +21,7 @@ import Testing
     #expect(metrics.bytesReceived == Int64(data.count))
     #expect(metrics.error == nil)
     let head = try #require(metrics.responseStart)
-    let first = try #require(metrics.firstByte)
+    let first = try #require(metrics.firstBodyByte)
     #expect(metrics.start <= head)
     #expect(head <= first)
     #expect(first <= metrics.end)

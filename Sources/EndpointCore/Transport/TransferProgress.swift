@@ -1,8 +1,8 @@
-/// How far an upload or a download has come, reported from URLSession's delegate callbacks.
+/// How far an upload or a download has come.
 ///
-/// Uploads report request body bytes sent; downloads report response body bytes received
-/// against the declared length. (`URLSessionTask.progress` and the byte counters stay at zero
-/// on Linux, so the SDK counts itself.)
+/// Uploads report request body bytes handed to the connection; downloads report response body
+/// bytes received against the declared length. The transports count the bytes themselves, the
+/// same way on every platform.
 ///
 /// ```swift
 /// try await client.download(request, to: file) { progress in

@@ -7,8 +7,7 @@
 /// A 307 or 308 redirect asks for the request body to be sent again, but the body was a stream
 /// that can be read only once.
 ///
-/// Send the body from memory or from a file (``EndpointCore/HTTPBody``) when the server may
-/// redirect it.
+/// Send the body from memory or from a file (``HTTPBody``) when the server may redirect it.
 public struct RedirectBodyNotReplayable: Error, Hashable, Sendable, CustomStringConvertible {
   /// The request's method.
   public let method: HTTPMethod
@@ -29,8 +28,8 @@ public struct RedirectBodyNotReplayable: Error, Hashable, Sendable, CustomString
 
   /// A sentence naming the redirect and what to do.
   public var description: String {
-    "\(method) \(url.absoluteString): \(status) redirect to \(location.absoluteString) "
-      + "needs the body again, but it was a stream that can be read only once; "
-      + "send it from memory or from a file"
+    "\(method) \(URLRedaction.redacted(url)): \(status) redirect to "
+      + "\(URLRedaction.redacted(location)) needs the body again, but it was a stream that "
+      + "can be read only once; send it from memory or from a file"
   }
 }

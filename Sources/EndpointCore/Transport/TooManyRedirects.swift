@@ -4,7 +4,7 @@
   import Foundation
 #endif
 
-/// A request was redirected more often than the redirect policy allows.
+/// A request was redirected more often than the client's ``RedirectPolicy`` allows.
 ///
 /// ```swift
 /// catch let error as TooManyRedirects {
@@ -27,10 +27,10 @@ public struct TooManyRedirects: Error, Hashable, Sendable, CustomStringConvertib
     self.chain = chain
   }
 
-  /// A sentence with the limit and the chain of URLs.
+  /// A sentence with the limit and the chain of URLs (credentials in them redacted).
   public var description: String {
-    let first = chain.first?.absoluteString ?? "?"
-    return "\(method) \(first): more than \(limit) redirects: "
-      + chain.map(\.absoluteString).joined(separator: " → ")
+    let urls = chain.map { URLRedaction.redacted($0) }
+    return "\(method) \(urls.first ?? "?"): more than \(limit) redirects: "
+      + urls.joined(separator: " → ")
   }
 }

@@ -4,27 +4,33 @@
   import Foundation
 #endif
 
-/// The SDK's own redirect rules (RFC 9110, section 15.4).
-enum RedirectRule {
-  /// Statuses that are followed; 300, 304, 305 and 306 are returned as they are.
-  static func isFollowed(_ status: Int) -> Bool {
+/// The SDK's own redirect rules (RFC 9110, section 15.4), shared by every transport so a
+/// redirect is followed the same way whichever client sends the request.
+package enum RedirectRule {
+  /// Whether a redirect with `status` is followed; 300, 304, 305 and 306 are returned as they
+  /// are.
+  package static func isFollowed(_ status: Int) -> Bool {
     status == 301 || status == 302 || status == 303 || status == 307 || status == 308
   }
 
   /// Credentials that must not leave the origin they were meant for.
-  static let originBoundFieldNames = ["Authorization", "Cookie", "Proxy-Authorization"]
+  package static let originBoundFieldNames = ["Authorization", "Cookie", "Proxy-Authorization"]
 
   /// Fields that describe a body; dropped with the body.
-  static let contentFieldNames = [
+  package static let contentFieldNames = [
     "Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location",
     "Digest", "Last-Modified",
   ]
 
   /// The request that follows `hop` after a redirect with `status` to `location`.
   ///
-  /// - Throws: `RedirectBodyNotReplayable` when the method and body must be kept but the body
+  /// - Throws: ``RedirectBodyNotReplayable`` when the method and body must be kept but the body
   ///   was a stream.
-  static func next(after hop: Hop, status: Int, location: URL) throws -> Hop {
+  package static func next<Hop: RedirectHop>(
+    after hop: Hop,
+    status: Int,
+    location: URL
+  ) throws(RedirectBodyNotReplayable) -> Hop {
     var next = hop
     next.url = location
     let dropsBody: Bool
@@ -35,11 +41,11 @@ enum RedirectRule {
     }
     if dropsBody {
       if hop.method != .head { next.method = .get }
-      next.body = .none
+      next.removeBody()
       next.bodyIsReplayable = true
       for name in contentFieldNames { next.headerFields.remove(name) }
-    } else if !hop.bodyIsReplayable, hop.body.length > 0 {
-      throw CurlHTTPClient.RedirectBodyNotReplayable(
+    } else if !hop.bodyIsReplayable, hop.hasBody {
+      throw RedirectBodyNotReplayable(
         method: hop.method,
         url: hop.url,
         status: status,
@@ -53,7 +59,7 @@ enum RedirectRule {
   }
 
   /// Whether two URLs share scheme, host and port (default ports made explicit).
-  static func sameOrigin(_ first: URL, _ second: URL) -> Bool {
+  package static func sameOrigin(_ first: URL, _ second: URL) -> Bool {
     let firstScheme = first.scheme?.lowercased()
     let secondScheme = second.scheme?.lowercased()
     return firstScheme == secondScheme

@@ -6,9 +6,10 @@
 
 /// The whole exchange took longer than its deadline, so the transfer was stopped.
 ///
-/// The deadline is ``EndpointCore/HTTPRequest/timeout`` when the request sets one, otherwise
-/// ``URLSessionHTTPClient/Configuration/deadline``. It covers every redirect and the whole body,
-/// even while bytes keep arriving; the SDK measures it with its own timer, to the millisecond.
+/// Every transport of the package throws this one type. The deadline is
+/// ``HTTPRequest/timeout`` when the request sets one, otherwise the client's `deadline`
+/// setting. It covers every redirect and the whole body, even while bytes keep arriving; the
+/// transports measure it with their own timers, to the millisecond.
 ///
 /// ```swift
 /// do {
@@ -35,9 +36,15 @@ public struct DeadlineExceeded: Error, Hashable, Sendable, CustomStringConvertib
     self.elapsed = elapsed
   }
 
-  /// A sentence naming the request, the time taken and the deadline.
+  /// A sentence naming the request (credentials in its URL redacted), the time taken and the
+  /// deadline.
   public var description: String {
-    "\(method) \(url.absoluteString): not finished after \(elapsed.shortDescription) "
+    "\(method) \(URLRedaction.redacted(url)): not finished after \(elapsed.shortDescription) "
       + "(deadline \(limit.shortDescription))"
   }
+}
+
+extension DeadlineExceeded: TransportFailure {
+  /// Always `true`: each attempt gets its own deadline.
+  public var isTransient: Bool { true }
 }

@@ -6,8 +6,9 @@
 
 /// No byte was sent or received for longer than the idle timeout, so the transfer was stopped.
 ///
-/// Set the limit with ``URLSessionHTTPClient/Configuration/idleTimeout``. The SDK measures it
-/// with its own timer, to the millisecond, on every platform.
+/// Every transport of the package throws this one type: catch it once, whichever client sends
+/// the request. The limit is the client's `idleTimeout` setting; the transports measure it with
+/// their own timers, to the millisecond.
 ///
 /// ```swift
 /// do {
@@ -34,9 +35,14 @@ public struct IdleTimeout: Error, Hashable, Sendable, CustomStringConvertible {
     self.silence = silence
   }
 
-  /// A sentence naming the request, the silence and the limit.
+  /// A sentence naming the request (credentials in its URL redacted), the silence and the limit.
   public var description: String {
-    "\(method) \(url.absoluteString): no bytes for \(silence.shortDescription) "
+    "\(method) \(URLRedaction.redacted(url)): no bytes for \(silence.shortDescription) "
       + "(idle timeout \(limit.shortDescription))"
   }
+}
+
+extension IdleTimeout: TransportFailure {
+  /// Always `true`: the server went quiet, and a new attempt may find it answering.
+  public var isTransient: Bool { true }
 }

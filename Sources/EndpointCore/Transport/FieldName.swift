@@ -1,11 +1,11 @@
 /// Header field name comparisons that ignore ASCII case without building lowercased strings:
-/// they run for every field of every request and response.
+/// the transports run them for every field of every request and response.
 ///
 /// Field names are RFC 9110 tokens (ASCII); a name with other characters is compared byte by
 /// byte and never matches a token.
-enum FieldName {
+package enum FieldName {
   /// Whether `name` is `lowercased` ignoring ASCII case; `lowercased` must be lowercase.
-  static func equals(_ name: String, _ lowercased: StaticString) -> Bool {
+  package static func equals(_ name: String, _ lowercased: StaticString) -> Bool {
     let count = lowercased.utf8CodeUnitCount
     guard name.utf8.count == count else { return false }
     return lowercased.withUTF8Buffer { expected in
@@ -19,7 +19,7 @@ enum FieldName {
   }
 
   /// Whether `lhs` sorts before `rhs` once both are lowercased (ASCII).
-  static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+  package static func precedes(_ lhs: String, _ rhs: String) -> Bool {
     var left = lhs.utf8.makeIterator()
     var right = rhs.utf8.makeIterator()
     while true {
@@ -32,6 +32,14 @@ enum FieldName {
         if x != y { return x < y }
       }
     }
+  }
+
+  /// Whether `name` describes the connection or the message framing. A transport sets those
+  /// from the real body and connection; a user's value would corrupt the connection (leftover
+  /// bytes read as the next request), so it is never sent.
+  package static func isFraming(_ name: String) -> Bool {
+    equals(name, "content-length") || equals(name, "transfer-encoding")
+      || equals(name, "host") || equals(name, "connection")
   }
 
   @inline(__always)
