@@ -1,6 +1,11 @@
-import EndpointTransport
-import Foundation
+import EndpointCore
 import Testing
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Event-stream parsing against the WHATWG HTML standard, on in-memory and chunked bodies.
 @Suite struct ServerSentEventParsingTests {

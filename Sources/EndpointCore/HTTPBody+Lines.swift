@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension HTTPBody {
   /// The body as lines of UTF-8 text, read as the chunks arrive.

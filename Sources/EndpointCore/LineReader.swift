@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Splits a body's chunks into lines ended by LF, CRLF or a lone CR, across chunk boundaries.
 struct LineReader {
