@@ -48,7 +48,7 @@ let package = Package(
     .testTarget(name: "EndpointJSONTests", dependencies: ["EndpointCore", "EndpointJSON"]),
     .testTarget(
       name: "EndpointTransportTests",
-      dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport"]
+      dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointCurl"]
     ),
     .testTarget(
       name: "EndpointCurlTests",

@@ -4,7 +4,7 @@
   import Foundation
 #endif
 
-extension CurlHTTPClient {
+extension CurlHTTPClient: HTTPTransferClient {
   /// Sends a request with a body, reporting the body bytes sent as they go.
   ///
   /// The body can be in memory or a file (``/EndpointCore/HTTPBody/init(contentsOf:)``, read
@@ -23,25 +23,6 @@ extension CurlHTTPClient {
     progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws -> (HTTPResponse, HTTPBody) {
     try await perform(request, mode: .stream, uploadProgress: progress, downloadProgress: nil)
-  }
-
-  /// Sends the endpoint's request and parses the response like
-  /// ``/EndpointCore/HTTPClient/call(_:bodyLimit:)``, reporting the request body bytes sent as
-  /// they go.
-  ///
-  /// ```swift
-  /// let endpoint = Endpoint<Void>(.post, url: url, payload: try .file(video))
-  /// try await client.upload(endpoint) { progress in print(progress.fractionCompleted ?? 0) }
-  /// ```
-  public func upload<Resource>(
-    _ endpoint: Endpoint<Resource>,
-    bodyLimit: Int = CurlHTTPClient.defaultBodyLimit,
-    progress: @escaping @Sendable (TransferProgress) -> Void
-  ) async throws -> Resource {
-    let request = try endpoint.request()
-    let (response, body) = try await upload(request, progress: progress)
-    let data = try await body.collect(upTo: bodyLimit)
-    return try endpoint.parse(response, data)
   }
 
   /// Downloads a response body straight to a file, reporting the bytes received.
@@ -79,23 +60,5 @@ extension CurlHTTPClient {
       downloadProgress: progress
     )
     return response
-  }
-
-  /// Downloads the endpoint's response body to a file; the statuses its parser accepts are
-  /// saved, any other fails with ``EndpointCore/UnexpectedResponse``.
-  ///
-  /// See ``download(_:to:accepting:progress:)``.
-  @discardableResult
-  public func download<Resource>(
-    _ endpoint: Endpoint<Resource>,
-    to destination: URL,
-    progress: (@Sendable (TransferProgress) -> Void)? = nil
-  ) async throws -> HTTPResponse {
-    try await download(
-      try endpoint.request(),
-      to: destination,
-      accepting: endpoint.parser.acceptedStatus,
-      progress: progress
-    )
   }
 }

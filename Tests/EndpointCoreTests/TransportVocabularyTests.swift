@@ -120,4 +120,21 @@ import Testing
     #expect(RedirectPolicy.doNotFollow.limit == nil)
     #expect(RedirectPolicy.followDefault.description == "follow up to 20")
   }
+
+  @Test func originComparisonUsesSchemeHostAndDefaultPorts() throws {
+    let pairs: [(String, String, Bool)] = [
+      ("http://a.test/x", "http://a.test:80/y", true),
+      ("https://a.test/x", "https://A.TEST:443/y", true),
+      ("http://a.test/x", "https://a.test/x", false),
+      ("http://a.test:8080/x", "http://a.test/x", false),
+      ("http://a.test/x", "http://b.test/x", false),
+    ]
+    for (first, second, same) in pairs {
+      let outcome = RedirectRule.sameOrigin(
+        try #require(URL(string: first)),
+        try #require(URL(string: second))
+      )
+      #expect(outcome == same, "\(first) → \(second)")
+    }
+  }
 }

@@ -28,14 +28,6 @@ import Testing
     #expect(first.description.contains("first byte"))
   }
 
-  @Test func deflateBodyIsDecoded() async throws {
-    let client = try CurlHTTPClient()
-    let url = try TestServers.httpbin.adding("/deflate")
-    let (response, json) = try await sendForJSON(client, HTTPRequest(method: .get, url: url))
-    #expect(response.headerFields["Content-Encoding"] == "deflate")
-    #expect(json["deflated"] as? Bool == true)
-  }
-
   @Test func aCallersOwnAcceptEncodingGetsTheRawBytes() async throws {
     let client = try CurlHTTPClient()
     var request = HTTPRequest(method: .get, url: try TestServers.httpbin.adding("/gzip"))

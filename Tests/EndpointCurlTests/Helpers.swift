@@ -40,47 +40,6 @@ final class Recorder<Value: Sendable>: Sendable {
   var values: [Value] { storage.withVisibleLock(for: self) { $0 } }
 }
 
-/// Runs `operation` and returns how long it took (for checking that a timeout fired when it
-/// should, not for measuring speed).
-func elapsed<T>(_ operation: () async throws -> T) async -> (Result<T, any Error>, Duration) {
-  let start = ContinuousClock.now
-  do {
-    let value = try await operation()
-    return (.success(value), ContinuousClock.now - start)
-  } catch {
-    return (.failure(error), ContinuousClock.now - start)
-  }
-}
-
-/// Files in `directory`, for checking nothing is left behind.
-func files(in directory: URL) throws -> [String] {
-  try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-}
-
-/// A fresh empty directory under the temporary directory.
-func makeTemporaryDirectory() throws -> URL {
-  let url = FileManager.default.temporaryDirectory
-    .appendingPathComponent("endpoint-transport-tests-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}
-
-/// Calls `handle` with each line of `body` as it arrives (split at `\n`, a final `\r` removed);
-/// the lines helpers of other modules are not a dependency of this test target.
-func forEachLine(_ body: HTTPBody, _ handle: (String) throws -> Void) async throws {
-  var pending = Data()
-  for try await chunk in body {
-    pending.append(chunk)
-    while let newline = pending.firstIndex(of: 0x0A) {
-      var line = pending[pending.startIndex..<newline]
-      if line.last == 0x0D { line = line.dropLast() }
-      try handle(String(decoding: line, as: UTF8.self))
-      pending = Data(pending[(newline + 1)...])
-    }
-  }
-  if !pending.isEmpty { try handle(String(decoding: pending, as: UTF8.self)) }
-}
-
 extension CurlHTTPClient {
   /// Easy handles taken from the pool and not yet given back.
   var easyHandlesInUse: Int { liveEasyHandles - pooledEasyHandles }

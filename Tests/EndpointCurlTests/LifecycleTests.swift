@@ -53,7 +53,7 @@ import Testing
     let (_, body) = try await client!.send(HTTPRequest(method: .get, url: url))
     client = nil
     var lines: [String] = []
-    try await forEachLine(body) { lines.append($0) }
+    for try await line in body.lines { lines.append(line) }
     #expect(lines == (0..<5).map { "chunk-\($0)" })
   }
 }

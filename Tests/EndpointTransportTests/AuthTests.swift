@@ -1,11 +1,13 @@
-import EndpointTransport
 import Foundation
 import Testing
 
-@Suite struct AuthTests {
-  let client = URLSessionHTTPClient()
+@testable import EndpointTransport
 
-  @Test func aChallengeReturnsThe401AtOnceWithItsHeaderAndBody() async throws {
+@Suite struct AuthTests {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aChallengeReturnsThe401AtOnceWithItsHeaderAndBody(transport: TransportUnderTest) async throws
+  {
+    let client = try transport.makeClient()
     let url = try TestServers.fault.adding("/auth-challenge")
     let request = HTTPRequest(method: .get, url: url, timeout: .seconds(5))
     let (result, duration) = await elapsed { try await client.send(request) }
@@ -17,7 +19,9 @@ import Testing
     #expect(duration < .seconds(4))  // well before the 5 s deadline
   }
 
-  @Test func aChallengeReachesTheParserAsUnexpectedResponse() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aChallengeReachesTheParserAsUnexpectedResponse(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let endpoint = Endpoint(
       .get,
       url: try TestServers.fault.adding("/auth-challenge"),
@@ -31,7 +35,9 @@ import Testing
     #expect(!error.body.isEmpty)
   }
 
-  @Test func basicAuthWithoutCredentialsIs401() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func basicAuthWithoutCredentialsIs401(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/basic-auth/user/pass")
     let request = HTTPRequest(method: .get, url: url, timeout: .seconds(5))
     let (response, _) = try await client.send(request)
@@ -39,7 +45,9 @@ import Testing
     #expect(response.headerFields["WWW-Authenticate"] != nil)
   }
 
-  @Test func basicAuthWithCredentialsSucceeds() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func basicAuthWithCredentialsSucceeds(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/basic-auth/user/pass")
     var request = HTTPRequest(method: .get, url: url)
     let token = Data("user:pass".utf8).base64EncodedString()
@@ -50,7 +58,9 @@ import Testing
     #expect(json["user"] as? String == "user")
   }
 
-  @Test func bearerTokenIsSentAndAbsenceIs401() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func bearerTokenIsSentAndAbsenceIs401(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/bearer")
     let (missing, _) = try await client.send(HTTPRequest(method: .get, url: url))
     #expect(missing.status == 401)

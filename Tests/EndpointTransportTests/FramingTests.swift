@@ -1,11 +1,12 @@
-import EndpointTransport
 import Foundation
 import Testing
 
-@Suite struct FramingTests {
-  let client = URLSessionHTTPClient()
+@testable import EndpointTransport
 
-  @Test func framingFieldsFromTheRequestNeverReachTheWire() async throws {
+@Suite struct FramingTests {
+  @Test(arguments: TransportUnderTest.allCases)
+  func framingFieldsFromTheRequestNeverReachTheWire(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.fault.adding("/echo")
     var request = HTTPRequest(method: .post, url: url, body: HTTPBody("12345"))
     try request.headerFields.append("999", for: "Content-Length")
@@ -26,7 +27,9 @@ import Testing
     #expect(again["method"] as? String == "GET")
   }
 
-  @Test func repeatedRequestFieldsAreSent() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func repeatedRequestFieldsAreSent(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.fault.adding("/echo")
     var request = HTTPRequest(method: .get, url: url)
     try request.headerFields.append("a", for: "X-Many")

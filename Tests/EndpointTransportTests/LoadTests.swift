@@ -2,10 +2,11 @@ import EndpointTransport
 import Foundation
 import Testing
 
+/// `load(_:completion:)` (EndpointCore) over each real client, against real servers.
 @Suite struct LoadTests {
-  let client = URLSessionHTTPClient()
-
-  @Test func completionReceivesTheParsedResource() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func completionReceivesTheParsedResource(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let endpoint = Endpoint(.get, url: try TestServers.httpbin.adding("/get"), parser: .string)
     let result = await withCheckedContinuation { continuation in
       client.load(endpoint) { continuation.resume(returning: $0) }
@@ -13,7 +14,9 @@ import Testing
     #expect(try result.get().contains("\"url\""))
   }
 
-  @Test func completionReceivesTheParserError() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func completionReceivesTheParserError(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let endpoint = Endpoint(.get, url: try TestServers.httpbin.adding("/status/404"), parser: .data)
     let result = await withCheckedContinuation { continuation in
       client.load(endpoint) { continuation.resume(returning: $0) }
@@ -21,7 +24,10 @@ import Testing
     #expect(throws: UnexpectedResponse.self) { try result.get() }
   }
 
-  @Test func cancellingTheHandleCompletesWithCancellationError() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func cancellingTheHandleCompletesWithCancellationError(transport: TransportUnderTest) async throws
+  {
+    let client = try transport.makeClient()
     let endpoint = Endpoint(.get, url: try TestServers.fault.adding("/silent"), parser: .data)
     let result = await withCheckedContinuation { continuation in
       let handle = client.load(endpoint) { continuation.resume(returning: $0) }

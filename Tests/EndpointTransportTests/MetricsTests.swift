@@ -3,11 +3,10 @@ import Foundation
 import Testing
 
 @Suite struct MetricsTests {
-  @Test func everyRequestReportsTimingsAndByteCounts() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func everyRequestReportsTimingsAndByteCounts(transport: TransportUnderTest) async throws {
     let recorded = Recorder<TransferMetrics>()
-    let client = URLSessionHTTPClient(
-      configuration: .init(metricsObserver: { recorded.append($0) })
-    )
+    let client = try transport.makeClient(metricsObserver: { recorded.append($0) })
     let url = try TestServers.fault.adding("/echo")
     let request = HTTPRequest(method: .post, url: url, body: HTTPBody("0123456789"))
     let (_, body) = try await client.send(request)
@@ -26,15 +25,27 @@ import Testing
     #expect(head <= first)
     #expect(first <= metrics.end)
     #expect(metrics.description.contains("POST \(url.absoluteString) 200"))
+    #expect(metrics.startDate <= Date())
+    switch transport {
+    case .urlSession:
+      // Foundation never delivers its task metrics on Linux: the phases stay unmeasured.
+      #expect(metrics.nameLookup == nil && metrics.connect == nil && metrics.firstByte == nil)
+    case .curl:
+      // libcurl's phase timers, in order, over plain HTTP (no TLS).
+      let connect = try #require(metrics.connect)
+      let firstByte = try #require(metrics.firstByte)
+      #expect(connect <= firstByte)
+      #expect(metrics.tlsHandshake == nil || metrics.tlsHandshake == .zero)
+      #expect(metrics.httpVersion == "1.1")
+    }
   }
 
-  @Test func redirectsAndFailuresAreReported() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func redirectsAndFailuresAreReported(transport: TransportUnderTest) async throws {
     let recorded = Recorder<TransferMetrics>()
-    let client = URLSessionHTTPClient(
-      configuration: .init(
-        idleTimeout: .milliseconds(200),
-        metricsObserver: { recorded.append($0) }
-      )
+    let client = try transport.makeClient(
+      idleTimeout: .milliseconds(200),
+      metricsObserver: { recorded.append($0) }
     )
     let redirect = try TestServers.httpbin.adding("/redirect/2")
     _ = try await client.send(HTTPRequest(method: .get, url: redirect))

@@ -4,9 +4,9 @@ import Testing
 @testable import EndpointTransport
 
 @Suite struct RedirectTests {
-  let client = URLSessionHTTPClient()
-
-  @Test func redirectsAreFollowedToTheFinalResponse() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func redirectsAreFollowedToTheFinalResponse(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/redirect/3")
     let (response, json) = try await sendForJSON(client, HTTPRequest(method: .get, url: url))
     #expect(response.status == 200)
@@ -14,8 +14,9 @@ import Testing
     #expect(json["url"] as? String != nil)
   }
 
-  @Test func redirectsPastTheLimitFailWithTheChain() async throws {
-    let client = URLSessionHTTPClient(configuration: .init(redirectPolicy: .follow(upTo: 2)))
+  @Test(arguments: TransportUnderTest.allCases)
+  func redirectsPastTheLimitFailWithTheChain(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient(redirects: .follow(upTo: 2))
     let url = try TestServers.httpbin.adding("/redirect/3")
     let error = try await #require(throws: TooManyRedirects.self) {
       try await client.send(HTTPRequest(method: .get, url: url))
@@ -29,8 +30,9 @@ import Testing
     #expect(error.description.contains("more than 2 redirects"))
   }
 
-  @Test func doNotFollowReturnsTheRedirectWithHeadersAndBody() async throws {
-    let client = URLSessionHTTPClient(configuration: .init(redirectPolicy: .doNotFollow))
+  @Test(arguments: TransportUnderTest.allCases)
+  func doNotFollowReturnsTheRedirectWithHeadersAndBody(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient(redirects: .doNotFollow)
     let url = try TestServers.httpbin.adding("/redirect/1")
     let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
     #expect(response.status == 302)
@@ -39,8 +41,11 @@ import Testing
     #expect(text.contains("Redirecting"))
   }
 
-  @Test(arguments: [307, 308])
-  func temporaryAndPermanentRedirectsKeepMethodAndBody(status: Int) async throws {
+  @Test(arguments: TransportUnderTest.allCases, [307, 308])
+  func temporaryAndPermanentRedirectsKeepMethodAndBody(transport: TransportUnderTest, status: Int)
+    async throws
+  {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/redirect-to?url=/anything&status_code=\(status)")
     var request = HTTPRequest(method: .post, url: url, body: HTTPBody("the body"))
     try request.headerFields.append("text/plain", for: "Content-Type")
@@ -50,7 +55,9 @@ import Testing
     #expect(json["data"] as? String == "the body")
   }
 
-  @Test func aFileBodyIsSentAgainAfterA307() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aFileBodyIsSentAgainAfterA307(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = directory.appendingPathComponent("body.txt")
@@ -62,7 +69,9 @@ import Testing
     #expect(json["data"] as? String == "from a file")
   }
 
-  @Test func aStreamedBodyCannotFollowA307() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aStreamedBodyCannotFollowA307(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/redirect-to?url=/anything&status_code=307")
     let chunks = AsyncStream<Data> { continuation in
       continuation.yield(Data("streamed".utf8))
@@ -76,8 +85,9 @@ import Testing
     #expect(error.location.path == "/anything")
   }
 
-  @Test(arguments: [301, 302, 303])
-  func postBecomesGetWithoutBody(status: Int) async throws {
+  @Test(arguments: TransportUnderTest.allCases, [301, 302, 303])
+  func postBecomesGetWithoutBody(transport: TransportUnderTest, status: Int) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/redirect-to?url=/anything&status_code=\(status)")
     var request = HTTPRequest(method: .post, url: url, body: HTTPBody("dropped"))
     try request.headerFields.append("text/plain", for: "Content-Type")
@@ -88,14 +98,18 @@ import Testing
     #expect(headers["Content-Type"] == nil)
   }
 
-  @Test func seeOtherTurnsPutIntoGet() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func seeOtherTurnsPutIntoGet(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/redirect-to?url=/anything&status_code=303")
     let request = HTTPRequest(method: .put, url: url, body: HTTPBody("dropped"))
     let (_, json) = try await sendForJSON(client, request)
     #expect(json["method"] as? String == "GET")
   }
 
-  @Test func foundKeepsPutWithItsBody() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func foundKeepsPutWithItsBody(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/redirect-to?url=/anything&status_code=302")
     let request = HTTPRequest(method: .put, url: url, body: HTTPBody("kept"))
     let (_, json) = try await sendForJSON(client, request)
@@ -103,7 +117,11 @@ import Testing
     #expect(json["data"] as? String == "kept")
   }
 
-  @Test func credentialsAreDroppedWhenTheRedirectLeavesTheOrigin() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func credentialsAreDroppedWhenTheRedirectLeavesTheOrigin(transport: TransportUnderTest)
+    async throws
+  {
+    let client = try transport.makeClient()
     let target = try TestServers.httpbinAlt.adding("/headers").absoluteString
     let encoded = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target
     let url = try TestServers.httpbin.adding("/redirect-to?url=\(encoded)")
@@ -121,7 +139,9 @@ import Testing
     #expect(headers["X-Custom"] == "kept")
   }
 
-  @Test func credentialsAreKeptOnASameOriginRedirect() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func credentialsAreKeptOnASameOriginRedirect(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/redirect-to?url=/headers")
     var request = HTTPRequest(method: .get, url: url)
     try request.headerFields.append("Bearer secret", for: "Authorization")
@@ -131,24 +151,5 @@ import Testing
     let headers = try #require(json["headers"] as? [String: String])
     #expect(headers["Authorization"] == "Bearer secret")
     #expect(headers["Cookie"] == "session=secret")
-  }
-
-  @Test func originComparisonUsesSchemeHostAndDefaultPorts() throws {
-    // A unit check of the origin rule behind the two tests above.
-    let pairs: [(String, String, Bool)] = [
-      ("http://a.test/x", "http://a.test:80/y", true),
-      ("https://a.test/x", "https://A.TEST:443/y", true),
-      ("http://a.test/x", "https://a.test/x", false),
-      ("http://a.test:8080/x", "http://a.test/x", false),
-      ("http://a.test/x", "http://b.test/x", false),
-    ]
-    for (first, second, same) in pairs {
-      let response = try redirectOutcome(from: first, to: second)
-      #expect(response == same, "\(first) → \(second)")
-    }
-  }
-
-  private func redirectOutcome(from first: String, to second: String) throws -> Bool {
-    try RedirectRule.sameOrigin(#require(URL(string: first)), #require(URL(string: second)))
   }
 }

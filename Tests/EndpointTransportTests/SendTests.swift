@@ -1,11 +1,13 @@
-import EndpointTransport
 import Foundation
 import Testing
 
-@Suite struct SendTests {
-  let client = URLSessionHTTPClient()
+@testable import EndpointCurl
+@testable import EndpointTransport
 
-  @Test func getReturnsStatusHeadersAndDecodedQuery() async throws {
+@Suite struct SendTests {
+  @Test(arguments: TransportUnderTest.allCases)
+  func getReturnsStatusHeadersAndDecodedQuery(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/get?name=a%20b&x=1")
     let (response, json) = try await sendForJSON(client, HTTPRequest(method: .get, url: url))
     #expect(response.status == 200)
@@ -13,8 +15,10 @@ import Testing
     #expect(json["args"] as? [String: String] == ["name": "a b", "x": "1"])
   }
 
-  @Test(arguments: [HTTPMethod.post, .put, .patch, .delete])
-  func methodsWithBodyReachTheServer(method: HTTPMethod) async throws {
+  @Test(arguments: TransportUnderTest.allCases, [HTTPMethod.post, .put, .patch, .delete])
+  func methodsWithBodyReachTheServer(transport: TransportUnderTest, method: HTTPMethod) async throws
+  {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/anything")
     var request = HTTPRequest(method: method, url: url, body: HTTPBody("payload-\(method)"))
     try request.headerFields.append("text/plain", for: "Content-Type")
@@ -23,14 +27,18 @@ import Testing
     #expect(json["data"] as? String == "payload-\(method)")
   }
 
-  @Test func headMethodHasNoBody() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func headMethodHasNoBody(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/get")
     let (response, body) = try await client.send(HTTPRequest(method: .head, url: url))
     #expect(response.status == 200)
     #expect(try await body.collect(upTo: 1024).isEmpty)
   }
 
-  @Test func endpointQueryAndHeadersArrive() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func endpointQueryAndHeadersArrive(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let endpoint = Endpoint(
       .get,
       url: try TestServers.httpbin.adding("/anything"),
@@ -44,7 +52,9 @@ import Testing
     #expect(headers["X-Custom"] == "value 1")
   }
 
-  @Test func formBodyIsDecodedByTheServer() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func formBodyIsDecodedByTheServer(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let endpoint = Endpoint(
       .post,
       url: try TestServers.httpbin.adding("/post"),
@@ -55,7 +65,9 @@ import Testing
     #expect(json["form"] as? [String: String] == ["name": "Ada Lovelace", "tags": "a&b=c"])
   }
 
-  @Test func multipartBodyIsDecodedByTheServer() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func multipartBodyIsDecodedByTheServer(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let parts = [
       MultipartPart.text(name: "field", value: "text value"),
       MultipartPart(
@@ -76,7 +88,9 @@ import Testing
     #expect(json["files"] as? [String: String] == ["upload": "file contents"])
   }
 
-  @Test func jsonBodyRoundTrips() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func jsonBodyRoundTrips(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let payload = Data(#"{"id":7,"name":"Zoë"}"#.utf8)
     let endpoint = Endpoint(
       .post,
@@ -90,7 +104,11 @@ import Testing
     #expect(echoed["name"] as? String == "Zoë")
   }
 
-  @Test func unacceptedStatusReachesTheParserAsUnexpectedResponse() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func unacceptedStatusReachesTheParserAsUnexpectedResponse(transport: TransportUnderTest)
+    async throws
+  {
+    let client = try transport.makeClient()
     let endpoint = Endpoint(
       .get,
       url: try TestServers.httpbin.adding("/status/418"),
@@ -103,21 +121,35 @@ import Testing
     #expect(String(decoding: error.body, as: UTF8.self).contains("teapot"))
   }
 
-  @Test(arguments: [204, 404, 500, 503])
-  func statusesAreReturnedNotThrownBySend(status: Int) async throws {
+  @Test(arguments: TransportUnderTest.allCases, [204, 404, 500, 503])
+  func statusesAreReturnedNotThrownBySend(transport: TransportUnderTest, status: Int) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/status/\(status)")
     let (response, _) = try await client.send(HTTPRequest(method: .get, url: url))
     #expect(response.status == status)
   }
 
-  @Test func gzipBodyIsDecoded() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func gzipBodyIsDecoded(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/gzip")
     let (response, json) = try await sendForJSON(client, HTTPRequest(method: .get, url: url))
     #expect(response.headerFields["Content-Encoding"] == "gzip")
     #expect(json["gzipped"] as? Bool == true)
   }
 
-  @Test func binaryBodyHasTheRequestedSize() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func deflateBodyIsDecoded(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
+    let url = try TestServers.httpbin.adding("/deflate")
+    let (response, json) = try await sendForJSON(client, HTTPRequest(method: .get, url: url))
+    #expect(response.headerFields["Content-Encoding"] == "deflate")
+    #expect(json["deflated"] as? Bool == true)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func binaryBodyHasTheRequestedSize(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/bytes/100000")
     let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
     #expect(body.length == 100_000)
@@ -125,22 +157,39 @@ import Testing
     #expect(try await body.collect(upTo: 1 << 20).count == 100_000)
   }
 
-  @Test func cookiesSetByARedirectAreSentToItsTarget() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func cookiesSetByARedirectAreSentToItsTarget(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/cookies/set?flavour=oatmeal")
     let (response, json) = try await sendForJSON(client, HTTPRequest(method: .get, url: url))
     #expect(response.url?.path == "/cookies")
     #expect(json["cookies"] as? [String: String] == ["flavour": "oatmeal"])
   }
 
-  @Test func repeatedResponseFieldsArriveJoined() async throws {
-    // Foundation keeps response fields in a dictionary: repeated names are joined with ", ".
+  @Test(arguments: TransportUnderTest.allCases)
+  func repeatedResponseFieldsFollowEachClientsDocumentedForm(transport: TransportUnderTest)
+    async throws
+  {
+    let client = try transport.makeClient()
     let url = try TestServers.fault.adding("/headers-order")
     let (response, _) = try await client.send(HTTPRequest(method: .get, url: url))
-    #expect(response.headerFields["X-Order"] == "a, b" || response.headerFields["X-Order"] == "a,b")
     #expect(response.headerFields["X-Single"] == "1")
+    switch transport {
+    case .urlSession:
+      // Foundation keeps response fields in a dictionary: repeated names are joined with ", ".
+      let joined = response.headerFields["X-Order"]
+      #expect(joined == "a, b" || joined == "a,b")
+    case .curl:
+      // libcurl hands over every field line: the server's order and repeated names are kept.
+      #expect(response.headerFields.values(for: "X-Order") == ["a", "b"])
+      let names = response.headerFields.map(\.name).filter { $0.hasPrefix("X-") }
+      #expect(names == ["X-Order", "X-Order", "X-Single"])
+    }
   }
 
-  @Test func noContentWithAStrayLengthEndsAtOnceWithoutABody() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func noContentWithAStrayLengthEndsAtOnceWithoutABody(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.fault.adding("/no-content-length")
     let request = HTTPRequest(method: .get, url: url, timeout: .seconds(5))
     let (response, body) = try await client.send(request)
@@ -148,38 +197,63 @@ import Testing
     #expect(try await body.collect(upTo: 1024).isEmpty)
   }
 
-  @Test func getWithABodyIsRejectedBeforeSending() async throws {
-    let url = try TestServers.httpbin.adding("/get")
+  @Test(arguments: TransportUnderTest.allCases)
+  func getWithABodyFollowsEachClientsDocumentedBehaviour(transport: TransportUnderTest)
+    async throws
+  {
+    let client = try transport.makeClient()
+    let url = try TestServers.fault.adding("/echo")
     let request = HTTPRequest(method: .get, url: url, body: HTTPBody("x"))
-    let error = try await #require(throws: UnsupportedRequest.self) {
-      try await client.send(request)
+    switch transport {
+    case .urlSession:
+      // URLSession refuses such a request; the client says so before sending.
+      let error = try await #require(throws: UnsupportedRequest.self) {
+        try await client.send(request)
+      }
+      #expect(error.description.contains("GET"))
+    case .curl:
+      // libcurl sends it as it is (some search APIs need it).
+      let (_, echo) = try await sendForJSON(client, request)
+      #expect(echo["method"] as? String == "GET")
+      #expect(try echoedBody(echo) == Data("x".utf8))
     }
-    #expect(error.description.contains("GET"))
   }
 
-  @Test func refusedConnectionFailsWithTheURLAndCode() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func refusedConnectionFailsWithTheURLAndIsTransient(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try #require(URL(string: "http://127.0.0.1:9/nothing"))
-    let error = try await #require(throws: ConnectionFailure.self) {
-      try await client.send(HTTPRequest(method: .get, url: url))
+    let error = try #require(
+      await failure { try await client.send(HTTPRequest(method: .get, url: url)) })
+    transport.expectConnectionFailure(error, url: url, transient: true)
+    #expect("\(error)".contains("127.0.0.1:9"))
+    switch error {
+    case let error as ConnectionFailure: #expect(error.code == .cannotConnectToHost)
+    case let error as CurlHTTPClient.ConnectionFailure:
+      #expect(error.kind == .cannotConnect)
+      #expect(error.curlCode == 7)
+    default: Issue.record("not a connection failure: \(error)")
     }
-    #expect(error.url == url)
-    #expect(error.code == .cannotConnectToHost)
-    #expect(error.description.contains("127.0.0.1:9"))
   }
 
-  @Test func resetConnectionFailsWithConnectionFailure() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func resetConnectionFailsWithConnectionFailure(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.fault.adding("/reset")
-    let error = try await #require(throws: ConnectionFailure.self) {
-      try await client.send(HTTPRequest(method: .get, url: url))
-    }
-    #expect(error.url == url)
+    let error = try #require(
+      await failure { try await client.send(HTTPRequest(method: .get, url: url)) })
+    transport.expectConnectionFailure(error, url: url)
   }
 
-  @Test func truncatedBodyFailsInsteadOfEndingEarly() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func truncatedBodyFailsInsteadOfEndingEarly(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.fault.adding("/truncated")
-    await #expect(throws: ConnectionFailure.self) {
-      let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
-      _ = try await body.collect(upTo: 1024)
-    }
+    let error = try #require(
+      await failure {
+        let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+        return try await body.collect(upTo: 1024)
+      })
+    transport.expectConnectionFailure(error, url: url)
   }
 }

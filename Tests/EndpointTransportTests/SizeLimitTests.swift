@@ -1,17 +1,20 @@
-import EndpointTransport
 import Foundation
 import Testing
 
+@testable import EndpointCurl
+@testable import EndpointTransport
+
 @Suite struct SizeLimitTests {
-  @Test func aDeclaredLengthPastTheLimitFailsBeforeTheBodyIsRead() async throws {
-    let client = URLSessionHTTPClient(configuration: .init(maximumResponseSize: 1_000_000))
+  @Test(arguments: TransportUnderTest.allCases)
+  func aDeclaredLengthPastTheLimitFailsBeforeTheBodyIsRead(transport: TransportUnderTest)
+    async throws
+  {
+    let client = try transport.makeClient(maximumResponseSize: 1_000_000)
     let url = try TestServers.fault.adding("/large")
     let received = Recorder<TransferMetrics>()
-    let observed = URLSessionHTTPClient(
-      configuration: .init(
-        maximumResponseSize: 1_000_000,
-        metricsObserver: { received.append($0) }
-      )
+    let observed = try transport.makeClient(
+      maximumResponseSize: 1_000_000,
+      metricsObserver: { received.append($0) }
     )
     let error = try await #require(throws: ResponseTooLarge.self) {
       try await client.send(HTTPRequest(method: .get, url: url))
@@ -25,8 +28,9 @@ import Testing
     #expect(metrics.bytesReceived < 52_428_800)
   }
 
-  @Test func anUndeclaredBodyIsCountedAndStoppedPastTheLimit() async throws {
-    let client = URLSessionHTTPClient(configuration: .init(maximumResponseSize: 40))
+  @Test(arguments: TransportUnderTest.allCases)
+  func anUndeclaredBodyIsCountedAndStoppedPastTheLimit(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient(maximumResponseSize: 40)
     let url = try TestServers.fault.adding("/slow-body?chunks=20&interval_ms=5")
     let error = await #expect(throws: ResponseTooLarge.self) {
       let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
@@ -36,8 +40,9 @@ import Testing
     #expect((error?.received ?? 0) > 40)
   }
 
-  @Test func callBodyLimitRejectsADeclaredLengthAtOnce() async throws {
-    let client = URLSessionHTTPClient()
+  @Test(arguments: TransportUnderTest.allCases)
+  func callBodyLimitRejectsADeclaredLengthAtOnce(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let endpoint = Endpoint(.get, url: try TestServers.fault.adding("/large"), parser: .data)
     let error = try await #require(throws: ResponseTooLarge.self) {
       try await client.call(endpoint, bodyLimit: 1024)
@@ -45,20 +50,42 @@ import Testing
     #expect(error.received == 52_428_800)
   }
 
-  @Test func anUnreadStreamPastTheBufferLimitFailsWithBufferOverflow() async throws {
-    let client = URLSessionHTTPClient(configuration: .init(bodyBufferLimit: 256 * 1024))
-    let url = try TestServers.fault.adding("/large?bytes=4000000")
-    let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
-    // Not reading while 4 MB arrive: the buffer passes its bound and the transfer stops.
-    try await Task.sleep(for: .milliseconds(500))
-    let error = await #expect(throws: ResponseBufferOverflow.self) {
-      _ = try await body.collect(upTo: 1 << 23)
+  @Test(arguments: TransportUnderTest.allCases)
+  func anUnreadStreamFollowsEachClientsDocumentedBackpressure(transport: TransportUnderTest)
+    async throws
+  {
+    switch transport {
+    case .urlSession:
+      // URLSession cannot pause a transfer: bytes nobody reads wait in memory up to a bound,
+      // then the transfer stops.
+      let client = URLSessionHTTPClient(configuration: .init(bodyBufferLimit: 256 * 1024))
+      let url = try TestServers.fault.adding("/large?bytes=4000000")
+      let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+      try await Task.sleep(for: .milliseconds(500))
+      let error = await #expect(throws: ResponseBufferOverflow.self) {
+        _ = try await body.collect(upTo: 1 << 23)
+      }
+      #expect(error?.limit == 256 * 1024)
+    case .curl:
+      // Real backpressure: while nobody reads, the transfer pauses once 64 KiB wait unread,
+      // and the pause does not count as silence for the idle timeout.
+      let client = try CurlHTTPClient(
+        configuration: .init(idleTimeout: .milliseconds(300), streamBufferSize: 64 * 1024)
+      )
+      let url = try TestServers.fault.adding("/large?bytes=8000000")
+      let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+      try await Task.sleep(for: .milliseconds(700))
+      let waiting = client.bytesWaitingForReaders
+      #expect(waiting > 0)
+      #expect(waiting < 64 * 1024 + 64 * 1024)
+      #expect(try await body.collect(upTo: 1 << 24).count == 8_000_000)
+      #expect(client.bytesWaitingForReaders == 0)
     }
-    #expect(error?.limit == 256 * 1024)
   }
 
-  @Test func aLargeStreamedBodyArrivesWholeInChunks() async throws {
-    let client = URLSessionHTTPClient()
+  @Test(arguments: TransportUnderTest.allCases)
+  func aLargeStreamedBodyArrivesWholeInChunks(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.fault.adding("/large?bytes=20000000")
     let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
     var total = 0

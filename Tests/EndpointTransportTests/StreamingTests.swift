@@ -1,11 +1,12 @@
-import EndpointTransport
 import Foundation
 import Testing
 
-@Suite struct StreamingTests {
-  let client = URLSessionHTTPClient()
+@testable import EndpointTransport
 
-  @Test func streamedJSONLinesArriveOneByOne() async throws {
+@Suite struct StreamingTests {
+  @Test(arguments: TransportUnderTest.allCases)
+  func streamedJSONLinesArriveOneByOne(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/stream/5")
     let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
     var ids: [Int] = []
@@ -15,7 +16,11 @@ import Testing
     #expect(ids == [0, 1, 2, 3, 4])
   }
 
-  @Test func theHeadAndFirstBytesArriveWhileTheBodyIsStillComing() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func theHeadAndFirstBytesArriveWhileTheBodyIsStillComing(transport: TransportUnderTest)
+    async throws
+  {
+    let client = try transport.makeClient()
     // The server sends half of the declared body, then stalls: only a client that hands over
     // the head and the bytes as they come can see them.
     let url = try TestServers.fault.adding("/stall?after=100000")
@@ -28,7 +33,9 @@ import Testing
     #expect((first?.count ?? 0) > 0)
   }
 
-  @Test func aSlowChunkedBodyIsReadAsLines() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aSlowChunkedBodyIsReadAsLines(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.fault.adding("/slow-body?chunks=5&interval_ms=20")
     let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
     var lines: [String] = []
@@ -36,7 +43,9 @@ import Testing
     #expect(lines == (0..<5).map { "chunk-\($0)" })
   }
 
-  @Test func serverSentEventsAreDecoded() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func serverSentEventsAreDecoded(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.fault.adding("/sse")
     let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
     #expect(response.mediaType == "text/event-stream")

@@ -3,8 +3,11 @@ import Foundation
 import Testing
 
 @Suite struct TimeoutTests {
-  @Test func idleTimeoutFiresWithSubSecondPrecisionOnASilentServer() async throws {
-    let client = URLSessionHTTPClient(configuration: .init(idleTimeout: .milliseconds(300)))
+  @Test(arguments: TransportUnderTest.allCases)
+  func idleTimeoutFiresWithSubSecondPrecisionOnASilentServer(transport: TransportUnderTest)
+    async throws
+  {
+    let client = try transport.makeClient(idleTimeout: .milliseconds(300))
     let url = try TestServers.fault.adding("/silent")
     let (result, duration) = await elapsed {
       try await client.send(HTTPRequest(method: .get, url: url))
@@ -14,15 +17,14 @@ import Testing
     #expect(error.silence >= .milliseconds(300))
     #expect(error.url == url)
     #expect(error.description.contains("0.3 s"))
-    // URLSession on Linux would round 0.3 s down to 0 and fail at once, or wait a whole second.
+    // Foundation on Linux would round 0.3 s down to 0 and fail at once, or wait a whole second.
     #expect(duration >= .milliseconds(300))
     #expect(duration < .seconds(10))  // the silent server would hold it for 120 s
   }
 
-  @Test func idleTimeoutFiresWhenTheBodyStallsAfterTheHead() async throws {
-    let client = URLSessionHTTPClient(
-      configuration: .init(idleTimeout: .milliseconds(300), inlineBodyLimit: 0)
-    )
+  @Test(arguments: TransportUnderTest.allCases)
+  func idleTimeoutFiresWhenTheBodyStallsAfterTheHead(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient(idleTimeout: .milliseconds(300), inlineBodyLimit: 0)
     let url = try TestServers.fault.adding("/stall?after=100")
     let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
     #expect(response.status == 200)
@@ -32,8 +34,9 @@ import Testing
     #expect(error?.limit == .milliseconds(300))
   }
 
-  @Test func requestTimeoutIsTheTotalDeadline() async throws {
-    let client = URLSessionHTTPClient()
+  @Test(arguments: TransportUnderTest.allCases)
+  func requestTimeoutIsTheTotalDeadline(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.httpbin.adding("/delay/3")
     let request = HTTPRequest(method: .get, url: url, timeout: .milliseconds(500))
     let (result, duration) = await elapsed { try await client.send(request) }
@@ -44,8 +47,9 @@ import Testing
     #expect(duration < .milliseconds(2900))  // the server answers after 3 s
   }
 
-  @Test func endpointTimeoutBecomesTheDeadline() async throws {
-    let client = URLSessionHTTPClient()
+  @Test(arguments: TransportUnderTest.allCases)
+  func endpointTimeoutBecomesTheDeadline(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let endpoint = Endpoint(
       .get,
       url: try TestServers.httpbin.adding("/delay/3"),
@@ -58,35 +62,28 @@ import Testing
     #expect(error.limit == .milliseconds(400))
   }
 
-  @Test func aDripFeedPassesTheIdleTimeoutButNotTheDeadline() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aDripFeedPassesTheIdleTimeoutButNotTheDeadline(transport: TransportUnderTest) async throws {
     // 10 bytes over 1.5 s: a byte every 0.15 s keeps an idle timeout of 0.6 s from firing,
     // while a deadline of 0.8 s stops the transfer even though bytes keep coming.
     let url = try TestServers.httpbin.adding("/drip?duration=1.5&numbytes=10&delay=0")
-    let idleOnly = URLSessionHTTPClient(
-      configuration: .init(idleTimeout: .milliseconds(600), inlineBodyLimit: 0)
-    )
+    let idleOnly = try transport.makeClient(idleTimeout: .milliseconds(600), inlineBodyLimit: 0)
     let (_, body) = try await idleOnly.send(HTTPRequest(method: .get, url: url))
     #expect(try await body.collect(upTo: 1024).count == 10)
 
-    let withDeadline = URLSessionHTTPClient(
-      configuration: .init(
-        idleTimeout: .milliseconds(600),
-        deadline: .milliseconds(800),
-        inlineBodyLimit: 0
-      )
-    )
+    let withDeadline = try transport.makeClient(
+      idleTimeout: .milliseconds(600), deadline: .milliseconds(800), inlineBodyLimit: 0)
     await #expect(throws: DeadlineExceeded.self) {
       let (_, body) = try await withDeadline.send(HTTPRequest(method: .get, url: url))
       _ = try await body.collect(upTo: 1024)
     }
   }
 
-  @Test func aSlowDripTripsTheIdleTimeout() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aSlowDripTripsTheIdleTimeout(transport: TransportUnderTest) async throws {
     // 3 bytes over 1.5 s: 0.5 s between bytes is longer than the idle timeout of 0.25 s.
     let url = try TestServers.httpbin.adding("/drip?duration=1.5&numbytes=3&delay=0")
-    let client = URLSessionHTTPClient(
-      configuration: .init(idleTimeout: .milliseconds(250), inlineBodyLimit: 0)
-    )
+    let client = try transport.makeClient(idleTimeout: .milliseconds(250), inlineBodyLimit: 0)
     await #expect(throws: IdleTimeout.self) {
       let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
       _ = try await body.collect(upTo: 1024)

@@ -1,11 +1,14 @@
-import EndpointTransport
 import Foundation
 import Testing
 
-@Suite struct TransferTests {
-  let client = URLSessionHTTPClient()
+@testable import EndpointTransport
 
-  @Test func aLargeBodyIsDownloadedToTheDestinationWithProgress() async throws {
+@Suite struct TransferTests {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aLargeBodyIsDownloadedToTheDestinationWithProgress(transport: TransportUnderTest)
+    async throws
+  {
+    let client = try transport.makeClient()
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let destination = directory.appendingPathComponent("large.bin")
@@ -25,7 +28,9 @@ import Testing
     #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.completed <= $1.completed })
   }
 
-  @Test func aDownloadReplacesAnExistingFile() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aDownloadReplacesAnExistingFile(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let destination = directory.appendingPathComponent("file.bin")
@@ -35,7 +40,9 @@ import Testing
     #expect(try Data(contentsOf: destination).count == 1000)
   }
 
-  @Test func aCancelledDownloadLeavesNoFileBehind() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aCancelledDownloadLeavesNoFileBehind(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let destination = directory.appendingPathComponent("cancelled.bin")
@@ -52,23 +59,29 @@ import Testing
     #expect(try files(in: directory).isEmpty)
   }
 
-  @Test func aFailedDownloadLeavesNoFileBehind() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aFailedDownloadLeavesNoFileBehind(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient(idleTimeout: .milliseconds(300))
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let client = URLSessionHTTPClient(configuration: .init(idleTimeout: .milliseconds(300)))
     let destination = directory.appendingPathComponent("stalled.bin")
     let url = try TestServers.fault.adding("/stall?after=100000")
     await #expect(throws: IdleTimeout.self) {
       try await client.download(HTTPRequest(method: .get, url: url), to: destination)
     }
     let truncated = try TestServers.fault.adding("/truncated")
-    await #expect(throws: ConnectionFailure.self) {
+    let error = await failure {
       try await client.download(HTTPRequest(method: .get, url: truncated), to: destination)
     }
+    transport.expectConnectionFailure(try #require(error), url: truncated)
     #expect(try files(in: directory).isEmpty)
   }
 
-  @Test func anUnacceptedStatusIsNotSavedAndThrowsUnexpectedResponse() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func anUnacceptedStatusIsNotSavedAndThrowsUnexpectedResponse(transport: TransportUnderTest)
+    async throws
+  {
+    let client = try transport.makeClient()
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let destination = directory.appendingPathComponent("missing.bin")
@@ -80,10 +93,11 @@ import Testing
     #expect(try files(in: directory).isEmpty)
   }
 
-  @Test func aDownloadPastTheMaximumSizeIsAbortedAndRemoved() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aDownloadPastTheMaximumSizeIsAbortedAndRemoved(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient(maximumResponseSize: 10_000_000)
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let client = URLSessionHTTPClient(configuration: .init(maximumResponseSize: 10_000_000))
     let destination = directory.appendingPathComponent("too-large.bin")
     let url = try TestServers.fault.adding("/large")
     await #expect(throws: ResponseTooLarge.self) {
@@ -92,7 +106,11 @@ import Testing
     #expect(try files(in: directory).isEmpty)
   }
 
-  @Test func aDestinationInAMissingDirectoryFailsWithDownloadFileError() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aDestinationInAMissingDirectoryFailsWithDownloadFileError(transport: TransportUnderTest)
+    async throws
+  {
+    let client = try transport.makeClient()
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let destination = directory.appendingPathComponent("missing/file.bin")
@@ -104,7 +122,10 @@ import Testing
     #expect(try files(in: directory).isEmpty)
   }
 
-  @Test func anUploadFromMemoryReportsProgressAndArrivesWhole() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func anUploadFromMemoryReportsProgressAndArrivesWhole(transport: TransportUnderTest) async throws
+  {
+    let client = try transport.makeClient()
     let payload = Data((0..<300_000).map { UInt8($0 % 251) })
     let url = try TestServers.fault.adding("/echo")
     let progress = Recorder<TransferProgress>()
@@ -115,7 +136,9 @@ import Testing
     #expect(progress.values.last == TransferProgress(completed: 300_000, expected: 300_000))
   }
 
-  @Test func anUploadFromAFileIsSentFromDisk() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func anUploadFromAFileIsSentFromDisk(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = directory.appendingPathComponent("upload.bin")
@@ -134,7 +157,9 @@ import Testing
     #expect(progress.values.last?.completed == 500_000)
   }
 
-  @Test func aStreamedBodyIsSentWhole() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aStreamedBodyIsSentWhole(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.fault.adding("/echo")
     let chunks = AsyncStream<Data> { continuation in
       for index in 0..<5 { continuation.yield(Data("part-\(index);".utf8)) }
@@ -145,7 +170,9 @@ import Testing
     #expect(try echoedBody(echo) == Data("part-0;part-1;part-2;part-3;part-4;".utf8))
   }
 
-  @Test func aLargeStreamedBodyIsSpooledAndTheSpoolRemoved() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aLargeStreamedBodyIsSentWhole(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
     let url = try TestServers.fault.adding("/echo")
     let piece = Data(repeating: 0x61, count: 1024 * 1024)
     let chunks = AsyncStream<Data> { continuation in
@@ -157,9 +184,10 @@ import Testing
     let request = HTTPRequest(method: .post, url: url, body: HTTPBody(chunks))
     let (_, echo) = try await sendForJSON(client, request)
     #expect(try echoedBody(echo).count == 6 * 1024 * 1024)
+    // The URLSession client spools a large stream to a temporary file first (curl reads it into
+    // memory); other tests may spool at the same time, but none of this one's files may remain.
     let after = try files(in: FileManager.default.temporaryDirectory)
       .filter { $0.hasPrefix("endpoint-upload-") }
-    // Other tests may spool at the same time; none of the files this one left may remain.
     #expect(Set(after).isSubset(of: before))
   }
 }

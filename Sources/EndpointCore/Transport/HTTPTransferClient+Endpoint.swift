@@ -1,0 +1,52 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+extension HTTPTransferClient {
+  /// Sends the endpoint's request and parses the response like
+  /// ``HTTPClient/call(_:bodyLimit:)``, reporting the request body bytes sent as they go.
+  ///
+  /// ```swift
+  /// let endpoint = Endpoint<Void>(.post, url: url, payload: try .file(video))
+  /// try await client.upload(endpoint) { progress in print(progress.fractionCompleted ?? 0) }
+  /// ```
+  /// - Parameters:
+  ///   - endpoint: what to send.
+  ///   - bodyLimit: the largest response body read, as in ``HTTPClient/call(_:bodyLimit:)``.
+  ///   - progress: called as bytes are sent, on a thread of the transport; keep it short.
+  /// - Returns: the parsed resource.
+  public func upload<Resource>(
+    _ endpoint: Endpoint<Resource>,
+    bodyLimit: Int = defaultBodyLimit,
+    progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws -> Resource {
+    let request = try endpoint.request()
+    let (response, body) = try await upload(request, progress: progress)
+    let data = try await body.collect(upTo: bodyLimit)
+    return try endpoint.parse(response, data)
+  }
+
+  /// Downloads the endpoint's response body to a file; the statuses its parser accepts are
+  /// saved, any other fails with ``UnexpectedResponse``.
+  ///
+  /// See ``download(_:to:accepting:progress:)``.
+  ///
+  /// ```swift
+  /// try await client.download(Archive.latest, to: file) { print($0) }
+  /// ```
+  @discardableResult
+  public func download<Resource>(
+    _ endpoint: Endpoint<Resource>,
+    to destination: URL,
+    progress: (@Sendable (TransferProgress) -> Void)? = nil
+  ) async throws -> HTTPResponse {
+    try await download(
+      try endpoint.request(),
+      to: destination,
+      accepting: endpoint.parser.acceptedStatus,
+      progress: progress
+    )
+  }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@testable import EndpointCurl
+
+/// The curl-specific race: cancellations against completions with the easy-handle accounting
+/// (the shared cancellation behaviour is proven for both clients in EndpointTransportTests).
+@Suite struct CancellationRaceTests {
+  @Test(.timeLimit(.minutes(1)))
+  func tenThousandCancellationsRacingCompletionsNeverHangCrashOrLeakHandles() async throws {
+    let client = try CurlHTTPClient(configuration: .init(maximumConnectionsPerHost: 16))
+    let fault = try TestServers.fault
+    // Fast answers, so that completions really race the cancellations.
+    let urls = [fault.adding("/echo"), fault.adding("/large?bytes=50000")]
+    let outcomes = Recorder<String>()
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<10_000 {
+        if index >= 16 { await group.next() }
+        let url = urls[index % urls.count]
+        // Cancelled before the request is under way, during it, or (mostly) after it is done.
+        let range = [0...300, 0...3000, 5000...30000][index % 3]
+        let delay = Duration.microseconds(Int.random(in: range))
+        group.addTask {
+          let task = Task {
+            let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
+            _ = try await body.collect(upTo: 1 << 20)
+            return response.status
+          }
+          try? await Task.sleep(for: delay)
+          task.cancel()
+          do {
+            _ = try await task.value
+            outcomes.append("result")
+          } catch is CancellationError {
+            outcomes.append("cancelled")
+          } catch {
+            outcomes.append("\(error)")
+          }
+        }
+      }
+    }
+    let all = outcomes.values
+    let results = all.filter { $0 == "result" }.count
+    let cancellations = all.filter { $0 == "cancelled" }.count
+    let others = all.filter { $0 != "result" && $0 != "cancelled" }
+    #expect(others.isEmpty, "unexpected errors: \(others.prefix(5))")
+    print("cancellation race: \(results) results, \(cancellations) cancellations")
+    #expect(results + cancellations == 10_000)
+    #expect(cancellations > 0)
+    #expect(results > 0)
+    // Every easy handle went back to the pool: none leaked with a cancelled transfer.
+    #expect(try await client.waitForIdleHandles())
+    #expect(client.liveEasyHandles == client.pooledEasyHandles)
+    #expect(client.liveEasyHandles > 0)
+  }
+}
