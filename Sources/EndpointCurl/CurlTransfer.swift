@@ -18,15 +18,6 @@ import Synchronization
 typealias HeadContinuation = UnsafeContinuation<(HTTPResponse, HTTPBody), any Error>
 typealias ChunkContinuation = UnsafeContinuation<Data?, any Error>
 
-/// What a transfer does with the response body.
-enum TransferMode: Sendable {
-  /// Hands the body to the caller as an ``EndpointCore/HTTPBody``.
-  case stream
-  /// Writes a body with an accepted status to `destination`; any other status fails with
-  /// ``EndpointCore/UnexpectedResponse``.
-  case download(destination: URL, accepted: AcceptedStatus)
-}
-
 /// The limits and callbacks of one transfer.
 struct TransferOptions: Sendable {
   var idleTimeout: Duration?

@@ -1,19 +1,13 @@
 import Foundation
 
 extension URLSessionHTTPClient: HTTPTransferClient {
-  /// Sends a request with a body, reporting the body bytes sent as they go.
+  /// Sends a request with a body, reporting the body bytes sent as they go; see
+  /// ``EndpointCore/HTTPTransferClient/upload(_:progress:)``.
   ///
   /// The body can be in memory or a file (``/EndpointCore/HTTPBody/init(contentsOf:)``, sent
   /// straight from disk); a streamed body is read first (see ``send(_:)``).
   ///
-  /// ```swift
-  /// let request = HTTPRequest(method: .put, url: url, body: try HTTPBody(contentsOf: file))
-  /// let (response, body) = try await client.upload(request) { print($0) }
-  /// ```
-  /// - Parameters:
-  ///   - request: the request, with its body.
-  ///   - progress: called from the session's delegate queue as bytes are sent; keep it short.
-  /// - Returns: the response head and body, as ``send(_:)`` does.
+  /// `progress` is called from the session's delegate queue; keep it short.
   public func upload(
     _ request: HTTPRequest,
     progress: @escaping @Sendable (TransferProgress) -> Void
@@ -21,27 +15,16 @@ extension URLSessionHTTPClient: HTTPTransferClient {
     try await perform(request, mode: .stream, uploadProgress: progress, downloadProgress: nil)
   }
 
-  /// Downloads a response body straight to a file, reporting the bytes received.
-  ///
-  /// The body is written to a hidden partial file beside `destination` and moved over
-  /// `destination` (replacing any file there) only when it is complete. On any failure or
-  /// cancellation the partial file is deleted: nothing is left behind. The body never sits in
-  /// memory, whatever its size.
+  /// Downloads a response body straight to a file, reporting the bytes received; see
+  /// ``EndpointCore/HTTPTransferClient/download(_:to:accepting:progress:)``.
   ///
   /// ```swift
   /// let response = try await client.download(request, to: file) { progress in
   ///   print(progress.fractionCompleted ?? 0)
   /// }
   /// ```
-  /// - Parameters:
-  ///   - request: the request.
-  ///   - destination: the file to write; its directory must exist.
-  ///   - accepted: the statuses whose body is saved; any other fails with
-  ///     ``EndpointCore/UnexpectedResponse`` (with the start of the body) and writes nothing.
-  ///   - progress: called from the session's delegate queue as bytes arrive; keep it short.
-  /// - Returns: the response head.
-  /// - Throws: ``EndpointCore/UnexpectedResponse``, ``EndpointCore/DownloadFileError`` and the errors of
-  ///   ``send(_:)``.
+  ///
+  /// `progress` is called from the session's delegate queue; keep it short.
   @discardableResult
   public func download(
     _ request: HTTPRequest,

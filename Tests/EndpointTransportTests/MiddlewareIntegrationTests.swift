@@ -1,4 +1,4 @@
-import EndpointTransport
+import EndpointCore
 import Foundation
 import Synchronization
 import Testing
@@ -19,17 +19,17 @@ private final class Entries: Sendable {
   private func record(_ entry: HTTPLogEntry) { storage.withLock { $0.append(entry) } }
 }
 
-/// The built-in middleware over the real URLSession transport, against httpbin and the fault
+/// The built-in middleware over each real transport, against httpbin and the fault
 /// server.
 @Suite struct MiddlewareIntegrationTests {
-  let transport = URLSessionHTTPClient()
-
   private func json(_ body: HTTPBody) async throws -> [String: Any] {
     let data = try await body.collect(upTo: 1 << 20)
     return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
   }
 
-  @Test func basicCredentialsPassHttpbinBasicAuth() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func basicCredentialsPassHttpbinBasicAuth(under: TransportUnderTest) async throws {
+    let transport = AnyClient(try under.makeClient())
     let url = try TestServers.httpbin.adding("/basic-auth/anystring/key-us6")
     let client = transport.with(
       AuthorizationMiddleware.basic(username: "anystring", password: "key-us6")
@@ -41,7 +41,9 @@ private final class Entries: Sendable {
     #expect(reply["user"] as? String == "anystring")
   }
 
-  @Test func wrongBasicCredentialsGetTheUnauthorizedResponse() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func wrongBasicCredentialsGetTheUnauthorizedResponse(under: TransportUnderTest) async throws {
+    let transport = AnyClient(try under.makeClient())
     let url = try TestServers.httpbin.adding("/basic-auth/anystring/key-us6")
     let client = transport.with(
       AuthorizationMiddleware.basic(username: "anystring", password: "wrong")
@@ -50,7 +52,9 @@ private final class Entries: Sendable {
     #expect(response.status == 401)
   }
 
-  @Test func bearerTokenPassesHttpbinBearer() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func bearerTokenPassesHttpbinBearer(under: TransportUnderTest) async throws {
+    let transport = AnyClient(try under.makeClient())
     let url = try TestServers.httpbin.adding("/bearer")
     let (response, body) = try await transport.with(AuthorizationMiddleware.bearer("tok-123"))
       .send(HTTPRequest(method: .get, url: url))
@@ -58,7 +62,9 @@ private final class Entries: Sendable {
     #expect(try await json(body)["token"] as? String == "tok-123")
   }
 
-  @Test func unauthorizedIsRefreshedOnceThenReturned() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func unauthorizedIsRefreshedOnceThenReturned(under: TransportUnderTest) async throws {
+    let transport = AnyClient(try under.makeClient())
     let url = try TestServers.fault.adding("/status/401")
     let refreshes = Mutex(0)
     let entries = Entries()
@@ -78,7 +84,9 @@ private final class Entries: Sendable {
     #expect(entries.recorded.map(\.status) == [401, 401])
   }
 
-  @Test func serviceUnavailableIsRetriedUntilAttemptsRunOut() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func serviceUnavailableIsRetriedUntilAttemptsRunOut(under: TransportUnderTest) async throws {
+    let transport = AnyClient(try under.makeClient())
     let url = try TestServers.httpbin.adding("/status/503")
     let waits = Waits()
     let entries = Entries()
@@ -96,7 +104,9 @@ private final class Entries: Sendable {
     #expect(waits.recorded == [.milliseconds(500), .seconds(1)])
   }
 
-  @Test func tooManyRequestsHonoursRetryAfterSeconds() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func tooManyRequestsHonoursRetryAfterSeconds(under: TransportUnderTest) async throws {
+    let transport = AnyClient(try under.makeClient())
     let url = try TestServers.fault.adding("/status/429?retry_after=1")
     let waits = Waits()
     let client = transport.with(
@@ -107,7 +117,11 @@ private final class Entries: Sendable {
     #expect(waits.recorded == [.seconds(1)])
   }
 
-  @Test func serviceUnavailableWithRetryAfterIsRetriedAfterThatWait() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func serviceUnavailableWithRetryAfterIsRetriedAfterThatWait(under: TransportUnderTest)
+    async throws
+  {
+    let transport = AnyClient(try under.makeClient())
     let url = try TestServers.fault.adding("/status/503?retry_after=2")
     let waits = Waits()
     let client = transport.with(
@@ -118,7 +132,9 @@ private final class Entries: Sendable {
     #expect(waits.recorded == [.seconds(2)])
   }
 
-  @Test func flakyEndpointSucceedsOnTheThirdAttempt() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func flakyEndpointSucceedsOnTheThirdAttempt(under: TransportUnderTest) async throws {
+    let transport = AnyClient(try under.makeClient())
     let key = UUID().uuidString
     let url = try TestServers.fault.adding("/flaky?key=\(key)&fail=2&status=503&retry_after=0")
     let waits = Waits()
@@ -129,7 +145,9 @@ private final class Entries: Sendable {
     #expect(waits.recorded == [.zero, .zero])
   }
 
-  @Test func flakyEndpointWaitsForRealWithTheDefaultSleep() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func flakyEndpointWaitsForRealWithTheDefaultSleep(under: TransportUnderTest) async throws {
+    let transport = AnyClient(try under.makeClient())
     let key = UUID().uuidString
     let url = try TestServers.fault.adding("/flaky?key=\(key)&fail=1&status=429&retry_after=1")
     let (response, body) = try await transport.with(RetryMiddleware())
@@ -138,7 +156,9 @@ private final class Entries: Sendable {
     #expect(try await json(body)["attempts"] as? Int == 2)
   }
 
-  @Test func postIsNotRetriedByDefault() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func postIsNotRetriedByDefault(under: TransportUnderTest) async throws {
+    let transport = AnyClient(try under.makeClient())
     let key = UUID().uuidString
     let url = try TestServers.fault.adding("/flaky?key=\(key)&fail=1&status=503")
     let waits = Waits()
@@ -148,27 +168,27 @@ private final class Entries: Sendable {
     #expect(waits.recorded.isEmpty)
   }
 
-  @Test func resetConnectionIsRetriedByTheDefaultPolicy() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func resetConnectionIsRetriedByTheDefaultPolicy(under: TransportUnderTest) async throws {
+    let transport = AnyClient(try under.makeClient())
     let url = try TestServers.fault.adding("/reset")
     let entries = Entries()
     let client = transport.with(
       RetryMiddleware(sleep: Waits().sleep, random: { 0 }),
       entries.logging
     )
-    let error = await #expect(throws: ConnectionFailure.self) {
-      _ = try await client.send(HTTPRequest(method: .get, url: url))
-    }
-    #expect(error?.isTransient == true)
+    let error = await failure { try await client.send(HTTPRequest(method: .get, url: url)) }
+    under.expectConnectionFailure(try #require(error), url: url, transient: true)
     #expect(entries.recorded.count == 3)
     #expect(entries.recorded.allSatisfy { $0.status == nil })
   }
 
-  @Test func idleTimeoutIsRetriedByTheDefaultPolicy() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func idleTimeoutIsRetriedByTheDefaultPolicy(under: TransportUnderTest) async throws {
+    let transport = AnyClient(try under.makeClient(idleTimeout: .milliseconds(200)))
     let url = try TestServers.fault.adding("/silent")
-    var configuration = URLSessionHTTPClient.Configuration()
-    configuration.idleTimeout = .milliseconds(200)
     let entries = Entries()
-    let client = URLSessionHTTPClient(configuration: configuration).with(
+    let client = transport.with(
       RetryMiddleware(policy: RetryPolicy(maxAttempts: 2), sleep: Waits().sleep, random: { 0 }),
       entries.logging
     )
@@ -178,7 +198,9 @@ private final class Entries: Sendable {
     #expect(entries.recorded.count == 2)
   }
 
-  @Test func loggingCountsAStreamedBodyAsTheCallerReadsIt() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func loggingCountsAStreamedBodyAsTheCallerReadsIt(under: TransportUnderTest) async throws {
+    let transport = AnyClient(try under.makeClient())
     let url = try TestServers.httpbin.adding("/bytes/3000")
     let entries = Entries()
     let (_, body) = try await transport.with(entries.logging)
@@ -189,7 +211,9 @@ private final class Entries: Sendable {
     #expect(entries.recorded.map(\.outcome) == [.completed])
   }
 
-  @Test func defaultHeadersReachTheServer() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func defaultHeadersReachTheServer(under: TransportUnderTest) async throws {
+    let transport = AnyClient(try under.makeClient())
     let url = try TestServers.httpbin.adding("/headers")
     let client = transport.with(try DefaultHeadersMiddleware(["User-Agent": "EndpointTests/1.0"]))
     let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))

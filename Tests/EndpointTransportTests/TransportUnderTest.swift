@@ -97,6 +97,20 @@ enum TransportUnderTest: String, CaseIterable, CustomStringConvertible, Sendable
   }
 }
 
+/// Any client as a concrete `HTTPClient`, so generic API such as `with(_:)` applies to the
+/// client under test.
+struct AnyClient: HTTPClient {
+  let base: any HTTPClient
+
+  init(_ base: any HTTPClient) {
+    self.base = base
+  }
+
+  func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+    try await base.send(request)
+  }
+}
+
 extension HTTPTransferClient {
   /// `download(_:to:accepting:progress:)` with its defaults, on any transport.
   @discardableResult
