@@ -9,9 +9,15 @@
 # peak RSS of a 50 MB download and stream, and a 20,000-request load run. nginx is stopped on
 # exit, also on failure.
 #
-# Usage: scripts/bench-transport.sh [options passed to TransportBenchmarks; --help lists them]
-#        e.g. --rounds 9 --window 2 --load 20000
+# Usage: scripts/bench-transport.sh [--ceiling] [options passed to TransportBenchmarks; --help
+#        lists them], e.g. --rounds 9 --window 2 --load 20000
+#        --ceiling first measures what nginx alone serves on loopback with wrk (installed from
+#        Debian when missing and possible), 1 thread, 1/8/64 connections, 3 s each.
 #        scripts/bench-transport.sh --serve     only start nginx and wait (for profiling)
+#        scripts/bench-transport.sh --perf CLIENT [options]   run `--profile CLIENT` under
+#        `perf record -g` (linux-perf from Debian) and print where the time goes; perf.data is
+#        kept in .build/perf-CLIENT.data. e.g. --perf curl --in-flight 8 --seconds 10
+#        scripts/bench-curl.sh runs the EndpointCurl comparison with this script.
 # Environment: ENDPOINT_BENCH_SKIP_BUILD=1 to run an existing release build.
 set -euo pipefail
 
@@ -73,6 +79,35 @@ install_nginx() {
     service nginx stop > /dev/null 2>&1 || true
   fi
   nginx_binary > /dev/null || die "nginx was installed but not found on PATH or in /usr/sbin"
+}
+
+install_debian_tool() {
+  local tool=$1 package=$2
+  command -v "$tool" > /dev/null && return 0
+  [[ "$(id -u)" == 0 ]] && command -v apt-get > /dev/null || return 1
+  log "installing $package from Debian"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" > /dev/null 2>&1 \
+    || {
+      apt-get update -qq > /dev/null 2>&1
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" > /dev/null 2>&1
+    } || return 1
+  command -v "$tool" > /dev/null
+}
+
+# What nginx alone serves: the ceiling of every client on this loopback.
+measure_ceiling() {
+  if ! install_debian_tool wrk wrk; then
+    log "wrk is not available: no loopback ceiling measured"
+    return 0
+  fi
+  local line="nginx alone on loopback (wrk, 1 thread, 3 s per run):"
+  local connections rate
+  for connections in 1 8 64; do
+    rate="$(wrk -t1 -c"$connections" -d3s "$BASE_URL/doc.json" 2> /dev/null \
+      | awk '/^Requests\/sec:/ { printf "%.0f", $2 }')"
+    line+=" $connections connections ${rate:-?} req/s;"
+  done
+  echo "${line%;}"
 }
 
 free_port() {
@@ -158,6 +193,19 @@ start_nginx() {
   die "nginx did not answer on $BASE_URL"
 }
 
+CEILING=0
+PERF_CLIENT=""
+if [[ "${1:-}" == "--ceiling" ]]; then
+  CEILING=1
+  shift
+fi
+if [[ "${1:-}" == "--perf" ]]; then
+  [[ $# -ge 2 ]] || die "--perf needs a client name (e.g. curl, sdk, raw)"
+  PERF_CLIENT=$2
+  shift 2
+  install_debian_tool perf linux-perf || die "perf is missing (Debian package linux-perf)"
+fi
+
 install_nginx
 WORK="$(mktemp -d -t endpoint-bench.XXXXXX)"
 # nginx's worker drops to an unprivileged user when started as root: it must read the site.
@@ -185,4 +233,17 @@ BIN="$(swift build -c release --show-bin-path)/TransportBenchmarks"
 [[ -x "$BIN" ]] || die "no release build at $BIN"
 
 log "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [[ -n "$PERF_CLIENT" ]]; then
+  OUT="$(swift build -c release --show-bin-path)/../perf-$PERF_CLIENT.data"
+  perf record -g -o "$OUT" -- "$BIN" --base "$BASE_URL" --scratch "$WORK" \
+    --profile "$PERF_CLIENT" "$@"
+  perf report -i "$OUT" --stdio --no-children --percent-limit 1.5 -g none 2> /dev/null \
+    | grep -v '^$' | head -n 60
+  log "perf data: $OUT (perf report -i $OUT)"
+  exit 0
+fi
+if [[ $CEILING == 1 ]]; then
+  log "loopback ceiling: wrk against nginx alone"
+  measure_ceiling
+fi
 "$BIN" --base "$BASE_URL" --scratch "$WORK" "$@"
