@@ -82,7 +82,10 @@ func runProfile(_ which: String, options: Options, base: URL) async throws {
     byName[after.name, default: (0, 0)].threads += 1
   }
   let budget = 1e6 / sample.requestsPerSecond
-  print("CPU µs/request by thread name (one core's worth per request: \(format(budget, digits: 1)) µs):")
+  print(
+    "CPU µs/request by thread name (one core's worth per request: "
+      + "\(format(budget, digits: 1)) µs):"
+  )
   for (name, usage) in byName.sorted(by: { $0.value.micros > $1.value.micros })
   where usage.micros > 0 {
     let perRequest = usage.micros / Double(max(sample.requests, 1))
