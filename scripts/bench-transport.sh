@@ -234,7 +234,7 @@ BIN="$(swift build -c release --show-bin-path)/TransportBenchmarks"
 
 log "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [[ -n "$PERF_CLIENT" ]]; then
-  OUT="$(swift build -c release --show-bin-path)/../perf-$PERF_CLIENT.data"
+  OUT="$ROOT/.build/perf-$PERF_CLIENT.data"
   perf record -g -o "$OUT" -- "$BIN" --base "$BASE_URL" --scratch "$WORK" \
     --profile "$PERF_CLIENT" "$@"
   perf report -i "$OUT" --stdio --no-children --percent-limit 1.5 -g none 2> /dev/null \
