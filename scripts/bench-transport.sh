@@ -237,8 +237,60 @@ if [[ -n "$PERF_CLIENT" ]]; then
   OUT="$ROOT/.build/perf-$PERF_CLIENT.data"
   perf record -g -o "$OUT" -- "$BIN" --base "$BASE_URL" --scratch "$WORK" \
     --profile "$PERF_CLIENT" "$@"
-  perf report -i "$OUT" --stdio --no-children --percent-limit 1.5 -g none 2> /dev/null \
-    | grep -v '^$' | head -n 60
+  perf report -i "$OUT" --stdio --no-children --sort comm,dso -g none 2> /dev/null \
+    | grep -v '^#' | grep -v '^$' | head -n 12
+  if command -v python3 > /dev/null && command -v llvm-symbolizer > /dev/null; then
+    perf script -i "$OUT" -F comm,ip,sym,dso 2> /dev/null > "$WORK/perf.txt"
+    python3 - "$WORK/perf.txt" "$BIN" "$ROOT/" << 'PY'
+# Where each thread's time goes: by system call, and by line of Sources/ on the stack
+# (inclusive, inlined frames counted; time in libcurl and libc charged to the lines that called).
+import collections, json, re, subprocess, sys
+path, binary, root = sys.argv[1:4]
+samples, current = [], None
+for line in open(path):
+    if not line.strip():
+        current = None
+    elif not line.startswith("\t"):
+        current = (line.rsplit(None, 1)[0].strip(), [])
+        samples.append(current)
+    elif current is not None:
+        match = re.match(r"\s*([0-9a-f]+) (.*) \((.*)\)$", line.rstrip())
+        if match:
+            current[1].append((int(match.group(1), 16), match.group(2), match.group(3)))
+ours = sorted({ip for _, frames in samples for ip, _, dso in frames if dso == binary})
+answer = subprocess.run(
+    ["llvm-symbolizer", "--obj=" + binary, "--inlining", "--output-style=JSON"],
+    input="\n".join(hex(ip - 1) for ip in ours), capture_output=True, text=True).stdout
+lines = {}
+for ip, text in zip(ours, answer.strip().split("\n")):
+    lines[ip] = [f"{entry['FileName'].replace(root, '')}:{entry['Line']}"
+                 for entry in json.loads(text).get("Symbol", []) if entry.get("FileName")]
+threads = collections.Counter(name for name, _ in samples)
+for thread, count in threads.most_common(2):
+    calls, spots = collections.Counter(), collections.Counter()
+    for name, frames in samples:
+        if name != thread:
+            continue
+        kernel = frames and "kernel" in frames[0][2]
+        if kernel:
+            entry = next((f[1] for f in frames if f[1].startswith("__x64_sys_")), "interrupt/softirq")
+            caller = next((f[1].split("@")[0] for f in frames if "kernel" not in f[2]), "?")
+            calls[f"{entry} <- {caller}"] += 1
+        seen = set()
+        for ip, _, dso in frames:
+            for spot in lines.get(ip, []):
+                if spot.startswith("Sources/") and spot not in seen:
+                    seen.add(spot)
+                    spots[spot] += 1
+    print(f"\nthread {thread}: {100 * count / len(samples):.1f}% of samples; its kernel time:")
+    for call, hits in calls.most_common(8):
+        print(f"  {100 * hits / count:5.1f}%  {call}")
+    print("  inclusive by line of Sources/ (stacks through libcurl are cut; lower bounds):")
+    for spot, hits in spots.most_common(25):
+        if 100 * hits / count >= 0.5:
+            print(f"  {100 * hits / count:5.1f}%  {spot}")
+PY
+  fi
   log "perf data: $OUT (perf report -i $OUT)"
   exit 0
 fi
