@@ -41,7 +41,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "TransportBenchmarks",
-      dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport"],
+      dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointCurl"],
       path: "Benchmarks/TransportBenchmarks"
     ),
     .testTarget(name: "EndpointCoreTests", dependencies: ["EndpointCore"]),

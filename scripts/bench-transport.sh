@@ -9,9 +9,15 @@
 # peak RSS of a 50 MB download and stream, and a 20,000-request load run. nginx is stopped on
 # exit, also on failure.
 #
-# Usage: scripts/bench-transport.sh [options passed to TransportBenchmarks; --help lists them]
-#        e.g. --rounds 9 --window 2 --load 20000
+# Usage: scripts/bench-transport.sh [--ceiling] [options passed to TransportBenchmarks; --help
+#        lists them], e.g. --rounds 9 --window 2 --load 20000
+#        --ceiling first measures what nginx alone serves on loopback with wrk (installed from
+#        Debian when missing and possible), 1 thread, 1/8/64 connections, 3 s each.
 #        scripts/bench-transport.sh --serve     only start nginx and wait (for profiling)
+#        scripts/bench-transport.sh --perf CLIENT [options]   run `--profile CLIENT` under
+#        `perf record -g` (linux-perf from Debian) and print where the time goes; perf.data is
+#        kept in .build/perf-CLIENT.data. e.g. --perf curl --in-flight 8 --seconds 10
+#        scripts/bench-curl.sh runs the EndpointCurl comparison with this script.
 # Environment: ENDPOINT_BENCH_SKIP_BUILD=1 to run an existing release build.
 set -euo pipefail
 
@@ -73,6 +79,35 @@ install_nginx() {
     service nginx stop > /dev/null 2>&1 || true
   fi
   nginx_binary > /dev/null || die "nginx was installed but not found on PATH or in /usr/sbin"
+}
+
+install_debian_tool() {
+  local tool=$1 package=$2
+  command -v "$tool" > /dev/null && return 0
+  [[ "$(id -u)" == 0 ]] && command -v apt-get > /dev/null || return 1
+  log "installing $package from Debian"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" > /dev/null 2>&1 \
+    || {
+      apt-get update -qq > /dev/null 2>&1
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" > /dev/null 2>&1
+    } || return 1
+  command -v "$tool" > /dev/null
+}
+
+# What nginx alone serves: the ceiling of every client on this loopback.
+measure_ceiling() {
+  if ! install_debian_tool wrk wrk; then
+    log "wrk is not available: no loopback ceiling measured"
+    return 0
+  fi
+  local line="nginx alone on loopback (wrk, 1 thread, 3 s per run):"
+  local connections rate
+  for connections in 1 8 64; do
+    rate="$(wrk -t1 -c"$connections" -d3s "$BASE_URL/doc.json" 2> /dev/null \
+      | awk '/^Requests\/sec:/ { printf "%.0f", $2 }')"
+    line+=" $connections connections ${rate:-?} req/s;"
+  done
+  echo "${line%;}"
 }
 
 free_port() {
@@ -158,6 +193,19 @@ start_nginx() {
   die "nginx did not answer on $BASE_URL"
 }
 
+CEILING=0
+PERF_CLIENT=""
+if [[ "${1:-}" == "--ceiling" ]]; then
+  CEILING=1
+  shift
+fi
+if [[ "${1:-}" == "--perf" ]]; then
+  [[ $# -ge 2 ]] || die "--perf needs a client name (e.g. curl, sdk, raw)"
+  PERF_CLIENT=$2
+  shift 2
+  install_debian_tool perf linux-perf || die "perf is missing (Debian package linux-perf)"
+fi
+
 install_nginx
 WORK="$(mktemp -d -t endpoint-bench.XXXXXX)"
 # nginx's worker drops to an unprivileged user when started as root: it must read the site.
@@ -185,4 +233,69 @@ BIN="$(swift build -c release --show-bin-path)/TransportBenchmarks"
 [[ -x "$BIN" ]] || die "no release build at $BIN"
 
 log "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [[ -n "$PERF_CLIENT" ]]; then
+  OUT="$ROOT/.build/perf-$PERF_CLIENT.data"
+  perf record -g -o "$OUT" -- "$BIN" --base "$BASE_URL" --scratch "$WORK" \
+    --profile "$PERF_CLIENT" "$@"
+  perf report -i "$OUT" --stdio --no-children --sort comm,dso -g none 2> /dev/null \
+    | grep -v '^#' | grep -v '^$' | head -n 12
+  if command -v python3 > /dev/null && command -v llvm-symbolizer > /dev/null; then
+    perf script -i "$OUT" -F comm,ip,sym,dso 2> /dev/null > "$WORK/perf.txt"
+    python3 - "$WORK/perf.txt" "$BIN" "$ROOT/" << 'PY'
+# Where each thread's time goes: by system call, and by line of Sources/ on the stack
+# (inclusive, inlined frames counted; time in libcurl and libc charged to the lines that called).
+import collections, json, re, subprocess, sys
+path, binary, root = sys.argv[1:4]
+samples, current = [], None
+for line in open(path):
+    if not line.strip():
+        current = None
+    elif not line.startswith("\t"):
+        current = (line.rsplit(None, 1)[0].strip(), [])
+        samples.append(current)
+    elif current is not None:
+        match = re.match(r"\s*([0-9a-f]+) (.*) \((.*)\)$", line.rstrip())
+        if match:
+            current[1].append((int(match.group(1), 16), match.group(2), match.group(3)))
+ours = sorted({ip for _, frames in samples for ip, _, dso in frames if dso == binary})
+answer = subprocess.run(
+    ["llvm-symbolizer", "--obj=" + binary, "--inlining", "--output-style=JSON"],
+    input="\n".join(hex(ip - 1) for ip in ours), capture_output=True, text=True).stdout
+lines = {}
+for ip, text in zip(ours, answer.strip().split("\n")):
+    lines[ip] = [f"{entry['FileName'].replace(root, '')}:{entry['Line']}"
+                 for entry in json.loads(text).get("Symbol", []) if entry.get("FileName")]
+threads = collections.Counter(name for name, _ in samples)
+for thread, count in threads.most_common(2):
+    calls, spots = collections.Counter(), collections.Counter()
+    for name, frames in samples:
+        if name != thread:
+            continue
+        kernel = frames and "kernel" in frames[0][2]
+        if kernel:
+            entry = next((f[1] for f in frames if f[1].startswith("__x64_sys_")), "interrupt/softirq")
+            caller = next((f[1].split("@")[0] for f in frames if "kernel" not in f[2]), "?")
+            calls[f"{entry} <- {caller}"] += 1
+        seen = set()
+        for ip, _, dso in frames:
+            for spot in lines.get(ip, []):
+                if spot.startswith("Sources/") and spot not in seen:
+                    seen.add(spot)
+                    spots[spot] += 1
+    print(f"\nthread {thread}: {100 * count / len(samples):.1f}% of samples; its kernel time:")
+    for call, hits in calls.most_common(8):
+        print(f"  {100 * hits / count:5.1f}%  {call}")
+    print("  inclusive by line of Sources/ (stacks through libcurl are cut; lower bounds):")
+    for spot, hits in spots.most_common(25):
+        if 100 * hits / count >= 0.5:
+            print(f"  {100 * hits / count:5.1f}%  {spot}")
+PY
+  fi
+  log "perf data: $OUT (perf report -i $OUT)"
+  exit 0
+fi
+if [[ $CEILING == 1 ]]; then
+  log "loopback ceiling: wrk against nginx alone"
+  measure_ceiling
+fi
 "$BIN" --base "$BASE_URL" --scratch "$WORK" "$@"

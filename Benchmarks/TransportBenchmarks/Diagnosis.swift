@@ -7,12 +7,13 @@ let diagnosisClients = ["raw", "delegate", "sdk-no-timeouts", "sdk"]
 /// Every client `makeFetcher` knows.
 let allClients = [
   "no-network", "raw", "delegate-completion", "delegate-underlying", "delegate", "sdk-no-timeouts",
-  "sdk",
+  "sdk", "curl",
 ]
 
 /// A fetcher by name: `raw`, `delegate` (raw URLSession through a session delegate),
 /// `delegate-underlying`, `delegate-completion` (see ``DelegateVariant``), `sdk`,
-/// `sdk-no-timeouts` (the SDK without idle timeout and deadline, so without timers).
+/// `sdk-no-timeouts` (the SDK without idle timeout and deadline, so without timers), `curl`
+/// (EndpointCurl's `CurlHTTPClient` with `--curl-connections`).
 func makeFetcher(_ which: String, options: Options, document: URL) throws -> Fetcher {
   switch which {
   case "raw":
@@ -44,6 +45,9 @@ func makeFetcher(_ which: String, options: Options, document: URL) throws -> Fet
   case "sdk-no-timeouts":
     let client = sdkClient(connections: options.connections, timeouts: false)
     return sdkFetcher(client, url: document, name: "SDK without timeouts")
+  case "curl":
+    let client = try endpointCurlClient(connections: options.curlConnections)
+    return callFetcher(client, url: document, name: "EndpointCurl")
   default:
     throw BenchmarkFailure(
       description: "unknown client \(which); one of \(allClients.joined(separator: ", "))"

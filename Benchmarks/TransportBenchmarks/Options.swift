@@ -18,6 +18,9 @@ struct Options {
   var child: String?
   var profile: String?
   var seconds = 10.0
+  var curlConnections = 64
+  var curlInFlight = [1, 8, 64]
+  var curlTool: String?
 
   static let usage = """
     usage: TransportBenchmarks --base http://127.0.0.1:PORT [options]
@@ -29,13 +32,19 @@ struct Options {
       --load N             requests of the load run (default 20000)
       --load-in-flight N   concurrency of the load run (default 64)
       --load-client NAME   the client of the load run (default sdk; see --profile)
-      --only LIST          throughput,memory,load,diagnosis (default: all)
+      --only LIST          throughput,memory,load,diagnosis (default: all of these), curl
+                           (EndpointCurl vs the URLSession client vs raw URLSession vs the
+                           curl tool; scripts/bench-curl.sh runs it)
+      --curl-in-flight LIST  concurrencies of the curl comparison (default 1,8,64)
+      --curl-connections N maximum connections per host of the Swift clients in the curl
+                           comparison and of EndpointCurl elsewhere (default 64)
+      --curl-tool PATH     the curl command line tool (default: curl on PATH)
       --diagnosis-rounds N rounds of the diagnosis (default 5): raw URLSession, raw through a
                            session delegate, the SDK without timeouts, the SDK
       --diagnosis-clients LIST  the clients compared, raw first (default
                            raw,delegate,sdk-no-timeouts,sdk; also delegate-underlying,
                            delegate-completion)
-      --profile CLIENT     run one of those clients alone for
+      --profile CLIENT     run one of those clients (or curl: EndpointCurl) alone for
                            --seconds (default 10) at --in-flight (1: sequential), for perf
     The server must serve /doc.json (about 300 bytes of JSON) and /large.bin (50 MiB);
     scripts/bench-transport.sh starts one.
@@ -81,6 +90,10 @@ struct Options {
       case "--child": child = try value()
       case "--profile": profile = try value()
       case "--seconds": seconds = try number(value())
+      case "--curl-connections": curlConnections = max(1, Int(try number(value())))
+      case "--curl-in-flight":
+        curlInFlight = try value().split(separator: ",").map { max(1, Int(try number(String($0)))) }
+      case "--curl-tool": curlTool = try value()
       case "--help", "-h":
         print(Options.usage)
         exit(0)
@@ -97,7 +110,7 @@ struct Options {
       "--base", base?.absoluteString ?? "", "--scratch", scratch.path,
       "--connections", String(connections), "--load", String(load),
       "--load-warmup", String(loadWarmup), "--load-in-flight", String(loadInFlight),
-      "--load-client", loadClient,
+      "--load-client", loadClient, "--curl-connections", String(curlConnections),
     ]
   }
 }

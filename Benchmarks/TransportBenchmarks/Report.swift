@@ -2,11 +2,16 @@ import Foundation
 
 /// Builds the Markdown table.
 struct Report {
-  private(set) var rows: [String] = [
-    "| Measurement | SDK | raw URLSession | SDK / raw | Target | Met |",
-    "|---|---:|---:|---:|---|---|",
-  ]
+  private(set) var rows: [String]
   private(set) var allMet = true
+
+  /// - Parameters: the headers of the measured client's column, the reference's and the ratio's.
+  init(client: String = "SDK", reference: String = "raw URLSession", ratio: String = "SDK / raw") {
+    rows = [
+      "| Measurement | \(client) | \(reference) | \(ratio) | Target | Met |",
+      "|---|---:|---:|---:|---|---|",
+    ]
+  }
 
   mutating func add(
     _ name: String,

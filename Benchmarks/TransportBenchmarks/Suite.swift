@@ -5,7 +5,11 @@ func runSuite(options: Options, base: URL) async throws {
   let loadBefore = loadAverage()
   let clock = ContinuousClock()
   let start = clock.now
-  var report = Report()
+  // Alone, the curl comparison and the load run measure EndpointCurl against several references.
+  let sdkSections: Set<String> = ["throughput", "memory", "diagnosis"]
+  var report =
+    options.only.isDisjoint(with: sdkSections) && options.only.contains("curl")
+    ? Report(client: "EndpointCurl", reference: "reference", ratio: "ratio") : Report()
   var notes: [String] = []
 
   if options.only.contains("throughput") {
@@ -70,6 +74,35 @@ func runSuite(options: Options, base: URL) async throws {
     )
   }
 
+  var curlTable: String?
+  if options.only.contains("curl") {
+    log(
+      "curl comparison: \(options.rounds) rounds, \(options.window) s windows, in flight "
+        + options.curlInFlight.map(String.init).joined(separator: ",")
+    )
+    let comparison = try await runCurlComparison(options: options, base: base)
+    curlTable = comparison.table
+    notes += comparison.failures
+    let clean = comparison.failures.isEmpty
+    for (concurrency, label, minimum, over) in [
+      (8, "8 in flight", 8.0, "raw URLSession"), (8, "8 in flight", 0.9, "curl tool"),
+      (1, "sequential", 2.5, "raw URLSession"),
+    ] {
+      let isTool = over == "curl tool"
+      let ratios = isTool ? comparison.overTool : comparison.overRaw
+      guard let ratio = ratios[concurrency] else { continue }
+      let reference = (isTool ? comparison.tool : comparison.raw)[concurrency] ?? .nan
+      report.add(
+        "req/s, \(label), EndpointCurl vs \(over)",
+        sdk: format(comparison.endpointCurl[concurrency] ?? .nan, digits: 0),
+        raw: format(reference, digits: 0) + " (\(over))",
+        ratio: format(ratio, digits: 2) + "×",
+        target: "≥ \(format(minimum, digits: 1))×",
+        met: ratio >= minimum && clean
+      )
+    }
+  }
+
   if options.only.contains("load") {
     log(
       "load: \(options.load) requests through \(options.loadClient), \(options.loadInFlight) in "
@@ -78,7 +111,8 @@ func runSuite(options: Options, base: URL) async throws {
     let load = try spawnChild("load", options: options)
     let failures = Int(load["failures"] ?? "") ?? -1
     report.add(
-      "load \(options.load) req @ \(options.loadInFlight) in flight: failures",
+      "load (\(options.loadClient)) \(options.load) req @ \(options.loadInFlight) in flight: "
+        + "failures",
       sdk: String(failures),
       raw: "",
       target: "0",
@@ -133,11 +167,16 @@ func runSuite(options: Options, base: URL) async throws {
     print("")
   }
   var context = [String]()
-  if options.only.contains("throughput") || options.only.contains("diagnosis") {
+  if !options.only.isDisjoint(with: ["throughput", "diagnosis", "curl"]) {
     context.append(
       "Rounds: \(options.rounds) interleaved (diagnosis: \(options.diagnosisRounds)) × "
         + "\(options.window) s windows; medians (ratio: median of per-round ratios, min–max in "
-        + "brackets). \(options.connections) connections per host for every client."
+        + "brackets). "
+        + (options.only.isDisjoint(with: ["throughput", "diagnosis"])
+          ? "\(options.curlConnections) connections per host for the Swift clients."
+          : "\(options.connections) connections per host for every client"
+            + (options.only.contains("curl")
+              ? " (\(options.curlConnections) in the curl comparison)." : "."))
     )
   }
   context.append(
@@ -148,6 +187,12 @@ func runSuite(options: Options, base: URL) async throws {
   for note in notes { print("- " + note) }
   if report.hasMeasurements {
     print(report.allMet ? "All targets met." : "Some targets are not met.")
+  }
+  if let curlTable {
+    print("")
+    print("EndpointCurl, the URLSession client, raw URLSession and the curl tool (medians):")
+    print("")
+    print(curlTable)
   }
   if let diagnosis {
     print("")

@@ -64,13 +64,53 @@ func runProfile(_ which: String, options: Options, base: URL) async throws {
   let document = base.appendingPathComponent("doc.json")
   let fetcher = try makeFetcher(which, options: options, document: document)
   _ = await measure(fetcher, concurrency: options.inFlight, seconds: 0.5)
+  let threadsBefore = threadTimes()
   let sample = await measure(fetcher, concurrency: options.inFlight, seconds: options.seconds)
+  let threadsAfter = threadTimes()
   print(
     "\(which) at \(options.inFlight) in flight: \(format(sample.requestsPerSecond, digits: 0)) req/s, "
       + "\(format(sample.cpuMicrosPerRequest, digits: 0)) µs CPU/request, "
       + "\(format(sample.switchesPerRequest, digits: 1)) context switches/request, "
       + "\(sample.failures) failures"
   )
+  // Which threads the CPU time went to, grouped by name: a loop thread near one core's worth
+  // (1e6 / req/s µs per request) is the limit.
+  var byName: [String: (micros: Double, threads: Int)] = [:]
+  for (thread, after) in threadsAfter {
+    let spent = after.micros - (threadsBefore[thread]?.micros ?? 0)
+    byName[after.name, default: (0, 0)].micros += spent
+    byName[after.name, default: (0, 0)].threads += 1
+  }
+  let budget = 1e6 / sample.requestsPerSecond
+  print(
+    "CPU µs/request by thread name (one core's worth per request: "
+      + "\(format(budget, digits: 1)) µs):"
+  )
+  for (name, usage) in byName.sorted(by: { $0.value.micros > $1.value.micros })
+  where usage.micros > 0 {
+    let perRequest = usage.micros / Double(max(sample.requests, 1))
+    print("  \(name) (\(usage.threads) threads): \(format(perRequest, digits: 1))")
+  }
+}
+
+/// CPU time (user + system, µs) and name of every thread of this process, by thread id.
+func threadTimes() -> [Int: (name: String, micros: Double)] {
+  let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+  var result: [Int: (name: String, micros: Double)] = [:]
+  let directory = "/proc/self/task"
+  for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+    guard let thread = Int(entry),
+      let stat = try? String(contentsOfFile: "\(directory)/\(entry)/stat", encoding: .utf8),
+      let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+    else { continue }
+    let name = String(stat[stat.index(after: open)..<close])
+    // After the name: state is field 3; utime and stime are fields 14 and 15.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12])
+    else { continue }
+    result[thread] = (name, (user + system) / ticks * 1e6)
+  }
+  return result
 }
 
 func log(_ message: String) {
