@@ -140,6 +140,14 @@ int ccurl_easy_setopt_xferinfo_callback(ccurl_easy *easy, int option,
   return api.easy_setopt(easy, option, value);
 }
 
+int ccurl_easy_setopt_sockopt_callback(ccurl_easy *easy, int option, ccurl_sockopt_callback value) {
+  return api.easy_setopt(easy, option, value);
+}
+int ccurl_easy_setopt_closesocket_callback(ccurl_easy *easy, int option,
+                                           ccurl_closesocket_callback value) {
+  return api.easy_setopt(easy, option, value);
+}
+
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value) {
   return api.easy_getinfo(easy, info, value);
 }

@@ -171,4 +171,10 @@ extension CurlHTTPClient {
 
   /// Bytes of streamed bodies received and not yet read (for tests of backpressure).
   var bytesWaitingForReaders: Int { loop.bytesWaitingForReaders.load(ordering: .relaxed) }
+
+  /// Changes the loop made to its epoll set so far (for tests of keeping sockets registered).
+  var pollerControlCalls: Int { loop.pollerControlCalls }
+
+  /// The times the loop waited for events so far (for tests that it does not spin).
+  var pollerWaits: Int { loop.pollerWaits }
 }

@@ -85,23 +85,8 @@ final class CurlLoop: @unchecked Sendable {
       throw PollerFailure(call: "curl_multi_init", errno: ENOMEM)
     }
     self.multi = multi
+    poller.attach(multi: multi)
     let context = Unmanaged.passUnretained(self).toOpaque()
-    _ = ccurl_multi_setopt_socket_callback(multi, CCURLMOPT_SOCKETFUNCTION) {
-      _, socket, what, context, _ in
-      guard let context else { return 0 }
-      let loop = Unmanaged<CurlLoop>.fromOpaque(context).takeUnretainedValue()
-      if what == CCURL_POLL_REMOVE {
-        loop.poller.watch(socket, read: false, write: false)
-      } else {
-        loop.poller.watch(
-          socket,
-          read: what & CCURL_POLL_IN != 0,
-          write: what & CCURL_POLL_OUT != 0
-        )
-      }
-      return 0
-    }
-    _ = ccurl_multi_setopt_pointer(multi, CCURLMOPT_SOCKETDATA, context)
     _ = ccurl_multi_setopt_timer_callback(multi, CCURLMOPT_TIMERFUNCTION) {
       _, milliseconds, context in
       guard let context else { return 0 }
@@ -126,6 +111,12 @@ final class CurlLoop: @unchecked Sendable {
   }
 
   // MARK: - Any thread
+
+  /// The `epoll_ctl` calls the loop made so far (for tests of keeping sockets registered).
+  var pollerControlCalls: Int { poller.controlCalls }
+
+  /// The times the loop waited for events so far (for tests that it does not spin).
+  var pollerWaits: Int { poller.waits }
 
   /// Queues `command` for the loop; `false` when the loop no longer takes commands (shut down).
   @discardableResult
@@ -196,11 +187,7 @@ final class CurlLoop: @unchecked Sendable {
     while true {
       drainInbox()
       if stopping || (released && active.isEmpty) { break }
-      let woken = poller.wait(timeout: waitTimeout()) { descriptor, mask in
-        var running: Int32 = 0
-        _ = ccurl_multi_socket_action(multi, descriptor, mask, &running)
-      }
-      if woken { poller.acknowledgeWake() }
+      _ = poller.dispatch(timeout: waitTimeout())
       if let timer = curlTimer, timer <= .now {
         curlTimer = nil
         var running: Int32 = 0
@@ -275,6 +262,7 @@ final class CurlLoop: @unchecked Sendable {
       retire(transfer)
       return
     }
+    poller.attach(handle.pointer)
     let code = ccurl_multi_add_handle(multi, handle.pointer)
     guard code == CCURLM_OK else {
       let message = String(cString: ccurl_multi_strerror(code))

@@ -57,8 +57,12 @@ typedef struct ccurl_slist ccurl_slist;
 #define CCURLOPT_COOKIELIST 10135
 #define CCURLOPT_SEEKFUNCTION 20167
 #define CCURLOPT_SEEKDATA 10168
+#define CCURLOPT_SOCKOPTFUNCTION 20148
+#define CCURLOPT_SOCKOPTDATA 10149
 #define CCURLOPT_NOPROXY 10177
 #define CCURLOPT_PROTOCOLS 181
+#define CCURLOPT_CLOSESOCKETFUNCTION 20208
+#define CCURLOPT_CLOSESOCKETDATA 10209
 #define CCURLOPT_XFERINFOFUNCTION 20219
 #define CCURLOPT_SUPPRESS_CONNECT_HEADERS 265
 
@@ -101,6 +105,7 @@ typedef struct ccurl_slist ccurl_slist;
 #define CCURL_READFUNC_PAUSE 0x10000001
 #define CCURL_SEEKFUNC_OK 0
 #define CCURL_SEEKFUNC_FAIL 1
+#define CCURL_SOCKOPT_OK 0
 #define CCURL_POLL_IN 1
 #define CCURL_POLL_OUT 2
 #define CCURL_POLL_INOUT 3
@@ -173,6 +178,9 @@ typedef int (*ccurl_xferinfo_callback)(void *userdata, int64_t download_total,
 typedef int (*ccurl_socket_callback)(ccurl_easy *easy, int socket, int what, void *userdata,
                                      void *socket_data);
 typedef int (*ccurl_timer_callback)(ccurl_multi *multi, long timeout_ms, void *userdata);
+// curlsocktype is an enum, passed as an int.
+typedef int (*ccurl_sockopt_callback)(void *userdata, int socket, int purpose);
+typedef int (*ccurl_closesocket_callback)(void *userdata, int socket);
 
 // Loading. Opens `library_name`, resolves every function and checks the version against
 // `minimum_version` (0xXXYYZZ). On failure returns a nonzero status and writes a sentence naming
@@ -199,6 +207,9 @@ int ccurl_easy_setopt_data_callback(ccurl_easy *easy, int option, ccurl_data_cal
 int ccurl_easy_setopt_seek_callback(ccurl_easy *easy, int option, ccurl_seek_callback value);
 int ccurl_easy_setopt_xferinfo_callback(ccurl_easy *easy, int option,
                                         ccurl_xferinfo_callback value);
+int ccurl_easy_setopt_sockopt_callback(ccurl_easy *easy, int option, ccurl_sockopt_callback value);
+int ccurl_easy_setopt_closesocket_callback(ccurl_easy *easy, int option,
+                                           ccurl_closesocket_callback value);
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value);
 int ccurl_easy_getinfo_double(ccurl_easy *easy, int info, double *value);
 int ccurl_easy_getinfo_off_t(ccurl_easy *easy, int info, int64_t *value);

@@ -1,29 +1,37 @@
-// epoll and eventfd for the client's loop, which Swift's Glibc module does not export.
-// On platforms without epoll every function fails with ENOSYS.
+// epoll and eventfd for the client's loop, which Swift's Glibc module does not export, and the
+// libcurl callbacks that keep the epoll set in step with libcurl's sockets.
+// On platforms without epoll creation fails with ENOSYS.
 #ifndef CCURL_POLLER_H
 #define CCURL_POLLER_H
 
-// Event bits of ccurl_poll_event.events.
-#define CCURL_POLL_EVENT_READ 1
-#define CCURL_POLL_EVENT_WRITE 2
-#define CCURL_POLL_EVENT_ERROR 4
+struct ccurl_easy;
+struct ccurl_multi;
 
-typedef struct ccurl_poll_event {
-  int fd;
-  unsigned int events;
-} ccurl_poll_event;
+// An epoll set, an eventfd that wakes it, and what the set holds for each descriptor.
+typedef struct ccurl_poller ccurl_poller;
 
-// Creates an epoll set holding a new non-blocking eventfd (returned in `wake_fd`) for reading.
-// Returns the epoll descriptor, or -1 with errno set.
-int ccurl_poller_create(int *wake_fd);
-// Watches `fd` for reading and/or writing; with neither, stops watching it.
-int ccurl_poller_watch(int poll_fd, int fd, int read, int write);
-// Waits up to `timeout_ms` (-1: no limit); returns the number of events written, or -1.
-int ccurl_poller_wait(int poll_fd, ccurl_poll_event *events, int capacity, int timeout_ms);
-// Wakes a waiting ccurl_poller_wait (any thread).
-void ccurl_poller_wake(int wake_fd);
-// Clears the wake-up counter.
-void ccurl_poller_acknowledge(int wake_fd);
+// Creates a poller whose epoll set holds a new non-blocking eventfd. Returns NULL with errno set.
+ccurl_poller *ccurl_poller_create(void);
+// Closes the descriptors and frees the poller. Call after curl_multi_cleanup of the attached
+// multi handle: closing its connections calls back into the poller.
+void ccurl_poller_destroy(ccurl_poller *poller);
+// Wakes a waiting ccurl_poller_dispatch (any thread).
+void ccurl_poller_wake(ccurl_poller *poller);
+// Makes `multi` report the sockets it wants watched to the poller (CURLMOPT_SOCKETFUNCTION).
+// Returns 0, or libcurl's error code.
+int ccurl_poller_attach_multi(ccurl_poller *poller, struct ccurl_multi *multi);
+// Makes the connections `easy` opens tell the poller when libcurl creates and closes their
+// sockets (CURLOPT_SOCKOPTFUNCTION, CURLOPT_CLOSESOCKETFUNCTION), so those stay in the epoll
+// set between transfers. Returns 0, or libcurl's error code.
+int ccurl_poller_attach_easy(ccurl_poller *poller, struct ccurl_easy *easy);
+// Waits up to `timeout_ms` (-1: no limit) and hands each ready socket to the attached multi
+// handle (curl_multi_socket_action). Sets `*woken` when a wake-up was seen. Returns the number
+// of ready descriptors, or -1 with errno set.
+int ccurl_poller_dispatch(ccurl_poller *poller, int timeout_ms, int *woken);
+// The number of epoll_ctl calls made so far (for tests).
+unsigned long ccurl_poller_control_calls(ccurl_poller *poller);
+// The number of epoll_wait calls made so far (for tests).
+unsigned long ccurl_poller_waits(ccurl_poller *poller);
 // Names the calling thread (for debuggers and `top -H`).
 void ccurl_set_thread_name(const char *name);
 
