@@ -12,6 +12,9 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 
+#define INITIAL_CAPACITY 64
+#define MAXIMUM_EVENTS 128
+
 struct ccurl_poller {
   int poll_fd;
   int wake_fd;
@@ -21,6 +24,9 @@ struct ccurl_poller {
   size_t capacity;
   unsigned long control_calls;
   unsigned long waits;
+  // What the last wait found, for ccurl_poller_dispatch.
+  struct epoll_event ready[MAXIMUM_EVENTS];
+  int ready_count;
 };
 
 enum {
@@ -36,10 +42,6 @@ enum {
   // the epoll set while libcurl does not watch it.
   STATE_OWNED = 0x80,
 };
-
-// Must be a multiple of 8 so that `capacity` doubles from it.
-#define INITIAL_CAPACITY 64
-#define MAXIMUM_EVENTS 128
 
 static unsigned char *state_of(ccurl_poller *poller, int fd) {
   if (fd < 0) return NULL;
@@ -196,17 +198,29 @@ int ccurl_poller_attach_easy(ccurl_poller *poller, struct ccurl_easy *easy) {
   return code;
 }
 
-int ccurl_poller_dispatch(ccurl_poller *poller, int timeout_ms, int *woken) {
-  struct epoll_event ready[MAXIMUM_EVENTS];
+int ccurl_poller_wait(ccurl_poller *poller, int timeout_ms, int *woken) {
   *woken = 0;
-  int count = epoll_wait(poller->poll_fd, ready, MAXIMUM_EVENTS, timeout_ms);
+  poller->ready_count = 0;
+  int count = epoll_wait(poller->poll_fd, poller->ready, MAXIMUM_EVENTS, timeout_ms);
   __atomic_fetch_add(&poller->waits, 1, __ATOMIC_RELAXED);
+  if (count < 0) return -1;
+  int kept = 0;
   for (int index = 0; index < count; index++) {
-    int fd = ready[index].data.fd;
-    if (fd == poller->wake_fd) {
+    if (poller->ready[index].data.fd == poller->wake_fd) {
       *woken = 1;
       continue;
     }
+    poller->ready[kept++] = poller->ready[index];
+  }
+  poller->ready_count = kept;
+  return kept;
+}
+
+void ccurl_poller_dispatch(ccurl_poller *poller) {
+  int count = poller->ready_count;
+  poller->ready_count = 0;
+  for (int index = 0; index < count; index++) {
+    int fd = poller->ready[index].data.fd;
     if (fd >= 0 && (size_t)fd < poller->capacity) {
       unsigned char state = poller->states[fd];
       if ((state & STATE_OWNED) && !(state & STATE_WANTED)) {
@@ -219,14 +233,13 @@ int ccurl_poller_dispatch(ccurl_poller *poller, int timeout_ms, int *woken) {
         continue;
       }
     }
-    unsigned int flags = ready[index].events;
+    unsigned int flags = poller->ready[index].events;
     int mask = ((flags & (EPOLLIN | EPOLLHUP)) ? CCURL_CSELECT_IN : 0) |
                ((flags & EPOLLOUT) ? CCURL_CSELECT_OUT : 0) |
                ((flags & EPOLLERR) ? CCURL_CSELECT_ERR : 0);
     int running = 0;
     ccurl_multi_socket_action(poller->multi, fd, mask, &running);
   }
-  return count;
 }
 
 unsigned long ccurl_poller_control_calls(ccurl_poller *poller) {
@@ -255,12 +268,13 @@ int ccurl_poller_attach_easy(ccurl_poller *poller, struct ccurl_easy *easy) {
   (void)poller, (void)easy;
   return -1;
 }
-int ccurl_poller_dispatch(ccurl_poller *poller, int timeout_ms, int *woken) {
+int ccurl_poller_wait(ccurl_poller *poller, int timeout_ms, int *woken) {
   (void)poller, (void)timeout_ms;
   *woken = 0;
   errno = ENOSYS;
   return -1;
 }
+void ccurl_poller_dispatch(ccurl_poller *poller) { (void)poller; }
 unsigned long ccurl_poller_control_calls(ccurl_poller *poller) {
   (void)poller;
   return 0;

@@ -40,6 +40,13 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
       self.value = value
     }
 
+    /// A field whose name and value the caller has already checked, for a transport's parser of
+    /// response heads; it skips the second check.
+    package init(checkedName name: String, value: String) {
+      self.name = name
+      self.value = value
+    }
+
     /// `Name: value`.
     public var description: String { "\(name): \(value)" }
   }
@@ -52,7 +59,7 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
   }
 
   /// An empty list with room for `minimumCapacity` fields, for code that builds many requests.
-  init(minimumCapacity: Int) {
+  package init(minimumCapacity: Int) {
     fields = []
     fields.reserveCapacity(minimumCapacity)
   }
@@ -113,6 +120,12 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
   /// - Throws: ``InvalidHeaderField`` if the name or value is invalid; the list is left unchanged.
   public mutating func append(_ value: String, for name: String) throws(InvalidHeaderField) {
     fields.append(try Field(name: name, value: value))
+  }
+
+  /// Adds a field whose name (an RFC 9110 token) and value (no CR, LF or NUL) the caller has
+  /// already checked, for a transport's parser of response heads.
+  package mutating func append(checkedValue value: String, for name: String) {
+    fields.append(Field(checkedName: name, value: value))
   }
 
   /// Replaces every field called `name` with one field holding `value`.

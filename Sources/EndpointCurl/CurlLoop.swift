@@ -51,7 +51,9 @@ final class CurlLoop: @unchecked Sendable {
 
   private struct Inbox {
     var commands: [Command] = []
-    var wakePending = false
+    /// The loop waits, or is about to, with an empty inbox: the next command must wake it.
+    /// While the loop works it takes new commands before it waits, and nobody writes the eventfd.
+    var loopWaits = false
     var state = InboxState.open
     var shutdownWaiters: [UnsafeContinuation<Void, Never>] = []
   }
@@ -69,6 +71,9 @@ final class CurlLoop: @unchecked Sendable {
   let bytesWaitingForReaders = Atomic<Int>(0)
 
   // Loop thread only.
+  /// The time as of the loop's last wake-up: what callbacks use as the moment of activity, so
+  /// that the clock is read once per wake-up rather than once per header line.
+  private(set) var now = ContinuousClock.now
   private var pool: [EasyHandle] = []
   private var active: [CurlTransfer] = []
   private var drained: [Command] = []
@@ -91,6 +96,8 @@ final class CurlLoop: @unchecked Sendable {
       _, milliseconds, context in
       guard let context else { return 0 }
       let loop = Unmanaged<CurlLoop>.fromOpaque(context).takeUnretainedValue()
+      // A fresh reading, not `loop.now`: a timer that fired early would be lost, as libcurl does
+      // not report an unchanged timeout again.
       loop.curlTimer = milliseconds < 0 ? nil : .now + .milliseconds(milliseconds)
       return 0
     }
@@ -124,8 +131,8 @@ final class CurlLoop: @unchecked Sendable {
     let (accepted, wake) = inbox.withVisibleLock(for: self) { inbox -> (Bool, Bool) in
       guard case .open = inbox.state else { return (false, false) }
       inbox.commands.append(command)
-      if inbox.wakePending { return (true, false) }
-      inbox.wakePending = true
+      guard inbox.loopWaits else { return (true, false) }
+      inbox.loopWaits = false
       return (true, true)
     }
     if wake { poller.wake() }
@@ -140,8 +147,8 @@ final class CurlLoop: @unchecked Sendable {
         if case .finished = inbox.state { return (true, false) }
         inbox.shutdownWaiters.append(continuation)
         inbox.state = .closing
-        if inbox.wakePending { return (false, false) }
-        inbox.wakePending = true
+        guard inbox.loopWaits else { return (false, false) }
+        inbox.loopWaits = false
         return (false, true)
       }
       if wake { poller.wake() }
@@ -187,8 +194,16 @@ final class CurlLoop: @unchecked Sendable {
     while true {
       drainInbox()
       if stopping || (released && active.isEmpty) { break }
-      _ = poller.dispatch(timeout: waitTimeout())
-      if let timer = curlTimer, timer <= .now {
+      let timeout = waitTimeout()
+      if timeout != 0, announceWait() {
+        poller.wait(timeout: timeout)
+        inbox.withVisibleLock(for: self) { $0.loopWaits = false }
+      } else {
+        poller.wait(timeout: 0)
+      }
+      now = .now
+      poller.dispatch()
+      if let timer = curlTimer, timer <= now {
         curlTimer = nil
         var running: Int32 = 0
         _ = ccurl_multi_socket_action(multi, CCURL_SOCKET_TIMEOUT, 0, &running)
@@ -197,6 +212,16 @@ final class CurlLoop: @unchecked Sendable {
       checkTimeouts()
     }
     tearDown()
+  }
+
+  /// Tells submitters that the loop is going to wait, unless a command or a shutdown arrived
+  /// since the inbox was drained; returns whether the loop may wait.
+  private func announceWait() -> Bool {
+    inbox.withVisibleLock(for: self) { inbox -> Bool in
+      guard inbox.commands.isEmpty, case .open = inbox.state else { return false }
+      inbox.loopWaits = true
+      return true
+    }
   }
 
   private func waitTimeout() -> Int32 {
@@ -209,12 +234,12 @@ final class CurlLoop: @unchecked Sendable {
     }
     guard let next else { return -1 }
     let now = ContinuousClock.now
+    self.now = now
     return next <= now ? 0 : (next - now).millisecondsRoundedUp
   }
 
   private func drainInbox() {
     let closing = inbox.withVisibleLock(for: self) { inbox -> Bool in
-      inbox.wakePending = false
       swap(&drained, &inbox.commands)
       if case .closing = inbox.state { return true }
       return false
@@ -225,7 +250,7 @@ final class CurlLoop: @unchecked Sendable {
       case .detach(let transfer): retire(transfer)
       case .unpause(let transfer):
         if let handle = transfer.easy {
-          transfer.lastActivity = .now
+          transfer.lastActivity = now
           _ = ccurl_easy_pause(handle.pointer, CCURLPAUSE_CONT)
         }
       case .release: released = true
@@ -233,6 +258,12 @@ final class CurlLoop: @unchecked Sendable {
     }
     drained.removeAll(keepingCapacity: true)
     if closing { stopping = true }
+  }
+
+  /// Makes the connections `handle` opens keep the poller informed of their sockets (part of
+  /// every handle's shared options).
+  func watchSockets(of handle: EasyHandle) {
+    poller.attach(handle.pointer)
   }
 
   private func attach(_ transfer: CurlTransfer) {
@@ -262,7 +293,6 @@ final class CurlLoop: @unchecked Sendable {
       retire(transfer)
       return
     }
-    poller.attach(handle.pointer)
     let code = ccurl_multi_add_handle(multi, handle.pointer)
     guard code == CCURLM_OK else {
       let message = String(cString: ccurl_multi_strerror(code))
@@ -294,7 +324,6 @@ final class CurlLoop: @unchecked Sendable {
 
   private func checkTimeouts() {
     guard let check = nextTimeoutCheck else { return }
-    let now = ContinuousClock.now
     guard check <= now else { return }
     nextTimeoutCheck = nil
     var expired: [(CurlTransfer, any Error)] = []

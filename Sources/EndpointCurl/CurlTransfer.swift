@@ -252,9 +252,17 @@ final class CurlTransfer: @unchecked Sendable {
 
   /// Sets the easy handle up for the current hop; returns the error that stops the transfer,
   /// if any.
+  ///
+  /// A handle keeps the options every request of the loop shares (its baseline) from one request
+  /// to the next; only a request that set something else (a method, a body, its own
+  /// `Accept-Encoding`) leaves it to be reset before the next one.
   func configure(_ handle: EasyHandle) -> (any Error)? {
     let easy = handle.pointer
-    ccurl_easy_reset(easy)
+    if handle.needsBaseline {
+      ccurl_easy_reset(easy)
+      applyBaseline(handle)
+      handle.needsBaseline = false
+    }
     handle.errorBuffer[0] = 0
     parser.reset()
     response = nil
@@ -273,6 +281,28 @@ final class CurlTransfer: @unchecked Sendable {
     guard urlCode == CCURLE_OK else {
       return InvalidURL(input: hop.url.absoluteString, reason: handle.message(for: urlCode))
     }
+    _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_HEADERDATA, context)
+    _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_WRITEDATA, context)
+    if options.redirectLimit != nil, !handle.cookieEngine {
+      // The cookie engine carries cookies set along a redirect chain to its later requests;
+      // the loop erases them when the exchange ends. Once on, it stays on (a reset keeps it).
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_COOKIEFILE, "")
+      handle.cookieEngine = true
+    }
+    if hop.headerFields.contains("Accept-Encoding") {
+      // A caller's own Accept-Encoding gets raw bytes: no decoding by libcurl.
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_ACCEPT_ENCODING, nil)
+      handle.needsBaseline = true
+    }
+    if let failure = configureMethodAndBody(handle, context: context) { return failure }
+    headerList = makeHeaderList()
+    _ = ccurl_easy_setopt_slist(easy, CCURLOPT_HTTPHEADER, headerList)
+    return nil
+  }
+
+  /// The options every request of the loop shares, on a handle fresh from `curl_easy_reset`.
+  private func applyBaseline(_ handle: EasyHandle) {
+    let easy = handle.pointer
     _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_PRIVATE, handle.context)
     _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_ERRORBUFFER, handle.errorBuffer)
     // Timeouts are the SDK's; libcurl must never touch signals from a multi-threaded program.
@@ -284,35 +314,21 @@ final class CurlTransfer: @unchecked Sendable {
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_TCP_NODELAY, 1)
     configureTLS(easy)
     configureProxy(easy)
-    if options.redirectLimit != nil {
-      // The cookie engine carries cookies set along a redirect chain to its later requests;
-      // the loop erases them when the exchange ends.
-      _ = ccurl_easy_setopt_string(easy, CCURLOPT_COOKIEFILE, "")
-    }
-    if !hop.headerFields.contains("Accept-Encoding") {
-      // Every decoder libcurl was built with; a caller's own Accept-Encoding gets raw bytes.
-      _ = ccurl_easy_setopt_string(easy, CCURLOPT_ACCEPT_ENCODING, "")
-    }
-
+    // Every decoder libcurl was built with.
+    _ = ccurl_easy_setopt_string(easy, CCURLOPT_ACCEPT_ENCODING, "")
     _ = ccurl_easy_setopt_data_callback(easy, CCURLOPT_HEADERFUNCTION) {
       buffer, size, count, context in
       guard let buffer, let context else { return 0 }
       let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
       return transfer.receivedHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
     }
-    _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_HEADERDATA, context)
     _ = ccurl_easy_setopt_data_callback(easy, CCURLOPT_WRITEFUNCTION) {
       buffer, size, count, context in
       guard let buffer, let context else { return 0 }
       let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
       return transfer.receivedBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
     }
-    _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_WRITEDATA, context)
-
-    if let failure = configureMethodAndBody(easy, context: context) { return failure }
-    headerList = makeHeaderList()
-    _ = ccurl_easy_setopt_slist(easy, CCURLOPT_HTTPHEADER, headerList)
-    return nil
+    loop.watchSockets(of: handle)
   }
 
   private func configureTLS(_ easy: OpaquePointer) {
@@ -345,15 +361,20 @@ final class CurlTransfer: @unchecked Sendable {
     }
   }
 
+  /// Sets what differs from a plain `GET`, and then leaves the handle to be reset after the
+  /// request.
   private func configureMethodAndBody(
-    _ easy: OpaquePointer,
+    _ handle: EasyHandle,
     context: UnsafeMutableRawPointer
   ) -> (any Error)? {
+    let easy = handle.pointer
+    let length = hop.body.length
+    if hop.method == .get, length == 0 { return nil }
+    handle.needsBaseline = true
     if hop.method == .head {
       _ = ccurl_easy_setopt_long(easy, CCURLOPT_NOBODY, 1)
       return nil
     }
-    let length = hop.body.length
     if length == 0 {
       if hop.method == .post {
         _ = ccurl_easy_setopt_long(easy, CCURLOPT_POST, 1)
@@ -430,7 +451,7 @@ final class CurlTransfer: @unchecked Sendable {
   // MARK: - Loop side: callbacks
 
   private func receivedHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
-    lastActivity = .now
+    lastActivity = loop.now
     switch parser.consume(line) {
     case .incomplete: return line.count
     case .complete: return headReceived() ? line.count : 0
@@ -446,18 +467,16 @@ final class CurlTransfer: @unchecked Sendable {
     let response = HTTPResponse(status: status, headerFields: parser.fields, url: hop.url)
     self.response = response
     responseStart = lastActivity
-    if let values = response.conflictingContentLengths {
+    if let values = parser.conflictingContentLengths(of: response) {
       let detail = "conflicting Content-Length values \(values.joined(separator: ", "))"
       failOnLoop(connectionFailure(.invalidResponse, code: 0, detail))
       return false
     }
-    if options.redirectLimit != nil, RedirectRule.isFollowed(status),
-      response.headerFields.contains("Location")
-    {
+    if options.redirectLimit != nil, RedirectRule.isFollowed(status), parser.framing.hasLocation {
       delivery = .redirect
       return true
     }
-    let declared = response.declaredBodyLength(method: hop.method)
+    let declared = parser.declaredBodyLength(of: response, method: hop.method)
     expectedLength = declared
     if let limit = options.maximumResponseSize, let declared, declared > Int64(limit) {
       failOnLoop(ResponseTooLarge(limit: limit, received: declared))
@@ -502,7 +521,7 @@ final class CurlTransfer: @unchecked Sendable {
 
   private func receivedBody(_ bytes: UnsafeRawBufferPointer) -> Int {
     let count = bytes.count
-    let now = ContinuousClock.now
+    let now = loop.now
     if case .redirect = delivery {
       lastActivity = now
       return count
@@ -583,7 +602,7 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   private func readBody(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int {
-    lastActivity = .now
+    lastActivity = loop.now
     var count = 0
     switch hop.body {
     case .none:
@@ -627,7 +646,7 @@ final class CurlTransfer: @unchecked Sendable {
   /// The easy handle finished the current hop with `code`.
   func transferEnded(code: Int32) -> Next {
     guard isLive else { return .retire }
-    lastActivity = .now
+    lastActivity = loop.now
     guard code == CCURLE_OK else {
       failOnLoop(curlFailure(code))
       return .retire
@@ -723,9 +742,12 @@ final class CurlTransfer: @unchecked Sendable {
 
   /// The first moment a timeout could fire, for a transfer that just started.
   func firstExpiry() -> ContinuousClock.Instant? {
-    let limits = [options.deadline, options.idleTimeout].compactMap { $0 }
-    guard let first = limits.min() else { return nil }
-    return startInstant + first
+    switch (options.deadline, options.idleTimeout) {
+    case (let deadline?, let idle?): startInstant + min(deadline, idle)
+    case (let deadline?, nil): startInstant + deadline
+    case (nil, let idle?): startInstant + idle
+    case (nil, nil): nil
+    }
   }
 
   func timeoutCheck(now: ContinuousClock.Instant) -> TimeoutCheck {

@@ -9,6 +9,11 @@ final class EasyHandle {
   var transfer: CurlTransfer?
   /// Whether the handle is attached to the multi handle.
   var inMulti = false
+  /// Whether the handle must be reset and given the loop's shared options before its next
+  /// request: it is new, or its last request set options of its own.
+  var needsBaseline = true
+  /// Whether the handle's cookie engine is on (`curl_easy_reset` leaves it on).
+  var cookieEngine = false
 
   init?() {
     guard let pointer = ccurl_easy_init() else { return nil }

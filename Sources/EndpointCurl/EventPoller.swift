@@ -43,12 +43,18 @@ struct EventPoller {
     _ = ccurl_poller_attach_easy(poller, easy)
   }
 
-  /// Waits up to `timeout` milliseconds (-1 for no limit) and hands every ready socket to the
-  /// multi handle; returns whether a wake-up was seen.
-  func dispatch(timeout: Int32) -> Bool {
+  /// Waits up to `timeout` milliseconds (-1 for no limit) for sockets or a wake-up; returns
+  /// whether a wake-up was seen.
+  @discardableResult
+  func wait(timeout: Int32) -> Bool {
     var woken: Int32 = 0
-    _ = ccurl_poller_dispatch(poller, timeout, &woken)
+    _ = ccurl_poller_wait(poller, timeout, &woken)
     return woken != 0
+  }
+
+  /// Hands every socket the last ``wait(timeout:)`` found ready to the multi handle.
+  func dispatch() {
+    ccurl_poller_dispatch(poller)
   }
 
   /// The `epoll_ctl` calls made so far.

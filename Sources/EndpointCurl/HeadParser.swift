@@ -11,18 +11,48 @@ struct HeadParser {
     case complete
   }
 
+  /// What the fields that frame the body said, noted as they were parsed so that the head
+  /// needs no second search (only unusual heads are looked at again).
+  struct Framing {
+    /// The number of `Content-Length` fields.
+    var contentLengthCount = 0
+    /// The first `Content-Length` value when it is plain digits.
+    var contentLength: Int64?
+    var hasContentEncoding = false
+    var hasLocation = false
+
+    /// At most one `Content-Length`, holding plain digits: no list that could conflict.
+    var isPlain: Bool {
+      contentLengthCount == 0 || (contentLengthCount == 1 && contentLength != nil)
+    }
+  }
+
+  /// The fields the parser notes while it goes.
+  private enum Kind {
+    case other
+    case contentLength
+    case contentEncoding
+    case location
+    case setCookie
+  }
+
   private(set) var status: Int?
   private(set) var fields = HTTPFields()
+  private(set) var framing = Framing()
   /// Whether any head of the exchange carried `Set-Cookie` (so the handle's cookies must be
   /// erased before it serves another exchange).
   private(set) var sawSetCookie = false
   private var pendingName: String?
   private var pendingValue = ""
+  /// Whether the pending field is one HTTPFields accepts (a token name; no CR, LF or NUL).
+  private var pendingIsValid = false
+  private var pendingKind = Kind.other
 
   /// Starts over for the next request of a redirect chain.
   mutating func reset() {
     status = nil
-    fields = HTTPFields()
+    if !fields.isEmpty { fields = HTTPFields() }
+    framing = Framing()
     pendingName = nil
     pendingValue = ""
   }
@@ -48,24 +78,56 @@ struct HeadParser {
     if text[0] == 0x20 || text[0] == 0x09 {
       // Obsolete line folding: the line continues the previous field's value.
       if pendingName != nil {
-        pendingValue += " " + Self.trimmed(text)
+        let more = Self.trimmed(text)
+        pendingIsValid = pendingIsValid && Self.isFieldValue(more)
+        pendingValue += " " + String(decoding: more, as: UTF8.self)
       }
       return .incomplete
     }
     flush()
     guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else { return .incomplete }
-    let name = String(decoding: UnsafeRawBufferPointer(rebasing: text[0..<colon]), as: UTF8.self)
-    pendingName = name
-    pendingValue = Self.trimmed(UnsafeRawBufferPointer(rebasing: text[(colon + 1)...]))
+    let name = UnsafeRawBufferPointer(rebasing: text[0..<colon])
+    let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: text[(colon + 1)...]))
+    // Checked here, on the bytes, once: the field then goes into HTTPFields unchecked.
+    pendingIsValid = Self.isToken(name) && Self.isFieldValue(value)
+    pendingKind = Self.kind(of: name)
+    pendingName = String(decoding: name, as: UTF8.self)
+    pendingValue = String(decoding: value, as: UTF8.self)
     return .incomplete
+  }
+
+  /// The body length `response` (the head just parsed) declares for a request with `method`;
+  /// see ``HTTPResponse/declaredBodyLength(method:)``.
+  func declaredBodyLength(of response: HTTPResponse, method: HTTPMethod) -> Int64? {
+    guard framing.isPlain, !framing.hasContentEncoding else {
+      return response.declaredBodyLength(method: method)
+    }
+    if !HTTPResponse.hasBody(status: response.status, method: method) { return 0 }
+    return framing.contentLength
+  }
+
+  /// The `Content-Length` values of `response` (the head just parsed) when they disagree.
+  func conflictingContentLengths(of response: HTTPResponse) -> [String]? {
+    framing.isPlain ? nil : response.conflictingContentLengths
   }
 
   private mutating func flush() {
     guard let name = pendingName else { return }
     pendingName = nil
-    if FieldName.equals(name, "set-cookie") { sawSetCookie = true }
+    if case .setCookie = pendingKind { sawSetCookie = true }
     // A field HTTPFields rejects (a name that is not a token, NUL in the value) is dropped.
-    try? fields.append(pendingValue, for: name)
+    if pendingIsValid {
+      if fields.isEmpty { fields = HTTPFields(minimumCapacity: 12) }
+      fields.append(checkedValue: pendingValue, for: name)
+      switch pendingKind {
+      case .contentLength:
+        framing.contentLengthCount += 1
+        if framing.contentLengthCount == 1 { framing.contentLength = Self.digits(pendingValue) }
+      case .contentEncoding: framing.hasContentEncoding = true
+      case .location: framing.hasLocation = true
+      case .setCookie, .other: break
+      }
+    }
     pendingValue = ""
   }
 
@@ -82,12 +144,73 @@ struct HeadParser {
     return digits == 3 ? status : nil
   }
 
-  private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> String {
+  private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
     var start = 0
     var end = bytes.count
     while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
     while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
-    return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+  }
+
+  /// The value as a number when it is 1 to 18 ASCII digits and nothing else.
+  private static func digits(_ text: String) -> Int64? {
+    var value: Int64 = 0
+    var count = 0
+    for byte in text.utf8 {
+      guard (0x30...0x39).contains(byte), count < 18 else { return nil }
+      value = value * 10 + Int64(byte - 0x30)
+      count += 1
+    }
+    return count > 0 ? value : nil
+  }
+
+  /// Whether `bytes` is an RFC 9110 token, as HTTPFields requires of a name.
+  private static func isToken(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard !bytes.isEmpty else { return false }
+    for byte in bytes {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+        continue
+      case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"),
+        UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+        UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
+        UInt8(ascii: "|"), UInt8(ascii: "~"):
+        continue
+      default:
+        return false
+      }
+    }
+    return true
+  }
+
+  /// Whether `bytes` holds none of CR, LF and NUL, as HTTPFields requires of a value.
+  private static func isFieldValue(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    for byte in bytes where byte == 0x0D || byte == 0x0A || byte == 0x00 { return false }
+    return true
+  }
+
+  private static func kind(of name: UnsafeRawBufferPointer) -> Kind {
+    switch name.count {
+    case 8: return matches(name, "location") ? .location : .other
+    case 10: return matches(name, "set-cookie") ? .setCookie : .other
+    case 14: return matches(name, "content-length") ? .contentLength : .other
+    case 16: return matches(name, "content-encoding") ? .contentEncoding : .other
+    default: return .other
+    }
+  }
+
+  /// Whether `bytes` is `lowercased` ignoring ASCII case.
+  private static func matches(_ bytes: UnsafeRawBufferPointer, _ lowercased: StaticString) -> Bool {
+    lowercased.withUTF8Buffer { expected in
+      guard expected.count == bytes.count else { return false }
+      for index in 0..<bytes.count {
+        let byte = bytes[index]
+        let lower = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+        if lower != expected[index] { return false }
+      }
+      return true
+    }
   }
 }
 

@@ -24,10 +24,12 @@ int ccurl_poller_attach_multi(ccurl_poller *poller, struct ccurl_multi *multi);
 // sockets (CURLOPT_SOCKOPTFUNCTION, CURLOPT_CLOSESOCKETFUNCTION), so those stay in the epoll
 // set between transfers. Returns 0, or libcurl's error code.
 int ccurl_poller_attach_easy(ccurl_poller *poller, struct ccurl_easy *easy);
-// Waits up to `timeout_ms` (-1: no limit) and hands each ready socket to the attached multi
-// handle (curl_multi_socket_action). Sets `*woken` when a wake-up was seen. Returns the number
-// of ready descriptors, or -1 with errno set.
-int ccurl_poller_dispatch(ccurl_poller *poller, int timeout_ms, int *woken);
+// Waits up to `timeout_ms` (-1: no limit) for sockets or a wake-up (then sets `*woken`). Returns
+// the number of ready sockets, or -1 with errno set.
+int ccurl_poller_wait(ccurl_poller *poller, int timeout_ms, int *woken);
+// Hands each socket the last wait found ready to the attached multi handle
+// (curl_multi_socket_action).
+void ccurl_poller_dispatch(ccurl_poller *poller);
 // The number of epoll_ctl calls made so far (for tests).
 unsigned long ccurl_poller_control_calls(ccurl_poller *poller);
 // The number of epoll_wait calls made so far (for tests).
