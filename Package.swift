@@ -44,19 +44,26 @@ let package = Package(
       dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointCurl"],
       path: "Benchmarks/TransportBenchmarks"
     ),
+    // Shared by the test targets that reach the loopback test servers; not a product.
+    .target(name: "EndpointTestSupport", path: "Tests/EndpointTestSupport"),
     .testTarget(name: "EndpointCoreTests", dependencies: ["EndpointCore"]),
     .testTarget(name: "EndpointJSONTests", dependencies: ["EndpointCore", "EndpointJSON"]),
     .testTarget(
       name: "EndpointTransportTests",
-      dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointCurl"]
+      dependencies: [
+        "EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointCurl", "EndpointTestSupport",
+      ]
     ),
     .testTarget(
       name: "EndpointCurlTests",
-      dependencies: ["EndpointCore", "EndpointJSON", "EndpointCurl"]
+      dependencies: ["EndpointCore", "EndpointJSON", "EndpointCurl", "EndpointTestSupport"]
     ),
     .testTarget(
       name: "EndpointTestingTests",
-      dependencies: ["EndpointCore", "EndpointJSON", "EndpointTesting", "EndpointTransport"]
+      dependencies: [
+        "EndpointCore", "EndpointJSON", "EndpointTesting", "EndpointTransport",
+        "EndpointTestSupport",
+      ]
     ),
   ]
 )

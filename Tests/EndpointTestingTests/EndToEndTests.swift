@@ -13,12 +13,7 @@ import Testing
   }
 
   func httpbin() throws -> URL {
-    let value = ProcessInfo.processInfo.environment["ENDPOINT_HTTPBIN_URL"]
-    let text = try #require(
-      value,
-      "ENDPOINT_HTTPBIN_URL is not set: run the tests with scripts/test.sh, which starts httpbin"
-    )
-    return try #require(URL(string: text), "ENDPOINT_HTTPBIN_URL is not a URL: \(text)")
+    try TestServers.httpbin
   }
 
   @Test func recordsRealTrafficThenReplaysWithNoNetwork() async throws {

@@ -5,19 +5,19 @@ import Testing
 ///
 /// A missing variable fails the test with a message saying how to start the servers: a test
 /// that cannot reach its server must never pass silently.
-enum TestServers {
+public enum TestServers {
   /// httpbin, reached as `127.0.0.1`.
-  static var httpbin: URL {
+  public static var httpbin: URL {
     get throws { try url(from: "ENDPOINT_HTTPBIN_URL") }
   }
 
   /// The same httpbin reached as `localhost`: another origin.
-  static var httpbinAlt: URL {
+  public static var httpbinAlt: URL {
     get throws { try url(from: "ENDPOINT_HTTPBIN_ALT_URL") }
   }
 
   /// The project's fault server.
-  static var fault: URL {
+  public static var fault: URL {
     get throws { try url(from: "ENDPOINT_FAULT_URL") }
   }
 
@@ -36,15 +36,18 @@ enum TestServers {
     return url
   }
 
-  struct MissingServer: Error, CustomStringConvertible {
-    let variable: String
-    var description: String { "test server variable \(variable) is missing or invalid" }
+  /// A server variable is missing or is not a URL.
+  public struct MissingServer: Error, CustomStringConvertible {
+    /// The environment variable.
+    public let variable: String
+    /// A sentence naming the variable.
+    public var description: String { "test server variable \(variable) is missing or invalid" }
   }
 }
 
 extension URL {
   /// This URL with `pathAndQuery` (such as `"/get?a=1"`) appended as written.
-  func adding(_ pathAndQuery: String) -> URL {
+  public func adding(_ pathAndQuery: String) -> URL {
     var text = absoluteString
     if text.hasSuffix("/") { text.removeLast() }
     // The strings in the tests are valid URL text; a typo fails the test at the request.
