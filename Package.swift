@@ -45,7 +45,11 @@ let package = Package(
       path: "Benchmarks/TransportBenchmarks"
     ),
     // Shared by the test targets that reach the loopback test servers; not a product.
-    .target(name: "EndpointTestSupport", path: "Tests/EndpointTestSupport"),
+    .target(
+      name: "EndpointTestSupport",
+      dependencies: ["EndpointCore"],
+      path: "Tests/EndpointTestSupport"
+    ),
     .testTarget(name: "EndpointCoreTests", dependencies: ["EndpointCore"]),
     .testTarget(name: "EndpointJSONTests", dependencies: ["EndpointCore", "EndpointJSON"]),
     .testTarget(
