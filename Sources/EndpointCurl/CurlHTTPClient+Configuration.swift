@@ -43,12 +43,13 @@ extension CurlHTTPClient {
     /// requests in flight does not close them.
     public var maximumIdleConnections: Int
 
-    /// The most bytes of a streamed response body held in memory, received but not yet read.
-    /// Defaults to 1 MiB.
+    /// The most bytes of a streamed body held in memory: of a response, received but not yet
+    /// read; of a request, read from its stream but not yet sent. Defaults to 1 MiB.
     ///
     /// When the reader falls this far behind, the transfer pauses (the server's bytes wait in
     /// the network buffers) and resumes once the reader has caught up, so a slow reader never
-    /// makes memory grow.
+    /// makes memory grow. A request body's stream is asked for its next chunk only while fewer
+    /// bytes than this wait to be sent.
     public var streamBufferSize: Int
 
     /// Response bodies declared (by `Content-Length`) at most this many bytes are received

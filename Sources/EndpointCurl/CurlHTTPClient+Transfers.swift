@@ -8,8 +8,9 @@ extension CurlHTTPClient: HTTPTransferClient {
   /// Sends a request with a body, reporting the body bytes sent as they go; see
   /// ``EndpointCore/HTTPTransferClient/upload(_:progress:)``.
   ///
-  /// The body can be in memory or a file (``/EndpointCore/HTTPBody/init(contentsOf:)``, read
-  /// from disk as it is sent).
+  /// The body can be in memory, a file (``/EndpointCore/HTTPBody/init(contentsOf:)``, read
+  /// from disk as it is sent) or a stream (read as it is sent, see ``send(_:)``). The expected
+  /// total is the body's length, `nil` for a stream that declares none.
   ///
   /// `progress` is called on the client's loop thread; keep it short.
   public func upload(

@@ -24,8 +24,9 @@
 ///   with ``ConnectionFailure``;
 /// - timings per request (``EndpointCore/TransferMetrics``), upload and download progress.
 ///
-/// Streamed response bodies have real backpressure: when the reader falls
-/// ``Configuration/streamBufferSize`` bytes behind, the transfer pauses until it catches up.
+/// Streamed bodies have real backpressure both ways: when the reader of a response falls
+/// ``Configuration/streamBufferSize`` bytes behind, the transfer pauses until it catches up;
+/// a streamed request body is read from its stream only as fast as it is sent.
 ///
 /// ```swift
 /// let client = try CurlHTTPClient()
@@ -85,13 +86,27 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
   /// Sends a request; returns the response head as soon as it arrives and the body as it comes.
   ///
   /// Bodies declared at most ``Configuration/inlineBodyLimit`` bytes arrive whole, in memory.
-  /// A status that is not 2xx is returned like any other. A streamed request body (made from an
-  /// `AsyncSequence`) is read into memory before it is sent; send large bodies from a file.
+  /// A status that is not 2xx is returned like any other.
+  ///
+  /// A streamed request body (made from an `AsyncSequence`) is sent as it is read, with
+  /// backpressure: the stream is asked for its next chunk only while fewer than
+  /// ``Configuration/streamBufferSize`` bytes wait to be sent, so a body of any size (a
+  /// multi-gigabyte export, a pipe) uses that much memory. With a declared length it is sent
+  /// with `Content-Length`, and must give exactly that many bytes; without one it is sent in
+  /// chunks (`Transfer-Encoding: chunked` over HTTP/1.1). A stream that throws fails the request
+  /// with its error.
+  ///
+  /// ```swift
+  /// let export = HTTPBody(rowsAsCSV)   // an AsyncSequence of Data, read once
+  /// let (response, _) = try await client.send(HTTPRequest(method: .put, url: url, body: export))
+  /// ```
   ///
   /// - Throws: `CancellationError` when the calling task is cancelled, ``EndpointCore/IdleTimeout``,
   ///   ``EndpointCore/DeadlineExceeded``, ``ConnectionFailure``, ``EndpointCore/TooManyRedirects``,
-  ///   ``EndpointCore/RedirectBodyNotReplayable``, ``EndpointCore/ResponseTooLarge``, ``ShutDown``,
-  ///   ``EndpointCore/InvalidURL`` for a URL that is not `http` or `https`.
+  ///   ``EndpointCore/RedirectBodyNotReplayable`` (a 307 or 308 would send a streamed body
+  ///   again), ``EndpointCore/ResponseTooLarge``, ``ShutDown``, ``BodyLengthMismatch``, the
+  ///   error a streamed request body throws, ``EndpointCore/InvalidURL`` for a URL that is not
+  ///   `http` or `https`.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)
   }
@@ -122,15 +137,24 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     }
     var body = UploadBody.none
     var replayable = true
+    var upload: StreamedUpload?
     if let requestBody = request.body {
       replayable = requestBody.isReplayable
       if let data = requestBody.data {
         body = data.isEmpty ? .none : .data(data)
       } else if let fileURL = requestBody.fileURL {
         body = .file(fileURL, length: requestBody.length ?? 0)
-      } else {
-        let data = try await requestBody.collect(upTo: .max)
-        body = data.isEmpty ? .none : .data(data)
+      } else if requestBody.length != 0 {
+        // Pulled as it is sent, through a buffer of the stream buffer's size.
+        let stream = StreamedUpload(
+          declaredLength: requestBody.length,
+          capacity: configuration.streamBufferSize,
+          method: request.method,
+          url: request.url,
+          loop: loop
+        )
+        upload = stream
+        body = .stream(stream)
       }
     }
     var options = TransferOptions(
@@ -155,6 +179,9 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     return try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { continuation in
         transfer.begin(continuation)
+        if let upload, let requestBody = request.body {
+          upload.start(reading: requestBody, for: transfer)
+        }
       }
     } onCancel: {
       transfer.cancel()
@@ -171,6 +198,10 @@ extension CurlHTTPClient {
 
   /// Bytes of streamed bodies received and not yet read (for tests of backpressure).
   var bytesWaitingForReaders: Int { loop.bytesWaitingForReaders.load(ordering: .relaxed) }
+
+  /// Bytes of streamed request bodies read from their streams and not yet handed to libcurl
+  /// (for tests of upload backpressure).
+  var bytesWaitingToBeSent: Int { loop.bytesWaitingToBeSent.load(ordering: .relaxed) }
 
   /// Changes the loop made to its epoll set so far (for tests of keeping sockets registered).
   var pollerControlCalls: Int { loop.pollerControlCalls }

@@ -69,6 +69,9 @@ final class CurlLoop: @unchecked Sendable {
   let pooledHandles = Atomic<Int>(0)
   /// Bytes of streamed bodies received and not yet read, over all transfers.
   let bytesWaitingForReaders = Atomic<Int>(0)
+  /// Bytes of streamed request bodies read from their streams and not yet taken by libcurl,
+  /// over all transfers.
+  let bytesWaitingToBeSent = Atomic<Int>(0)
 
   // Loop thread only.
   /// The time as of the loop's last wake-up: what callbacks use as the moment of activity, so

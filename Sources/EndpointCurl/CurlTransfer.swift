@@ -105,6 +105,8 @@ final class CurlTransfer: @unchecked Sendable {
   let options: TransferOptions
   let mode: TransferMode
   let startInstant = ContinuousClock.now
+  /// The request body's stream, for a streamed body.
+  let upload: StreamedUpload?
   private let shared = Mutex(Shared())
 
   // Loop thread only.
@@ -139,6 +141,7 @@ final class CurlTransfer: @unchecked Sendable {
     url = hop.url
     chain = [hop.url]
     lastActivity = startInstant
+    if case .stream(let upload) = hop.body { self.upload = upload } else { upload = nil }
   }
 
   var sawSetCookie: Bool { parser.sawSetCookie }
@@ -156,16 +159,25 @@ final class CurlTransfer: @unchecked Sendable {
     }
     if let failure { continuation.resume(throwing: failure) }
     // Even a transfer cancelled before it began goes to the loop, which reports its metrics.
-    if !loop.submit(.start(self)) { fail(shutDownError()) }
+    if !loop.submit(.start(self)) {
+      fail(shutDownError())
+      upload?.close()
+    }
   }
 
   /// The calling task was cancelled (or the body dropped): stop with `CancellationError`.
   func cancel() {
-    // A download's caller hears of the cancellation only once the loop has deleted the partial
-    // file (the file is the loop's), so nothing is left behind when the call returns.
+    stop(with: CancellationError())
+  }
+
+  /// Stops the transfer with `error` unless it is already settled, and has the loop detach it.
+  /// Any thread.
+  func stop(with error: any Error) {
+    // A download's caller hears of the error only once the loop has deleted the partial file
+    // (the file is the loop's), so nothing is left behind when the call returns.
     let holdHead: Bool
     if case .download = mode { holdHead = true } else { holdHead = false }
-    guard fail(CancellationError(), holdingHead: holdHead) else { return }
+    guard fail(error, holdingHead: holdHead) else { return }
     if !loop.submit(.detach(self)) { resumeHeldHead() }
   }
 
@@ -392,7 +404,8 @@ final class CurlTransfer: @unchecked Sendable {
       }
     }
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_POST, 1)
-    _ = ccurl_easy_setopt_off_t(easy, CCURLOPT_POSTFIELDSIZE_LARGE, length)
+    // -1, an unknown length: libcurl sends the body in chunks (HTTP/1.1) as the stream gives it.
+    _ = ccurl_easy_setopt_off_t(easy, CCURLOPT_POSTFIELDSIZE_LARGE, length ?? -1)
     if hop.method != .post {
       _ = ccurl_easy_setopt_string(easy, CCURLOPT_CUSTOMREQUEST, hop.method.rawValue)
     }
@@ -428,7 +441,7 @@ final class CurlTransfer: @unchecked Sendable {
     if !hasExpect { list = ccurl_slist_append(list, "Expect:") }
     // libcurl labels every body it sends with POST as a form; a body without a type goes
     // without one, as the caller made it.
-    if !hasContentType, hop.body.length > 0 {
+    if !hasContentType, hop.body.length != 0 {
       list = ccurl_slist_append(list, "Content-Type:")
     }
     return list
@@ -604,6 +617,7 @@ final class CurlTransfer: @unchecked Sendable {
   private func readBody(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int {
     lastActivity = loop.now
     var count = 0
+    var producer: UnsafeContinuation<Void, Never>?
     switch hop.body {
     case .none:
       return 0
@@ -620,6 +634,18 @@ final class CurlTransfer: @unchecked Sendable {
         if count >= 0 { break }
         if errno != EINTR { return Int(CCURL_READFUNC_ABORT) }
       }
+    case .stream(let upload):
+      let read: StreamedUpload.Read
+      (read, producer) = upload.read(into: buffer, room: capacity)
+      switch read {
+      case .bytes(let copied): count = copied
+      // The stream's next chunk (or its end) wakes the loop, which resumes the transfer.
+      case .pause: return Int(CCURL_READFUNC_PAUSE)
+      case .end: return 0
+      case .failed(let error):
+        failOnLoop(error)
+        return Int(CCURL_READFUNC_ABORT)
+      }
     }
     uploadOffset += Int64(count)
     if count > 0, let progress = options.uploadProgress {
@@ -627,12 +653,19 @@ final class CurlTransfer: @unchecked Sendable {
         TransferProgress(completed: uploadOffset, expected: hop.body.length)
       )
     }
+    // Asked for more only once the bytes taken were reported.
+    producer?.resume()
     return count
   }
 
   private func seekBody(to offset: Int64, origin: Int32) -> Int32 {
-    guard origin == SEEK_SET, offset >= 0, offset <= hop.body.length else {
-      return CCURL_SEEKFUNC_FAIL
+    guard origin == SEEK_SET, offset >= 0 else { return CCURL_SEEKFUNC_FAIL }
+    switch hop.body {
+    case .stream:
+      // A stream cannot go back; libcurl rewinds before it sends, which is no move at all.
+      return offset == uploadOffset ? CCURL_SEEKFUNC_OK : CCURL_SEEKFUNC_FAIL
+    case .none, .data, .file:
+      guard offset <= hop.body.length ?? 0 else { return CCURL_SEEKFUNC_FAIL }
     }
     if uploadDescriptor >= 0, lseek(uploadDescriptor, off_t(offset), SEEK_SET) < 0 {
       return CCURL_SEEKFUNC_FAIL
@@ -731,6 +764,7 @@ final class CurlTransfer: @unchecked Sendable {
     do {
       hop = try RedirectRule.next(after: hop, status: response.status, location: location)
       chain.append(location)
+      if let upload, case .none = hop.body { upload.close() }
       return .restart
     } catch {
       failOnLoop(error)
@@ -768,10 +802,13 @@ final class CurlTransfer: @unchecked Sendable {
       next = startInstant + deadline
     }
     if let idle = options.idleTimeout {
-      let paused = shared.withVisibleLock(for: self) { $0.pausedForReader }
+      let paused =
+        shared.withVisibleLock(for: self) { $0.pausedForReader }
+        || upload?.waitsForProducer == true
       let wake: ContinuousClock.Instant
       if paused {
-        // A slow reader is not a silent server: check again later.
+        // A slow reader (or a slow request body stream) is not a silent server: check again
+        // later.
         wake = now + idle
       } else {
         let silence = now - lastActivity
@@ -835,6 +872,7 @@ final class CurlTransfer: @unchecked Sendable {
   /// The transfer left the loop: drops a partial download and reports the metrics.
   func retire(curlInfo: CurlInfo?) {
     if case .file(let file) = delivery { file.discard() }
+    upload?.close()
     inline = Data()
     if shared.withVisibleLock(for: self, { $0.isOpen }) { failOnLoop(shutDownError()) }
     resumeHeldHead()
@@ -898,6 +936,13 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   private func curlFailure(_ code: Int32) -> CurlHTTPClient.ConnectionFailure {
+    if code == CCURLE_SEND_FAIL_REWIND, case .stream = hop.body {
+      // libcurl wanted to send the body again on a new connection after the first one closed.
+      let detail =
+        "the connection closed after part of the streamed request body was sent, "
+        + "and a stream cannot be sent again"
+      return connectionFailure(.connectionLost, code: code, detail)
+    }
     let detail = easy?.message(for: code) ?? String(cString: ccurl_easy_strerror(code))
     let kind: CurlHTTPClient.ConnectionFailure.Kind
     switch code {

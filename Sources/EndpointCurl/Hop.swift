@@ -9,12 +9,18 @@ enum UploadBody: Sendable {
   case none
   case data(Data)
   case file(URL, length: Int64)
+  /// Read from the caller's stream as it is sent; never empty by declaration (a stream that
+  /// declares 0 bytes is sent as `.none`).
+  case stream(StreamedUpload)
 
-  var length: Int64 {
+  /// The length sent up front (`Content-Length`); `nil` for a stream of unknown length, sent
+  /// in chunks.
+  var length: Int64? {
     switch self {
     case .none: 0
     case .data(let data): Int64(data.count)
     case .file(_, let length): length
+    case .stream(let upload): upload.declaredLength
     }
   }
 }
@@ -28,7 +34,14 @@ struct Hop: RedirectHop {
   /// Whether the body may be sent again (in memory or from a file, not a stream).
   var bodyIsReplayable: Bool
 
-  var hasBody: Bool { body.length > 0 }
+  var hasBody: Bool {
+    switch body {
+    case .none: false
+    case .data(let data): !data.isEmpty
+    case .file(_, let length): length > 0
+    case .stream(let upload): upload.mayHaveBytes
+    }
+  }
 
   mutating func removeBody() {
     body = .none
