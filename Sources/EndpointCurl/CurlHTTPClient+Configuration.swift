@@ -16,7 +16,9 @@ extension CurlHTTPClient {
     /// Defaults to 60 seconds.
     ///
     /// It covers the connection and the wait for the response too, so a server that never
-    /// answers fails with ``EndpointCore/IdleTimeout`` after this long.
+    /// answers fails with ``EndpointCore/IdleTimeout`` after this long. Time spent waiting for
+    /// the caller does not count: a slow reader of a streamed response, or a streamed request
+    /// body whose stream is slow to give its next chunk.
     public var idleTimeout: Duration?
 
     /// How long a whole exchange (every redirect and the whole body) may take; `nil` for no
