@@ -279,7 +279,7 @@ final class CurlTransfer: @unchecked Sendable {
       ccurl_easy_setopt_string(easy, CCURLOPT_URL, $0)
     }
     guard urlCode == CCURLE_OK else {
-      return InvalidURL(input: hop.url.absoluteString, reason: handle.message(for: urlCode))
+      return InvalidURL(input: URLRedaction.redacted(hop.url), reason: handle.message(for: urlCode))
     }
     // Over https a request waits for a connection to the same host that is still being opened
     // to learn by ALPN whether it multiplexes, instead of opening one more: a burst to an
