@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
 # Starts and stops the loopback servers the transport tests talk to.
 #
-#   scripts/servers.sh start    install (once) and start httpbin + the fault server
+#   scripts/servers.sh start    install (once) and start httpbin, the fault server and the
+#                               HTTPS servers
 #   scripts/servers.sh stop     stop them (and their worker processes)
 #   scripts/servers.sh status   say whether they run and print their environment
 #
-# `start` installs httpbin and gunicorn into .venv (pinned in Tests/Servers/requirements.txt;
-# skipped when already installed), starts httpbin under gunicorn and
-# Tests/Servers/fault_server.py on free ports of 127.0.0.1, waits until both answer and writes
+# `start` installs httpbin, gunicorn, Hypercorn and trustme into .venv (pinned in
+# Tests/Servers/requirements.txt; skipped when already installed), starts httpbin under gunicorn
+# and Tests/Servers/fault_server.py on free ports of 127.0.0.1, makes a throwaway certificate
+# authority with a certificate for 127.0.0.1 and localhost (Tests/Servers/make_test_ca.py, into
+# .test-servers/tls/), starts httpbin again under Hypercorn over TLS (HTTP/2 and HTTP/1.1, offered
+# by ALPN) and Tests/Servers/tls_server.py (a listener capped at TLS 1.2 and one whose certificate
+# names another host), waits until all answer (through TLS, trusting that authority) and writes
 # .test-servers/env, which the tests read through these variables:
 #
 #   export ENDPOINT_HTTPBIN_URL=http://127.0.0.1:PORT
 #   export ENDPOINT_HTTPBIN_ALT_URL=http://localhost:PORT   (same server, another origin)
 #   export ENDPOINT_FAULT_URL=http://127.0.0.1:PORT2
+#   export ENDPOINT_HTTPS_URL=https://127.0.0.1:PORT3       (httpbin over TLS, HTTP/2)
+#   export ENDPOINT_HTTPS_ALT_URL=https://localhost:PORT3   (the same, reached by name)
+#   export ENDPOINT_HTTPS_TLS12_URL=https://127.0.0.1:PORT4 (TLS 1.2 at most)
+#   export ENDPOINT_HTTPS_WRONG_NAME_URL=https://127.0.0.1:PORT5 (certificate for another name)
+#   export ENDPOINT_TEST_CA=/absolute/path/.test-servers/tls/ca.pem  (the authority to trust)
 #
 # Use them by hand with: scripts/servers.sh start && source .test-servers/env && swift test
 # Everything listens on loopback only. PIDs and logs live in .test-servers/.
@@ -23,6 +33,9 @@ VENV="$ROOT/.venv"
 STATE="$ROOT/.test-servers"
 REQUIREMENTS="$ROOT/Tests/Servers/requirements.txt"
 FAULT_SERVER="$ROOT/Tests/Servers/fault_server.py"
+MAKE_TEST_CA="$ROOT/Tests/Servers/make_test_ca.py"
+TLS_SERVER="$ROOT/Tests/Servers/tls_server.py"
+SERVERS=(httpbin fault https tls)
 STAMP="$VENV/.endpoint-requirements.sha256"
 READY_TIMEOUT="${ENDPOINT_SERVERS_TIMEOUT:-60}"
 
@@ -62,7 +75,7 @@ install_venv() {
     fi
     rm -f "$create_log"
   fi
-  log "installing httpbin and gunicorn into .venv (pinned in Tests/Servers/requirements.txt)"
+  log "installing the test servers into .venv (pinned in Tests/Servers/requirements.txt)"
   "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q \
     -r "$REQUIREMENTS" || die "pip install -r Tests/Servers/requirements.txt failed"
   printf '%s\n' "$want" > "$STAMP"
@@ -107,13 +120,18 @@ sys.exit("no free port found on " + ", ".join(addresses))
 EOF
 }
 
-# Answers 0 when every URL given answers with HTTP 200.
+# Answers 0 when every URL given answers with HTTP 200. `https` URLs are verified against the
+# certificate authority in $STATE/tls/ca.pem only.
 all_answer() {
-  "$VENV/bin/python" - "$@" << 'EOF'
-import sys, urllib.request
-for url in sys.argv[1:]:
+  "$VENV/bin/python" - "$STATE/tls/ca.pem" "$@" << 'EOF'
+import ssl, sys, urllib.request
+ca, urls = sys.argv[1], sys.argv[2:]
+context = None
+for url in urls:
+    if url.startswith("https:") and context is None:
+        context = ssl.create_default_context(cafile=ca)
     try:
-        with urllib.request.urlopen(url, timeout=2) as response:
+        with urllib.request.urlopen(url, timeout=2, context=context) as response:
             if response.status != 200:
                 sys.exit(1)
     except Exception:
@@ -171,20 +189,20 @@ cmd_stop() {
   local name pid_file
   # Finish stopping even when an interrupt arrives meanwhile (Ctrl-C reaches the whole group).
   trap '' INT TERM HUP
-  for name in httpbin fault; do
+  for name in "${SERVERS[@]}"; do
     pid_file="$STATE/$name.pid"
     [[ -f "$pid_file" ]] || continue
     stop_pid "$name" "$(cat "$pid_file")"
     rm -f "$pid_file"
   done
-  rm -f "$STATE/env" "$STATE/fault.port"
+  rm -rf "$STATE/env" "$STATE/fault.port" "$STATE/tls.ports" "$STATE/tls"
   trap - INT TERM HUP
   log "stopped"
 }
 
 show_failure() {
   printf 'servers: error: %s\n' "$*" >&2
-  for name in httpbin fault; do
+  for name in "${SERVERS[@]}"; do
     if [[ -f "$STATE/$name.log" ]]; then
       printf -- '----- %s log (.test-servers/%s.log, last 40 lines) -----\n' "$name" "$name" >&2
       tail -n 40 "$STATE/$name.log" >&2
@@ -210,20 +228,23 @@ cmd_start() {
     esac
   done < <(localhost_addresses)
 
-  local httpbin_port
+  # Two ports free on every address; both are chosen before either server binds its own.
+  local httpbin_port https_port
   httpbin_port="$(free_port "${binds[@]}")" || die "could not find a free port for httpbin"
-  local bind_args=()
+  https_port="$httpbin_port"
+  while [[ "$https_port" == "$httpbin_port" ]]; do
+    https_port="$(free_port "${binds[@]}")" || die "could not find a free port for HTTPS"
+  done
+  local httpbin_binds=() https_binds=()
   for address in "${binds[@]}"; do
-    if [[ "$address" == *:* ]]; then
-      bind_args+=(-b "[$address]:$httpbin_port")
-    else
-      bind_args+=(-b "$address:$httpbin_port")
-    fi
+    if [[ "$address" == *:* ]]; then address="[$address]"; fi
+    httpbin_binds+=(-b "$address:$httpbin_port")
+    https_binds+=(-b "$address:$https_port")
   done
 
   # gthread workers with many threads: parallel tests and /delay, /drip or slow uploads never
   # wait for a free worker.
-  (cd "$STATE" && exec "$VENV/bin/gunicorn" "${bind_args[@]}" \
+  (cd "$STATE" && exec "$VENV/bin/gunicorn" "${httpbin_binds[@]}" \
     -k gthread -w 2 --threads 16 --keep-alive 30 --timeout 120 --graceful-timeout 2 \
     --no-control-socket --log-level warning httpbin:app) \
     < /dev/null > "$STATE/httpbin.log" 2>&1 &
@@ -233,21 +254,49 @@ cmd_start() {
     --port-file "$STATE/fault.port" < /dev/null > "$STATE/fault.log" 2>&1 &
   echo $! > "$STATE/fault.pid"
 
+  # A new certificate authority at every start: nothing outside this run ever trusts it.
+  "$VENV/bin/python" "$MAKE_TEST_CA" "$STATE/tls" > "$STATE/tls.log" 2>&1 \
+    || show_failure "making the test certificate authority failed: $(cat "$STATE/tls.log")"
+
+  # httpbin again under Hypercorn, over TLS: ALPN offers h2 and http/1.1. One process (-w 0)
+  # starts fastest; it runs the WSGI app on a thread pool, so concurrent requests still overlap.
+  (cd "$STATE" && exec "$VENV/bin/hypercorn" "${https_binds[@]}" -w 0 \
+    --certfile "$STATE/tls/server-cert.pem" --keyfile "$STATE/tls/server-key.pem" \
+    --keep-alive 30 --graceful-timeout 1 --log-level warning wsgi:httpbin:app) \
+    < /dev/null > "$STATE/https.log" 2>&1 &
+  echo $! > "$STATE/https.pid"
+
+  "$VENV/bin/python" "$TLS_SERVER" --host 127.0.0.1 --certs "$STATE/tls" \
+    --port-file "$STATE/tls.ports" < /dev/null >> "$STATE/tls.log" 2>&1 &
+  echo $! > "$STATE/tls.pid"
+
   local httpbin_url="http://127.0.0.1:$httpbin_port"
   local alt_url="http://localhost:$httpbin_port"
-  local fault_url="" waited=0
+  local https_url="https://127.0.0.1:$https_port"
+  local https_alt_url="https://localhost:$https_port"
+  local fault_url="" tls12_url="" wrong_name_url="" waited=0 name
   while true; do
-    is_running "$(cat "$STATE/httpbin.pid")" || show_failure "httpbin exited during start-up"
-    is_running "$(cat "$STATE/fault.pid")" || show_failure "the fault server exited during start-up"
+    for name in "${SERVERS[@]}"; do
+      is_running "$(cat "$STATE/$name.pid")" \
+        || show_failure "the $name server exited during start-up"
+    done
     if [[ -z "$fault_url" && -s "$STATE/fault.port" ]]; then
       fault_url="http://127.0.0.1:$(cat "$STATE/fault.port")"
     fi
-    if [[ -n "$fault_url" ]] && all_answer "$httpbin_url/get" "$alt_url/get" "$fault_url/echo"; then
+    # tls_server.py writes its ports file whole, once both of its listeners listen.
+    if [[ -z "$tls12_url" && -s "$STATE/tls.ports" ]]; then
+      tls12_url="https://127.0.0.1:$(sed -n 's/^tls12 //p' "$STATE/tls.ports")"
+      wrong_name_url="https://127.0.0.1:$(sed -n 's/^wrong-name //p' "$STATE/tls.ports")"
+    fi
+    if [[ -n "$fault_url" && -n "$tls12_url" ]] \
+      && all_answer "$httpbin_url/get" "$alt_url/get" "$fault_url/echo" \
+        "$https_url/get" "$https_alt_url/get" "$tls12_url/ready"; then
       break
     fi
     if ((waited >= READY_TIMEOUT * 5)); then
       show_failure "servers did not answer within ${READY_TIMEOUT}s" \
-        "($httpbin_url/get, $alt_url/get, ${fault_url:-fault server port unknown}/echo)"
+        "($httpbin_url/get, $alt_url/get, ${fault_url:-fault server port unknown}/echo," \
+        "$https_url/get, $https_alt_url/get, ${tls12_url:-TLS 1.2 server port unknown}/ready)"
     fi
     sleep 0.2
     waited=$((waited + 1))
@@ -257,14 +306,21 @@ cmd_start() {
 export ENDPOINT_HTTPBIN_URL=$httpbin_url
 export ENDPOINT_HTTPBIN_ALT_URL=$alt_url
 export ENDPOINT_FAULT_URL=$fault_url
+export ENDPOINT_HTTPS_URL=$https_url
+export ENDPOINT_HTTPS_ALT_URL=$https_alt_url
+export ENDPOINT_HTTPS_TLS12_URL=$tls12_url
+export ENDPOINT_HTTPS_WRONG_NAME_URL=$wrong_name_url
+export ENDPOINT_TEST_CA=$STATE/tls/ca.pem
 EOF
   log "httpbin at $httpbin_url (also $alt_url), fault server at $fault_url"
+  log "HTTPS httpbin at $https_url (also $https_alt_url), TLS 1.2 only at $tls12_url," \
+    "wrong certificate name at $wrong_name_url, authority $STATE/tls/ca.pem"
   log "environment written to .test-servers/env"
 }
 
 cmd_status() {
   local name running=0
-  for name in httpbin fault; do
+  for name in "${SERVERS[@]}"; do
     if [[ -f "$STATE/$name.pid" ]] && is_running "$(cat "$STATE/$name.pid")"; then
       echo "$name: running (pid $(cat "$STATE/$name.pid"))"
       running=$((running + 1))
@@ -273,7 +329,7 @@ cmd_status() {
     fi
   done
   [[ -f "$STATE/env" ]] && cat "$STATE/env"
-  [[ "$running" == 2 ]]
+  [[ "$running" == "${#SERVERS[@]}" ]]
 }
 
 case "${1:-}" in

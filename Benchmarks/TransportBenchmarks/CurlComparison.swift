@@ -25,6 +25,10 @@ struct CurlComparison {
   /// ratios, by concurrency.
   var overRaw: [Int: Double]
   var overTool: [Int: Double]
+  /// The same for EndpointCurl fetching the bytes without decoding them: the curl tool's work.
+  var bytesOverTool: [Int: Double]
+  /// Median req/s by concurrency of EndpointCurl fetching bytes.
+  var endpointCurlBytes: [Int: Double]
   /// Median req/s by concurrency of EndpointCurl, raw URLSession and the curl tool.
   var endpointCurl: [Int: Double]
   var raw: [Int: Double]
@@ -49,6 +53,16 @@ func callFetcher(_ client: some HTTPClient, url: URL, name: String) -> Fetcher {
   }
 }
 
+/// `client.call(endpoint)` of an endpoint whose parser returns the body's bytes: the transport's
+/// work alone, which is what the curl tool does too.
+func bytesFetcher(_ client: some HTTPClient, url: URL, name: String) -> Fetcher {
+  let endpoint = Endpoint<Data>(.get, url: url, parser: .data)
+  return Fetcher(name: name) {
+    let data = try await client.call(endpoint)
+    blackHole(data)
+  }
+}
+
 /// EndpointCurl vs the URLSession client vs raw URLSession vs the curl tool: interleaved
 /// rounds (the order rotating each round), every contender one window at each concurrency.
 ///
@@ -69,6 +83,13 @@ func runCurlComparison(options: Options, base: URL) async throws -> CurlComparis
       callFetcher(sdkClient(connections: connections), url: document, name: "URLSession client")),
     .swift(rawFetcher(rawSession(connections: connections), url: document)),
     .tool(try CurlTool(path: options.curlTool)),
+    .swift(
+      bytesFetcher(
+        try endpointCurlClient(connections: connections),
+        url: document,
+        name: "EndpointCurl, bytes"
+      )
+    ),
   ]
   let concurrencies = options.curlInFlight
   // Requests per curl process, by concurrency.
@@ -144,6 +165,8 @@ func runCurlComparison(options: Options, base: URL) async throws -> CurlComparis
   ]
   var overRaw: [Int: Double] = [:]
   var overTool: [Int: Double] = [:]
+  var bytesOverTool: [Int: Double] = [:]
+  var endpointCurlBytes: [Int: Double] = [:]
   var endpointCurl: [Int: Double] = [:]
   var raw: [Int: Double] = [:]
   var tool: [Int: Double] = [:]
@@ -172,6 +195,8 @@ func runCurlComparison(options: Options, base: URL) async throws -> CurlComparis
     tool[concurrency] = median(samples[3][column].map(\.requestsPerSecond))
     overRaw[concurrency] = median(ratios(0, over: 2, column))
     overTool[concurrency] = median(ratios(0, over: 3, column))
+    endpointCurlBytes[concurrency] = median(samples[4][column].map(\.requestsPerSecond))
+    bytesOverTool[concurrency] = median(ratios(4, over: 3, column))
   }
   let widest = concurrencies.max() ?? 1
   let example = try CurlTool(path: options.curlTool).arguments(
@@ -181,7 +206,8 @@ func runCurlComparison(options: Options, base: URL) async throws -> CurlComparis
   )
   lines.append("")
   lines.append(
-    "Every Swift client decodes the JSON (`JSONDecoder`); the curl tool writes the bodies to "
+    "Every Swift client decodes the JSON (`JSONDecoder`), except \"EndpointCurl, bytes\", which "
+      + "returns the body's bytes (`parser: .data`) as the curl tool does, which writes them to "
       + "/dev/null. \(connections) connections per host for the Swift clients (the curl tool opens "
       + "one per transfer in flight); the curl tool runs about one window's worth of requests per "
       + "process (sized from its previous run; last: "
@@ -192,6 +218,8 @@ func runCurlComparison(options: Options, base: URL) async throws -> CurlComparis
     table: lines.joined(separator: "\n"),
     overRaw: overRaw,
     overTool: overTool,
+    bytesOverTool: bytesOverTool,
+    endpointCurlBytes: endpointCurlBytes,
     endpointCurl: endpointCurl,
     raw: raw,
     tool: tool,

@@ -20,13 +20,20 @@ final class DelegateBaseline: NSObject, URLSessionDataDelegate, Sendable {
   // OperationQueue keeps its underlying queue unowned.
   private let dispatchQueue = DispatchQueue(label: "DelegateBaseline")
 
-  /// - Parameter underlyingQueue: whether the delegate queue runs on a serial `DispatchQueue`.
-  func makeSession(connections: Int, underlyingQueue: Bool = false) -> URLSession {
+  /// - Parameters:
+  ///   - underlyingQueue: whether the delegate queue runs on a serial `DispatchQueue`.
+  ///   - inline: whether callbacks run in place on URLSession's work queue (as the SDK's do on
+  ///     Linux), instead of as operations.
+  func makeSession(
+    connections: Int,
+    underlyingQueue: Bool = false,
+    inline: Bool = false
+  ) -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.httpMaximumConnectionsPerHost = connections
-    let queue = OperationQueue()
+    let queue = inline ? InPlaceQueue() : OperationQueue()
     queue.maxConcurrentOperationCount = 1
     if underlyingQueue {
       queue.underlyingQueue = dispatchQueue
@@ -65,12 +72,21 @@ final class DelegateBaseline: NSObject, URLSessionDataDelegate, Sendable {
   }
 }
 
+/// A delegate queue that runs each callback where URLSession delivers it.
+private final class InPlaceQueue: OperationQueue, @unchecked Sendable {
+  override func addOperation(_ block: @escaping @Sendable () -> Void) {
+    block()
+  }
+}
+
 /// How a delegate-based baseline receives the response.
 enum DelegateVariant {
   /// Response, data and completion callbacks on the delegate queue (what the SDK uses).
   case callbacks
   /// The same, the delegate queue running on a serial `DispatchQueue` (`underlyingQueue`).
   case underlyingQueue
+  /// The callbacks run in place on URLSession's work queue, with no operation (as the SDK's).
+  case inline
   /// A completion-handler task in the same delegate session: URLSession sends it no response or
   /// data callbacks, only the completion (one delegate-queue operation instead of three).
   case completionHandler
@@ -81,13 +97,15 @@ func delegateFetcher(connections: Int, url: URL, variant: DelegateVariant) -> Fe
   let baseline = DelegateBaseline()
   let session = baseline.makeSession(
     connections: connections,
-    underlyingQueue: variant == .underlyingQueue
+    underlyingQueue: variant == .underlyingQueue,
+    inline: variant == .inline
   )
   let decoder = JSONDecoder()
   let name =
     switch variant {
     case .callbacks: "raw + delegate"
     case .underlyingQueue: "raw + delegate, underlyingQueue"
+    case .inline: "raw + delegate, in place"
     case .completionHandler: "raw + delegate session, completion handler"
     }
   return Fetcher(name: name) {

@@ -2,16 +2,17 @@ import EndpointTransport
 import Foundation
 
 /// The clients that split the SDK's cost into its parts, each adding one thing to the last.
-let diagnosisClients = ["raw", "delegate", "sdk-no-timeouts", "sdk"]
+let diagnosisClients = ["raw", "delegate", "delegate-inline", "sdk-no-timeouts", "sdk"]
 
 /// Every client `makeFetcher` knows.
 let allClients = [
-  "no-network", "raw", "delegate-completion", "delegate-underlying", "delegate", "sdk-no-timeouts",
+  "no-network", "raw", "delegate-completion", "delegate-underlying", "delegate", "delegate-inline",
+  "sdk-no-timeouts",
   "sdk", "curl",
 ]
 
 /// A fetcher by name: `raw`, `delegate` (raw URLSession through a session delegate),
-/// `delegate-underlying`, `delegate-completion` (see ``DelegateVariant``), `sdk`,
+/// `delegate-underlying`, `delegate-inline`, `delegate-completion` (see ``DelegateVariant``), `sdk`,
 /// `sdk-no-timeouts` (the SDK without idle timeout and deadline, so without timers), `curl`
 /// (EndpointCurl's `CurlHTTPClient` with `--curl-connections`).
 func makeFetcher(_ which: String, options: Options, document: URL) throws -> Fetcher {
@@ -26,6 +27,8 @@ func makeFetcher(_ which: String, options: Options, document: URL) throws -> Fet
       url: document,
       variant: .underlyingQueue
     )
+  case "delegate-inline":
+    return delegateFetcher(connections: options.connections, url: document, variant: .inline)
   case "delegate-completion":
     return delegateFetcher(
       connections: options.connections,

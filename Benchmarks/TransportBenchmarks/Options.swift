@@ -40,10 +40,11 @@ struct Options {
                            comparison and of EndpointCurl elsewhere (default 64)
       --curl-tool PATH     the curl command line tool (default: curl on PATH)
       --diagnosis-rounds N rounds of the diagnosis (default 5): raw URLSession, raw through a
-                           session delegate, the SDK without timeouts, the SDK
+                           session delegate, the same with callbacks run in place, the SDK
+                           without timeouts, the SDK
       --diagnosis-clients LIST  the clients compared, raw first (default
-                           raw,delegate,sdk-no-timeouts,sdk; also delegate-underlying,
-                           delegate-completion)
+                           raw,delegate,delegate-inline,sdk-no-timeouts,sdk; also
+                           delegate-underlying, delegate-completion)
       --profile CLIENT     run one of those clients (or curl: EndpointCurl) alone for
                            --seconds (default 10) at --in-flight (1: sequential), for perf
     The server must serve /doc.json (about 300 bytes of JSON) and /large.bin (50 MiB);

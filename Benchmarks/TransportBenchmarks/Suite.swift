@@ -100,6 +100,17 @@ func runSuite(options: Options, base: URL) async throws {
         target: "≥ \(format(minimum, digits: 1))×",
         met: ratio >= minimum && clean
       )
+      // The curl tool fetches bytes and decodes nothing: the same comparison on equal work.
+      if isTool, let bytes = comparison.bytesOverTool[concurrency] {
+        report.add(
+          "req/s, \(label), EndpointCurl fetching bytes (no JSON decoding) vs \(over)",
+          sdk: format(comparison.endpointCurlBytes[concurrency] ?? .nan, digits: 0),
+          raw: format(reference, digits: 0) + " (\(over))",
+          ratio: format(bytes, digits: 2) + "×",
+          target: "≥ \(format(minimum, digits: 1))×",
+          met: bytes >= minimum && clean
+        )
+      }
     }
   }
 

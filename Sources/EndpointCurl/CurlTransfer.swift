@@ -291,8 +291,14 @@ final class CurlTransfer: @unchecked Sendable {
       ccurl_easy_setopt_string(easy, CCURLOPT_URL, $0)
     }
     guard urlCode == CCURLE_OK else {
-      return InvalidURL(input: hop.url.absoluteString, reason: handle.message(for: urlCode))
+      return InvalidURL(input: URLRedaction.redacted(hop.url), reason: handle.message(for: urlCode))
     }
+    // Over https a request waits for a connection to the same host that is still being opened
+    // to learn by ALPN whether it multiplexes, instead of opening one more: a burst to an
+    // HTTP/2 server shares one connection. Not over http, where the wait would last until the
+    // first response arrived (over http libcurl speaks HTTP/1.1 only).
+    let waitsForMultiplexing: CLong = hop.url.scheme?.lowercased() == "https" ? 1 : 0
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_PIPEWAIT, waitsForMultiplexing)
     _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_HEADERDATA, context)
     _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_WRITEDATA, context)
     if options.redirectLimit != nil, !handle.cookieEngine {

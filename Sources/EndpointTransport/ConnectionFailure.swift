@@ -32,9 +32,27 @@ public struct ConnectionFailure: Error, Sendable, CustomStringConvertible {
   public var code: URLError.Code { underlying.code }
 
   /// A sentence naming the request, what failed and the `URLError` code.
+  ///
+  /// For a code that says little (URLSession on Linux reports every TLS failure as
+  /// `.unknown`), Foundation's own message follows, such as "SSL certificate problem: unable to
+  /// get local issuer certificate".
   public var description: String {
-    "\(method) \(url.absoluteString): \(ConnectionFailure.explanation(for: code)) "
+    var text =
+      "\(method) \(URLRedaction.redacted(url)): \(ConnectionFailure.explanation(for: code)) "
       + "(URLError \(code.rawValue))"
+    if code == .unknown, let message = detail {
+      text += ": " + message
+    }
+    return text
+  }
+
+  /// Foundation's message, when it has one of its own.
+  private var detail: String? {
+    guard let message = underlying.userInfo[NSLocalizedDescriptionKey] as? String else {
+      return nil
+    }
+    let trimmed = message.trimmingCharacters(in: .whitespacesAndNewlines)
+    return trimmed.isEmpty ? nil : trimmed
   }
 
   static func explanation(for code: URLError.Code) -> String {

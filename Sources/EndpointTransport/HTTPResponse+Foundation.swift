@@ -27,29 +27,6 @@ extension HTTPResponse {
     self.init(status: response.statusCode, headerFields: fields, url: response.url)
   }
 
-  /// The body length the response declares, when it is the length of the bytes delivered:
-  /// `nil` without `Content-Length`, with a `Content-Encoding` (URLSession decodes the body, so
-  /// the declared length is the compressed one), and for responses that have no body.
-  ///
-  /// Repeated `Content-Length` or `Content-Encoding` fields count as a body of unknown length.
-  func declaredBodyLength(method: HTTPMethod) -> Int64? {
-    if !Self.hasBody(status: status, method: method) { return 0 }
-    // One pass over the fields, no lowercased copies: this runs for every response.
-    var lengthText: String?
-    var encoded = false
-    for field in headerFields {
-      if FieldName.equals(field.name, "content-length") {
-        if lengthText != nil { return nil }
-        lengthText = field.value
-      } else if FieldName.equals(field.name, "content-encoding") {
-        if encoded || !FieldName.equals(field.value, "identity") { return nil }
-        encoded = true
-      }
-    }
-    guard let lengthText, let length = Int64(lengthText), length >= 0 else { return nil }
-    return length
-  }
-
   /// Whether a response with `status` to `method` can have a body (RFC 9110, section 6.4.1).
   static func hasBody(status: Int, method: HTTPMethod) -> Bool {
     !(method == .head || (100..<200).contains(status) || status == 204 || status == 304)

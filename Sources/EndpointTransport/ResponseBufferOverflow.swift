@@ -29,7 +29,7 @@ public struct ResponseBufferOverflow: Error, Hashable, Sendable, CustomStringCon
 
   /// A sentence naming the limit and the ways out.
   public var description: String {
-    "\(method) \(url.absoluteString): more than \(limit) bytes of the response body were "
+    "\(method) \(URLRedaction.redacted(url)): more than \(limit) bytes of the response body were "
       + "waiting to be read; read the body faster, raise bodyBufferLimit, or download to a file"
   }
 }

@@ -6,6 +6,9 @@ import Synchronization
 #endif
 
 typealias HeadContinuation = UnsafeContinuation<(HTTPResponse, HTTPBody), any Error>
+/// A transfer's caller waits here; it converts the head itself (see ``FoundationResponseHead``).
+typealias TransferHeadContinuation =
+  UnsafeContinuation<(FoundationResponseHead, HTTPBody), any Error>
 typealias ChunkContinuation = UnsafeContinuation<Data?, any Error>
 
 /// The limits and callbacks of one transfer.
@@ -67,7 +70,7 @@ final class Transfer: TimeoutTarget {
   // MARK: - Caller side
 
   /// Starts the transfer; `continuation` receives the response head and body.
-  func start(_ continuation: HeadContinuation) {
+  func start(_ continuation: TransferHeadContinuation) {
     let failure: (any Error)? = state.withLock { state in
       if case .failed(let error) = state.outcome { return error }
       state.head = continuation
@@ -132,12 +135,7 @@ final class Transfer: TimeoutTarget {
         return Effects()
       }
       state.lastActivity = now
-      let response: HTTPResponse
-      if let http = urlResponse as? HTTPURLResponse {
-        response = HTTPResponse(http)
-      } else {
-        response = HTTPResponse(status: 200, url: urlResponse.url)
-      }
+      let response = FoundationResponseHead(urlResponse)
       state.response = response
       state.responseStart = now
       let declared = response.declaredBodyLength(method: state.hop.method)
@@ -160,7 +158,6 @@ final class Transfer: TimeoutTarget {
       case .stream:
         if let declared, declared <= Int64(options.inlineBodyLimit) {
           state.delivery = .inline
-          state.inlineData.reserveCapacity(Int(declared))
           return Effects()
         }
         return state.startStreaming(body: streamBody(length: declared))
@@ -187,7 +184,12 @@ final class Transfer: TimeoutTarget {
       }
       switch state.delivery {
       case .pending, .inline:
-        state.inlineData.append(data)
+        // A small body usually arrives in one piece: keep that piece rather than copy it.
+        if state.inlineData.isEmpty {
+          state.inlineData = data
+        } else {
+          state.inlineData.append(data)
+        }
         if state.inlineData.count > options.inlineBodyLimit, state.head != nil,
           state.delivery == .inline
         {
@@ -308,7 +310,7 @@ final class Transfer: TimeoutTarget {
   func didComplete(task: URLSessionTask, error: (any Error)?) {
     let now = ContinuousClock.now
     var next: Hop?
-    var download: (DownloadFile, HeadContinuation?, HTTPResponse)?
+    var download: (DownloadFile, TransferHeadContinuation?, FoundationResponseHead)?
     let effects = state.withLock { state -> Effects in
       guard state.outcome == nil, state.task === task else { return Effects() }
       state.lastActivity = now
@@ -344,7 +346,7 @@ final class Transfer: TimeoutTarget {
           with: UnexpectedResponse(
             method: state.hop.method,
             url: response.url ?? state.hop.url,
-            response: response,
+            response: response.converted,
             body: state.inlineData,
             accepted: accepted
           )
@@ -554,7 +556,7 @@ final class Transfer: TimeoutTarget {
 extension Transfer {
   /// What to do once the lock is released.
   struct Effects {
-    var head: (HeadContinuation, Result<(HTTPResponse, HTTPBody), any Error>)?
+    var head: (TransferHeadContinuation, Result<(FoundationResponseHead, HTTPBody), any Error>)?
     var waiter: (ChunkContinuation, Result<Data?, any Error>)?
     var cancelTask: URLSessionTask?
     var discardFile: DownloadFile?
@@ -591,8 +593,8 @@ extension Transfer {
   struct State {
     var hop: Hop
     var task: URLSessionTask?
-    var head: HeadContinuation?
-    var response: HTTPResponse?
+    var head: TransferHeadContinuation?
+    var response: FoundationResponseHead?
     var delivery = Delivery.pending
     var inlineData = Data()
     var chunks: [Data] = []

@@ -119,13 +119,14 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
       timeouts: timeouts,
       temporaryBodyFile: body.temporaryFile
     )
-    return try await withTaskCancellationHandler {
+    let (head, responseBody) = try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { continuation in
         transfer.start(continuation)
       }
     } onCancel: {
       transfer.cancel()
     }
+    return (head.converted, responseBody)
   }
 }
 

@@ -24,6 +24,6 @@ public struct UnsupportedRequest: Error, Hashable, Sendable, CustomStringConvert
 
   /// A sentence naming the request and the reason.
   public var description: String {
-    "\(method) \(url.absoluteString) cannot be sent: \(reason)"
+    "\(method) \(URLRedaction.redacted(url)) cannot be sent: \(reason)"
   }
 }

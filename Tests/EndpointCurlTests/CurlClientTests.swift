@@ -84,18 +84,6 @@ import Testing
     #expect(!error.isTransient)
   }
 
-  @Test func aMissingCABundleFailsAsTLS() async throws {
-    let client = try CurlHTTPClient(
-      configuration: .init(tls: .init(caBundlePath: "/nonexistent/ca.pem", minimumVersion: .tls13))
-    )
-    let plain = try TestServers.httpbin
-    let url = try #require(URL(string: "https://127.0.0.1:\(plain.port ?? 0)/get"))
-    let error = try await #require(throws: CurlHTTPClient.ConnectionFailure.self) {
-      try await client.send(HTTPRequest(method: .get, url: url))
-    }
-    #expect(error.kind == .tls)
-  }
-
   @Test(.timeLimit(.minutes(1)))
   func aThousandConcurrentTransfersComplete() async throws {
     let client = try CurlHTTPClient(configuration: .init(maximumConnectionsPerHost: 64))

@@ -21,7 +21,49 @@ public enum TestServers {
     get throws { try url(from: "ENDPOINT_FAULT_URL") }
   }
 
-  private static func url(from name: String) throws -> URL {
+  /// httpbin over TLS (HTTP/2 and HTTP/1.1 offered by ALPN), reached as `127.0.0.1`; its
+  /// certificate is issued by ``testCAPath``.
+  public static var https: URL {
+    get throws { try url(from: "ENDPOINT_HTTPS_URL") }
+  }
+
+  /// The same HTTPS httpbin reached as `localhost`, a name its certificate also carries.
+  public static var httpsAlt: URL {
+    get throws { try url(from: "ENDPOINT_HTTPS_ALT_URL") }
+  }
+
+  /// An HTTPS listener that speaks TLS 1.2 at most (HTTP/1.1 only), with a certificate for
+  /// `127.0.0.1` issued by ``testCAPath``. It answers any GET with 200 and a JSON body
+  /// `{"listener", "path", "tls_version"}`.
+  public static var httpsTLS12Only: URL {
+    get throws { try url(from: "ENDPOINT_HTTPS_TLS12_URL") }
+  }
+
+  /// An HTTPS listener on `127.0.0.1` whose certificate, issued by ``testCAPath``, names only
+  /// `elsewhere.invalid`: host-name verification must refuse it.
+  public static var httpsWrongName: URL {
+    get throws { try url(from: "ENDPOINT_HTTPS_WRONG_NAME_URL") }
+  }
+
+  /// The absolute path of the PEM certificate of the throwaway authority that issued the HTTPS
+  /// servers' certificates; no system trust store knows it.
+  public static var testCAPath: String {
+    get throws {
+      let path = try value(of: "ENDPOINT_TEST_CA")
+      guard FileManager.default.isReadableFile(atPath: path) else {
+        Issue.record(
+          Comment(
+            rawValue: "ENDPOINT_TEST_CA names \(path), which cannot be read: the test servers "
+              + "made it at `scripts/servers.sh start` and remove it at `stop`"
+          )
+        )
+        throw MissingServer(variable: "ENDPOINT_TEST_CA")
+      }
+      return path
+    }
+  }
+
+  private static func value(of name: String) throws -> String {
     guard let text = ProcessInfo.processInfo.environment[name], !text.isEmpty else {
       let message =
         "\(name) is not set: start the test servers with `scripts/servers.sh start` and "
@@ -29,6 +71,11 @@ public enum TestServers {
       Issue.record(Comment(rawValue: message))
       throw MissingServer(variable: name)
     }
+    return text
+  }
+
+  private static func url(from name: String) throws -> URL {
+    let text = try value(of: name)
     guard let url = URL(string: text) else {
       Issue.record(Comment(rawValue: "\(name) is not a URL: \(text)"))
       throw MissingServer(variable: name)

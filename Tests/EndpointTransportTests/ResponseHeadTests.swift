@@ -17,6 +17,15 @@ import Testing
     return HTTPResponse(http)
   }
 
+  private func head(_ fields: [String: String], status: Int = 200) throws
+    -> FoundationResponseHead
+  {
+    let http = try #require(
+      HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+    )
+    return FoundationResponseHead(http)
+  }
+
   @Test func foundationFieldsAreOrderedByNameIgnoringCase() throws {
     let head = try response([
       "server": "nginx", "Content-Type": "application/json", "ETag": "\"1\"",
@@ -40,30 +49,39 @@ import Testing
   }
 
   @Test func declaredLengthIsContentLengthWhenTheBodyIsDeliveredAsSent() throws {
-    #expect(try response(["Content-Length": "300"]).declaredBodyLength(method: .get) == 300)
-    #expect(try response(["content-length": "0"]).declaredBodyLength(method: .get) == 0)
-    let identity = try response(["CONTENT-LENGTH": "12", "Content-Encoding": "IDENTITY"])
+    #expect(try head(["Content-Length": "300"]).declaredBodyLength(method: .get) == 300)
+    #expect(try head(["content-length": "0"]).declaredBodyLength(method: .get) == 0)
+    let identity = try head(["CONTENT-LENGTH": "12", "Content-Encoding": "IDENTITY"])
     #expect(identity.declaredBodyLength(method: .post) == 12)
   }
 
   @Test func declaredLengthIsUnknownWhenTheBodyIsDecodedMissingOrInvalid() throws {
-    let gzip = try response(["Content-Length": "300", "Content-Encoding": "gzip"])
+    let gzip = try head(["Content-Length": "300", "Content-Encoding": "gzip"])
     #expect(gzip.declaredBodyLength(method: .get) == nil)
-    #expect(try response([:]).declaredBodyLength(method: .get) == nil)
-    #expect(try response(["Content-Length": "-1"]).declaredBodyLength(method: .get) == nil)
-    #expect(try response(["Content-Length": "12, 12"]).declaredBodyLength(method: .get) == nil)
-    #expect(try response(["Content-Length": "ten"]).declaredBodyLength(method: .get) == nil)
-    var repeated = HTTPResponse(status: 200)
-    try repeated.headerFields.append("5", for: "Content-Length")
-    try repeated.headerFields.append("5", for: "content-length")
-    #expect(repeated.declaredBodyLength(method: .get) == nil)
+    #expect(try head([:]).declaredBodyLength(method: .get) == nil)
+    #expect(try head(["Content-Length": "-1"]).declaredBodyLength(method: .get) == nil)
+    #expect(try head(["Content-Length": "12, 12"]).declaredBodyLength(method: .get) == nil)
+    #expect(try head(["Content-Length": "ten"]).declaredBodyLength(method: .get) == nil)
+  }
+
+  @Test func theCallbacksReadStatusAndURLWithoutConvertingTheHead() throws {
+    let moved = try head(["Location": "/next"], status: 307)
+    #expect(moved.status == 307)
+    #expect(moved.url == url)
+    #expect(moved.converted.headerFields["location"] == "/next")
+    let plain = FoundationResponseHead(
+      URLResponse(url: url, mimeType: nil, expectedContentLength: 4, textEncodingName: nil)
+    )
+    #expect(plain.status == 200)
+    #expect(plain.converted.status == 200)
+    #expect(plain.declaredBodyLength(method: .get) == nil)
   }
 
   @Test func responsesWithoutABodyDeclareZero() throws {
     let stray = ["Content-Length": "5"]
-    #expect(try response(stray, status: 204).declaredBodyLength(method: .get) == 0)
-    #expect(try response(stray, status: 304).declaredBodyLength(method: .get) == 0)
-    #expect(try response(stray, status: 200).declaredBodyLength(method: .head) == 0)
+    #expect(try head(stray, status: 204).declaredBodyLength(method: .get) == 0)
+    #expect(try head(stray, status: 304).declaredBodyLength(method: .get) == 0)
+    #expect(try head(stray, status: 200).declaredBodyLength(method: .head) == 0)
   }
 
   @Test func fieldNamesCompareIgnoringASCIICaseOnly() {
