@@ -58,6 +58,14 @@ enum CurlLibrary {
     #endif
   }()
 
+  /// Whether the loaded libcurl busy-polls while an HTTP/2 upload waits for flow control
+  /// (versions before 8.0.0; curl issue 10618).
+  static var spinsOnHTTP2Uploads: Bool { ccurl_version_number() < 0x08_00_00 }
+
+  /// The bytes an HTTP/2 stream may send before the server's first window update (RFC 9113,
+  /// section 6.9.2): a body this size or smaller never waits for flow control.
+  static let http2InitialWindow: Int64 = 65_535
+
   /// The loaded library's version, such as `7.88.1`.
   static var version: String {
     String(cString: ccurl_version())

@@ -409,6 +409,13 @@ final class CurlTransfer: @unchecked Sendable {
         return FileBodyError(fileURL: fileURL, reason: String(cString: strerror(errno)))
       }
     }
+    if CurlLibrary.spinsOnHTTP2Uploads, length.map({ $0 > CurlLibrary.http2InitialWindow }) ?? true
+    {
+      // libcurl before 8.0 polls in a busy loop while an HTTP/2 upload waits for the server's
+      // flow-control window (curl issue 10618): tens of thousands of wake-ups for a few MiB.
+      // A body that may not fit in the first window goes over HTTP/1.1 there instead.
+      _ = ccurl_easy_setopt_long(easy, CCURLOPT_HTTP_VERSION, CLong(CCURL_HTTP_VERSION_1_1))
+    }
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_POST, 1)
     // -1, an unknown length: libcurl sends the body in chunks (HTTP/1.1) as the stream gives it.
     _ = ccurl_easy_setopt_off_t(easy, CCURLOPT_POSTFIELDSIZE_LARGE, length ?? -1)

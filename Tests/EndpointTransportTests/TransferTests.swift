@@ -186,8 +186,8 @@ import Testing
     let request = HTTPRequest(method: .post, url: url, body: HTTPBody(chunks))
     let (_, echo) = try await sendForJSON(client, request)
     #expect(try echoedBody(echo).count == 6 * 1024 * 1024)
-    // The URLSession client spools a large stream to a temporary file first (curl reads it into
-    // memory); other tests may spool at the same time, but none of this one's files may remain.
+    // The URLSession client spools a large stream to a temporary file first (curl sends it as
+    // it comes); other tests may spool at the same time, but none of this one's files may remain.
     let after = try files(in: FileManager.default.temporaryDirectory)
       .filter { $0.hasPrefix("endpoint-upload-") }
     #expect(Set(after).isSubset(of: before))
