@@ -317,22 +317,13 @@ import Testing
             if chunk % 8 == 7 { await Task.yield() }
             return Data(repeating: UInt8(chunk), count: 8 * 1024)
           }
-          let task = Task {
+          let outcome = await outcomeOfCancelling(after: delay) {
             let request = HTTPRequest(method: .post, url: url, body: HTTPBody(chunks))
             let (response, body) = try await client.send(request)
             _ = try await body.collect(upTo: 1 << 22)
             return response.status
           }
-          try? await Task.sleep(for: delay)
-          task.cancel()
-          do {
-            _ = try await task.value
-            outcomes.append("result")
-          } catch is CancellationError {
-            outcomes.append("cancelled")
-          } catch {
-            outcomes.append("\(error)")
-          }
+          outcomes.append(outcome)
         }
       }
     }

@@ -79,21 +79,12 @@ import Testing
         let url = urls[index % urls.count]
         let delay = Duration.microseconds(Int.random(in: 0...3000))
         group.addTask {
-          let task = Task {
+          let outcome = await outcomeOfCancelling(after: delay) {
             let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
             _ = try await body.collect(upTo: 1 << 20)
             return response.status
           }
-          try? await Task.sleep(for: delay)
-          task.cancel()
-          do {
-            _ = try await task.value
-            outcomes.append("result")
-          } catch is CancellationError {
-            outcomes.append("cancelled")
-          } catch {
-            outcomes.append("\(error)")
-          }
+          outcomes.append(outcome)
         }
       }
     }
