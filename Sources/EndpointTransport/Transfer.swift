@@ -23,6 +23,8 @@ struct TransferOptions: Sendable {
   var metricsObserver: (@Sendable (TransferMetrics) -> Void)?
   var uploadProgress: (@Sendable (TransferProgress) -> Void)?
   var downloadProgress: (@Sendable (TransferProgress) -> Void)?
+  /// Where response cookies go when the client stores them in URLSession's place.
+  var cookies: CookieJar?
 }
 
 /// One request from start to end, across redirects: the state machine behind
@@ -129,6 +131,7 @@ final class Transfer: TimeoutTarget {
   // MARK: - Delegate side
 
   func didReceive(_ urlResponse: URLResponse, task: URLSessionTask) {
+    options.cookies?.store(from: urlResponse)
     let now = ContinuousClock.now
     let effects = state.withLock { state -> Effects in
       guard state.outcome == nil, state.task === task, state.redirect == nil else {
@@ -266,6 +269,8 @@ final class Transfer: TimeoutTarget {
   /// as an ordinary response); when the policy follows it, the 3xx is ignored and, once its
   /// task completes, a new task sends the request built by ``RedirectRule``.
   func willRedirect(_ response: HTTPURLResponse, to newRequest: URLRequest, task: URLSessionTask) {
+    // Stored before the next request is made, which URLSession gives the stored cookies.
+    options.cookies?.store(from: response)
     guard let limit = options.redirectLimit,
       RedirectRule.isFollowed(response.statusCode)
     else { return }

@@ -34,6 +34,8 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   let session: URLSession
   let router: TaskRouter
   let timeouts = TimeoutScheduler()
+  /// Stores response cookies when URLSession does not (see ``CookieJar``).
+  let cookies: CookieJar?
 
   /// Creates a client with its own session.
   ///
@@ -52,8 +54,10 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
       // with itself on the delegate side.
       queue.maxConcurrentOperationCount = 1
     #endif
+    let sessionConfiguration = configuration.resolvedSessionConfiguration()
+    cookies = CookieJar.takingOver(sessionConfiguration)
     session = URLSession(
-      configuration: configuration.resolvedSessionConfiguration(),
+      configuration: sessionConfiguration,
       delegate: router,
       delegateQueue: queue
     )
@@ -110,6 +114,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
     )
     options.uploadProgress = uploadProgress
     options.downloadProgress = downloadProgress
+    options.cookies = cookies
     let transfer = Transfer(
       hop: hop,
       options: options,

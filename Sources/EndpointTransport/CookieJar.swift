@@ -1,0 +1,129 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Stores the cookies of responses in the session's cookie storage, in URLSession's place.
+///
+/// URLSession on Linux looks for cookies in every response header line as it arrives, on the
+/// session's serial work queue: a string, a split, two trims, a dictionary and a cookie parse
+/// per line, for every response, with or without a `Set-Cookie`. That queue carries every
+/// request of the session, and measured on it this was about a tenth of a request's cost. The
+/// client's session is therefore made with `httpCookieAcceptPolicy = .never`, and the client
+/// stores the cookies itself from the response head, paying only when a `Set-Cookie` is there.
+/// What is stored, and what URLSession sends from the storage (`httpShouldSetCookies`), stays
+/// as the configuration said.
+struct CookieJar: @unchecked Sendable {
+  // HTTPCookieStorage synchronises its own state.
+  let storage: HTTPCookieStorage
+
+  /// The jar for a session configuration, and the configuration with URLSession's own cookie
+  /// parsing turned off; `nil` (and the configuration unchanged) when no cookies are to be
+  /// stored or this platform's URLSession stores them cheaply itself.
+  static func takingOver(_ configuration: URLSessionConfiguration) -> CookieJar? {
+    #if canImport(FoundationNetworking)
+      guard configuration.httpCookieAcceptPolicy != .never,
+        let storage = configuration.httpCookieStorage
+      else { return nil }
+      configuration.httpCookieAcceptPolicy = .never
+      return CookieJar(storage: storage)
+    #else
+      return nil
+    #endif
+  }
+
+  /// Stores the cookies `response` sets for its URL, and forgets those it expires.
+  ///
+  /// Foundation's cookie parser on Linux keeps a cookie the server deletes (`Max-Age=0` or an
+  /// `Expires` in the past) as a live cookie with an empty value; such a cookie is removed from
+  /// the storage instead, as the server asked.
+  func store(from response: URLResponse) {
+    guard let http = response as? HTTPURLResponse,
+      let setCookie = http.value(forHTTPHeaderField: "Set-Cookie"), let url = http.url
+    else { return }
+    let expired = Self.expiredNames(in: setCookie, now: Date())
+    if !expired.isEmpty {
+      for cookie in storage.cookies(for: url) ?? [] where expired.contains(cookie.name) {
+        storage.deleteCookie(cookie)
+      }
+    }
+    let cookies = HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": setCookie], for: url)
+      .filter { !expired.contains($0.name) }
+    guard !cookies.isEmpty else { return }
+    storage.setCookies(cookies, for: url, mainDocumentURL: nil)
+  }
+
+  /// The names of the cookies in a `Set-Cookie` value that expire at once.
+  ///
+  /// Foundation joins repeated `Set-Cookie` fields with commas, and an `Expires` date has a
+  /// comma of its own; a new cookie starts after a comma only where a name and `=` follow.
+  static func expiredNames(in value: String, now: Date) -> Set<String> {
+    var names: Set<String> = []
+    for cookie in splitCookies(value) {
+      let parts = cookie.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+      guard let first = parts.first, let equals = first.firstIndex(of: "=") else { continue }
+      let name = String(first[..<equals])
+      for attribute in parts.dropFirst() {
+        let pair = attribute.split(separator: "=", maxSplits: 1).map {
+          $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard pair.count == 2 else { continue }
+        if FieldName.equals(pair[0], "max-age"), let seconds = Int(pair[1]), seconds <= 0 {
+          names.insert(name)
+        } else if FieldName.equals(pair[0], "expires"), let date = httpDate(pair[1]), date <= now {
+          names.insert(name)
+        }
+      }
+    }
+    return names
+  }
+
+  /// The cookie strings of a `Set-Cookie` value that may hold several, joined with commas.
+  static func splitCookies(_ value: String) -> [Substring] {
+    var cookies: [Substring] = []
+    var start = value.startIndex
+    var index = value.startIndex
+    while index < value.endIndex {
+      if value[index] == ",", startsCookie(value[value.index(after: index)...]) {
+        cookies.append(value[start..<index])
+        start = value.index(after: index)
+      }
+      index = value.index(after: index)
+    }
+    cookies.append(value[start...])
+    return cookies.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+  }
+
+  /// Whether `text` (after a comma) begins a cookie: spaces, then a name, then `=`.
+  private static func startsCookie(_ text: Substring) -> Bool {
+    let trimmed = text.drop { $0 == " " || $0 == "\t" }
+    guard let equals = trimmed.firstIndex(of: "=") else { return false }
+    let name = trimmed[..<equals]
+    return !name.isEmpty && name.utf8.allSatisfy(isTokenByte)
+  }
+
+  /// A byte a cookie name may hold (RFC 6265: an HTTP token).
+  private static func isTokenByte(_ byte: UInt8) -> Bool {
+    guard byte > 0x20, byte < 0x7f else { return false }
+    return !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
+  }
+
+  private static let dateFormats = [
+    "EEE, dd MMM yyyy HH:mm:ss zzz",  // RFC 1123
+    "EEE, dd-MMM-yyyy HH:mm:ss zzz",  // the form cookies often use
+    "EEEE, dd-MMM-yy HH:mm:ss zzz",  // RFC 850
+  ]
+
+  /// A date as `Expires` writes it.
+  private static func httpDate(_ text: String) -> Date? {
+    for format in dateFormats {
+      let formatter = DateFormatter()
+      formatter.locale = Locale(identifier: "en_US_POSIX")
+      formatter.timeZone = TimeZone(identifier: "GMT")
+      formatter.dateFormat = format
+      if let date = formatter.date(from: text) { return date }
+    }
+    return nil
+  }
+}
