@@ -144,7 +144,17 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         body = data.isEmpty ? .none : .data(data)
       } else if let fileURL = requestBody.fileURL {
         body = .file(fileURL, length: requestBody.length ?? 0)
-      } else if requestBody.length != 0 {
+      } else if requestBody.length == 0 {
+        // Declared empty: sent without a body, once the stream has shown it is.
+        for try await chunk in requestBody where !chunk.isEmpty {
+          throw BodyLengthMismatch(
+            method: request.method,
+            url: request.url,
+            declared: 0,
+            produced: Int64(chunk.count)
+          )
+        }
+      } else {
         // Pulled as it is sent, through a buffer of the stream buffer's size.
         let stream = StreamedUpload(
           declaredLength: requestBody.length,

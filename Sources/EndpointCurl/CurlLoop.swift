@@ -253,6 +253,7 @@ final class CurlLoop: @unchecked Sendable {
       case .detach(let transfer): retire(transfer)
       case .unpause(let transfer):
         if let handle = transfer.easy {
+          transfer.upload?.loopResumes()
           transfer.lastActivity = now
           _ = ccurl_easy_pause(handle.pointer, CCURLPAUSE_CONT)
         }

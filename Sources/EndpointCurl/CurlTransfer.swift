@@ -493,6 +493,10 @@ final class CurlTransfer: @unchecked Sendable {
     let response = HTTPResponse(status: status, headerFields: parser.fields, url: hop.url)
     self.response = response
     responseStart = lastActivity
+    if let upload, upload.responseHeadArrived() {
+      // Resumed on the loop's next pass, after this callback returns.
+      _ = loop.submit(.unpause(self))
+    }
     if let values = parser.conflictingContentLengths(of: response) {
       let detail = "conflicting Content-Length values \(values.joined(separator: ", "))"
       failOnLoop(connectionFailure(.invalidResponse, code: 0, detail))

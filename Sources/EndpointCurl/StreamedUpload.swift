@@ -45,8 +45,14 @@ final class StreamedUpload: Sendable {
     var end: End?
     /// The transfer ended: the task stops and nothing more is buffered.
     var closed = false
-    /// The read callback found the buffer empty and paused the transfer.
+    /// The read callback found the buffer empty and paused the transfer. Cleared only by the
+    /// loop thread as it resumes the transfer, so the idle timeout never sees a transfer that
+    /// is neither paused nor yet marked active.
     var readerPaused = false
+    /// A wake-up for the paused transfer is on its way to the loop: no second one is sent.
+    var wakeSent = false
+    /// The final response head arrived: waiting for the stream no longer stops the idle timeout.
+    var responseArrived = false
     /// The task, waiting for room in the buffer.
     var producer: UnsafeContinuation<Void, Never>?
     /// The transfer to wake; cleared when it ends, which breaks the cycle through its hop.
@@ -85,7 +91,28 @@ final class StreamedUpload: Sendable {
   /// Whether the transfer waits for the stream (not for the server): the idle timeout does not
   /// count that time.
   var waitsForProducer: Bool {
-    state.withVisibleLock(for: self) { $0.readerPaused }
+    state.withVisibleLock(for: self) { $0.readerPaused && !$0.responseArrived }
+  }
+
+  /// The loop resumes the transfer (it handles an `.unpause`). Loop thread.
+  func loopResumes() {
+    state.withVisibleLock(for: self) { state in
+      state.readerPaused = false
+      state.wakeSent = false
+    }
+  }
+
+  /// The final response head arrived while the upload may be paused; returns whether the loop
+  /// must resume the transfer. A server may answer before it has read the whole body (a `413`,
+  /// a `303`): libcurl then stops sending, but completes the transfer only once it is resumed,
+  /// which a stream that gives nothing more would never do. Loop thread.
+  func responseHeadArrived() -> Bool {
+    state.withVisibleLock(for: self) { state -> Bool in
+      state.responseArrived = true
+      guard state.readerPaused, !state.wakeSent else { return false }
+      state.wakeSent = true
+      return true
+    }
   }
 
   // MARK: - The producing task
@@ -235,6 +262,7 @@ final class StreamedUpload: Sendable {
       state -> (UnsafeContinuation<Void, Never>?, Task<Void, Never>?) in
       guard !state.closed else { return (nil, nil) }
       state.closed = true
+      state.readerPaused = false
       state.transfer = nil
       loop.bytesWaitingToBeSent.subtract(state.buffered, ordering: .relaxed)
       state.buffered = 0
@@ -260,8 +288,8 @@ extension StreamedUpload.State {
 
   /// The transfer to wake because the read callback paused it, if it did.
   fileprivate mutating func takeWake() -> CurlTransfer? {
-    guard readerPaused else { return nil }
-    readerPaused = false
+    guard readerPaused, !wakeSent else { return nil }
+    wakeSent = true
     return transfer
   }
 

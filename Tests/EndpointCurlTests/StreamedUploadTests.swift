@@ -394,6 +394,92 @@ import Testing
   }
 }
 
+extension StreamedUploadTests {
+  /// A stream that gives one chunk, then waits until it is cancelled; `waiting` is 1 while it
+  /// waits.
+  private static func stalledStream(waiting: Gauge) -> LazyChunks {
+    LazyChunks { index in
+      guard index > 0 else { return Data("first".utf8) }
+      waiting.value = 1
+      defer { waiting.value = 0 }
+      try await Task.sleep(for: .seconds(3600))
+      return nil
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)), arguments: [413, 303])
+  func aServerAnsweringBeforeTheBodyEndsIsHeardAtOnce(status: Int) async throws {
+    // The stream will not give more; the server answers without reading the body. The answer
+    // must come back now, not when the stream next gives something (here: never).
+    let client = try CurlHTTPClient(configuration: .init(idleTimeout: .seconds(30)))
+    let waiting = Gauge()
+    let url = try TestServers.fault.adding("/early?status=\(status)&location=/echo")
+    let request = HTTPRequest(
+      method: .post,
+      url: url,
+      body: HTTPBody(Self.stalledStream(waiting: waiting))
+    )
+    let started = ContinuousClock.now
+    let (response, body) = try await client.send(request)
+    _ = try await body.collect(upTo: 1 << 16)
+    let waited = ContinuousClock.now - started
+    if status == 303 {
+      // Followed with a GET, without the body.
+      #expect(response.status == 200)
+      #expect(response.url?.path == "/echo")
+    } else {
+      #expect(response.status == status)
+    }
+    #expect(waited < .seconds(15), "the answer took \(waited)")
+    #expect(try await client.waitForIdleHandles())
+    // The transfer is over: a stream still waiting for its next chunk is cancelled.
+    #expect(try await eventually { waiting.value == 0 })
+  }
+
+  @Test func aStreamResumedJustAsTheLoopChecksTimeoutsIsNotTimedOut() async throws {
+    // Pauses longer than the idle timeout: every resume races the loop's timeout checks, and a
+    // resume counted as activity only after such a check would fail the request.
+    let client = try CurlHTTPClient(configuration: .init(idleTimeout: .milliseconds(400)))
+    let url = try TestServers.fault.adding("/echo")
+    try await withThrowingTaskGroup(of: Int.self) { group in
+      for _ in 0..<6 {
+        group.addTask {
+          let request = HTTPRequest(
+            method: .post,
+            url: url,
+            body: HTTPBody(
+              LazyChunks { index in
+                guard index < 4 else { return nil }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 420...600)))
+                return Data("\(index);".utf8)
+              }
+            )
+          )
+          let (_, echo) = try await sendForJSON(client, request)
+          return try echoedBody(echo).count
+        }
+      }
+      for try await count in group {
+        #expect(count == (0..<4).map { "\($0);" }.joined().utf8.count)
+      }
+    }
+  }
+
+  @Test func aStreamDeclaredEmptyThatGivesBytesFails() async throws {
+    let client = try CurlHTTPClient()
+    let request = HTTPRequest(
+      method: .post,
+      url: try TestServers.fault.adding("/echo"),
+      body: HTTPBody(LazyChunks { $0 == 0 ? Data("surprise".utf8) : nil }, length: 0)
+    )
+    let error = try await #require(throws: CurlHTTPClient.BodyLengthMismatch.self) {
+      _ = try await client.send(request)
+    }
+    #expect(error.declared == 0)
+    #expect(error.produced == 8)
+  }
+}
+
 /// A failure of the test's own stream.
 private struct ExportFailed: Error, Equatable {
   let row: Int

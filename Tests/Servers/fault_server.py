@@ -23,6 +23,9 @@ Routes (GET unless said):
   /sse                         text/event-stream with 3 events (id:, event:, multi-line data:)
   /headers-order               200 with X-Order: a, X-Order: b, X-Single: 1
   /no-content-length           204 with a stray Content-Length: 5 and no body
+  /early?status=S&location=L   (any method) answers S (default 413, with Location L if given)
+                               right after the request head, without reading the body, then
+                               drains and closes the connection
 
 Usage: fault_server.py [--host 127.0.0.1] [--port 0] [--port-file PATH]
 With --port 0 the kernel picks a free port; --port-file receives the chosen port once
@@ -149,6 +152,9 @@ class Connection:
                 raise BadRequest(f"malformed header line {line!r}")
             headers.append((name, value.strip(" \t")))
         request = Request(method, target, version, headers, b"")
+        if request.path == "/early":
+            # Answered before the body is read: the body stays on the socket.
+            return request
         if (request.header("Expect") or "").lower() == "100-continue":
             # Clients that wait for this (libcurl for bodies over 1 MiB) would otherwise
             # pause a second before sending the body.
@@ -397,6 +403,18 @@ def route_no_content_length(conn, request):
     return True
 
 
+def route_early(conn, request):
+    code = request.int_param("status", 413)
+    extra = []
+    location = request.param("location")
+    if location:
+        extra.append(("Location", location))
+    send_response(conn, code, json_bytes({"early": code}), extra=extra, close=True)
+    # Reads what the client still sends until it gives up, so the close is not a reset.
+    conn.wait_for_close(30)
+    return False
+
+
 ROUTES = {
     "/silent": route_silent,
     "/stall": route_stall,
@@ -410,6 +428,7 @@ ROUTES = {
     "/sse": route_sse,
     "/headers-order": route_headers_order,
     "/no-content-length": route_no_content_length,
+    "/early": route_early,
 }
 
 
