@@ -9,6 +9,8 @@ extension CurlHTTPClient {
   public typealias TooManyRedirects = EndpointCore.TooManyRedirects
   /// The package's one ``EndpointCore/RedirectBodyNotReplayable``, thrown by every transport.
   public typealias RedirectBodyNotReplayable = EndpointCore.RedirectBodyNotReplayable
+  /// The package's one ``EndpointCore/BodyLengthMismatch``, thrown by every transport.
+  public typealias BodyLengthMismatch = EndpointCore.BodyLengthMismatch
   /// The package's one ``EndpointCore/DownloadFileError``, thrown by every transport.
   public typealias DownloadFileError = EndpointCore.DownloadFileError
   /// The package's one ``EndpointCore/TransferProgress``, reported by every transport.

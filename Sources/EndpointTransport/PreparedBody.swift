@@ -13,9 +13,13 @@ struct PreparedBody: Sendable {
   var isReplayable: Bool
   var temporaryFile: URL?
 
-  init(_ body: HTTPBody?) async throws {
+  /// Prepares `request`'s body.
+  ///
+  /// - Throws: ``EndpointCore/BodyLengthMismatch`` when a stream gives another number of bytes
+  ///   than the length it declared; the stream's own error when it fails.
+  init(_ request: HTTPRequest) async throws {
     temporaryFile = nil
-    guard let body else {
+    guard let body = request.body else {
       outgoing = .none
       isReplayable = true
       return
@@ -26,18 +30,32 @@ struct PreparedBody: Sendable {
     } else if let fileURL = body.fileURL {
       outgoing = .file(fileURL)
     } else {
-      let (outgoing, file) = try await Self.spool(body)
+      let (outgoing, file) = try await Self.spool(body) { produced in
+        BodyLengthMismatch(
+          method: request.method,
+          url: request.url,
+          declared: body.length ?? 0,
+          produced: produced
+        )
+      }
       self.outgoing = outgoing
       temporaryFile = file
     }
   }
 
-  private static func spool(_ body: HTTPBody) async throws -> (OutgoingBody, URL?) {
+  private static func spool(
+    _ body: HTTPBody,
+    mismatch: (Int64) -> BodyLengthMismatch
+  ) async throws -> (OutgoingBody, URL?) {
     var buffer = Data()
     var file: FileHandle?
     var fileURL: URL?
+    var produced: Int64 = 0
     do {
       for try await chunk in body {
+        produced += Int64(chunk.count)
+        // A stream that runs past its declared length is stopped at once.
+        if let declared = body.length, produced > declared { throw mismatch(produced) }
         if let file {
           try file.write(contentsOf: chunk)
           continue
@@ -56,6 +74,7 @@ struct PreparedBody: Sendable {
           buffer = Data()
         }
       }
+      if let declared = body.length, produced != declared { throw mismatch(produced) }
       try file?.close()
     } catch {
       try? file?.close()

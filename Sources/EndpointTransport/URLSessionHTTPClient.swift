@@ -75,7 +75,8 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   ///
   /// - Throws: `CancellationError` when the calling task is cancelled, ``EndpointCore/IdleTimeout``,
   ///   ``EndpointCore/DeadlineExceeded``, ``ConnectionFailure``, ``EndpointCore/TooManyRedirects``,
-  ///   ``EndpointCore/RedirectBodyNotReplayable``, ``EndpointCore/ResponseTooLarge``, ``UnsupportedRequest``.
+  ///   ``EndpointCore/RedirectBodyNotReplayable``, ``EndpointCore/ResponseTooLarge``, ``UnsupportedRequest``,
+  ///   ``EndpointCore/BodyLengthMismatch`` for a streamed body that misses its declared length.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)
   }
@@ -90,7 +91,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
     if request.body == nil {
       body = PreparedBody.none
     } else {
-      body = try await PreparedBody(request.body)
+      body = try await PreparedBody(request)
     }
     let hop = Hop(
       method: request.method,
