@@ -178,6 +178,8 @@ final class CurlTransfer: @unchecked Sendable {
     let holdHead: Bool
     if case .download = mode { holdHead = true } else { holdHead = false }
     guard fail(error, holdingHead: holdHead) else { return }
+    // The caller has its error: the stream of a streamed body is not read any further.
+    upload?.close()
     if !loop.submit(.detach(self)) { resumeHeldHead() }
   }
 

@@ -235,6 +235,8 @@ final class StreamedUpload: Sendable {
     room: Int
   ) -> (Read, producer: UnsafeContinuation<Void, Never>?) {
     state.withVisibleLock(for: self) { state -> (Read, UnsafeContinuation<Void, Never>?) in
+      // Closed while libcurl still sends: the transfer was stopped and is being detached.
+      if state.closed { return (.failed(CancellationError()), nil) }
       switch state.end {
       case .failed(let error): return (.failed(error), nil)
       case .finished: if state.buffered == 0 { return (.end, nil) }

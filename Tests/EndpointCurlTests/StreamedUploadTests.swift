@@ -490,6 +490,25 @@ extension StreamedUploadTests {
     upload.close()
   }
 
+  @Test func aRequestCancelledBeforeItStartsNeverReadsTheStream() async throws {
+    let client = try CurlHTTPClient()
+    let url = try TestServers.fault.adding("/echo")
+    let reads = Gauge()
+    let task = Task {
+      // Cancelled before it sends: the client throws without touching the body.
+      withUnsafeCurrentTask { $0?.cancel() }
+      let chunks = LazyChunks { index in
+        reads.raise(to: index + 1)
+        return index < 3 ? Data("never".utf8) : nil
+      }
+      _ = try await client.send(HTTPRequest(method: .post, url: url, body: HTTPBody(chunks)))
+    }
+    await #expect(throws: CancellationError.self) { try await task.value }
+    try await Task.sleep(for: .milliseconds(50))
+    #expect(reads.value == 0)
+    #expect(try await client.waitForIdleHandles())
+  }
+
   @Test func aStreamDeclaredEmptyThatGivesBytesFails() async throws {
     let client = try CurlHTTPClient()
     let request = HTTPRequest(
