@@ -212,6 +212,17 @@ show_failure() {
   exit 1
 }
 
+# httpbin again under Hypercorn, over TLS: ALPN offers h2 and http/1.1. One process (-w 0)
+# starts fastest; it runs the WSGI app on a thread pool, so concurrent requests still overlap.
+# Arguments: Hypercorn's -b options.
+start_https() {
+  (cd "$STATE" && exec "$VENV/bin/hypercorn" "$@" -w 0 \
+    --certfile "$STATE/tls/server-cert.pem" --keyfile "$STATE/tls/server-key.pem" \
+    --keep-alive 30 --graceful-timeout 1 --log-level warning wsgi:httpbin:app) \
+    < /dev/null > "$STATE/https.log" 2>&1 &
+  echo $! > "$STATE/https.pid"
+}
+
 cmd_start() {
   install_venv
   cmd_stop 2> /dev/null
@@ -258,13 +269,7 @@ cmd_start() {
   "$VENV/bin/python" "$MAKE_TEST_CA" "$STATE/tls" > "$STATE/tls.log" 2>&1 \
     || show_failure "making the test certificate authority failed: $(cat "$STATE/tls.log")"
 
-  # httpbin again under Hypercorn, over TLS: ALPN offers h2 and http/1.1. One process (-w 0)
-  # starts fastest; it runs the WSGI app on a thread pool, so concurrent requests still overlap.
-  (cd "$STATE" && exec "$VENV/bin/hypercorn" "${https_binds[@]}" -w 0 \
-    --certfile "$STATE/tls/server-cert.pem" --keyfile "$STATE/tls/server-key.pem" \
-    --keep-alive 30 --graceful-timeout 1 --log-level warning wsgi:httpbin:app) \
-    < /dev/null > "$STATE/https.log" 2>&1 &
-  echo $! > "$STATE/https.pid"
+  start_https "${https_binds[@]}"
 
   "$VENV/bin/python" "$TLS_SERVER" --host 127.0.0.1 --certs "$STATE/tls" \
     --port-file "$STATE/tls.ports" < /dev/null >> "$STATE/tls.log" 2>&1 &
@@ -274,8 +279,24 @@ cmd_start() {
   local alt_url="http://localhost:$httpbin_port"
   local https_url="https://127.0.0.1:$https_port"
   local https_alt_url="https://localhost:$https_port"
-  local fault_url="" tls12_url="" wrong_name_url="" waited=0 name
+  local fault_url="" tls12_url="" wrong_name_url="" waited=0 name https_attempts=1
   while true; do
+    # The HTTPS port was free when chosen, but a server binding port 0 in the meantime may have
+    # been given it: Hypercorn then exits at once, and is started again on another port.
+    if ! is_running "$(cat "$STATE/https.pid")" && ((https_attempts < 3)) \
+      && grep -q "Address already in use" "$STATE/https.log"; then
+      https_attempts=$((https_attempts + 1))
+      https_port="$(free_port "${binds[@]}")" || die "could not find a free port for HTTPS"
+      https_binds=()
+      for address in "${binds[@]}"; do
+        if [[ "$address" == *:* ]]; then address="[$address]"; fi
+        https_binds+=(-b "$address:$https_port")
+      done
+      log "the HTTPS port was taken meanwhile; starting the HTTPS server on $https_port"
+      start_https "${https_binds[@]}"
+      https_url="https://127.0.0.1:$https_port"
+      https_alt_url="https://localhost:$https_port"
+    fi
     for name in "${SERVERS[@]}"; do
       is_running "$(cat "$STATE/$name.pid")" \
         || show_failure "the $name server exited during start-up"
