@@ -19,15 +19,14 @@ struct CookieJar: @unchecked Sendable {
   let storage: HTTPCookieStorage
 
   /// The jar for a session configuration, and the configuration with URLSession's own cookie
-  /// parsing turned off; `nil` (and the configuration unchanged) when no cookies are to be
-  /// stored or this platform's URLSession stores them cheaply itself.
+  /// parsing turned off; `nil` when no cookies are to be stored, or (with the configuration
+  /// unchanged) when this platform's URLSession stores them cheaply itself.
   static func takingOver(_ configuration: URLSessionConfiguration) -> CookieJar? {
     #if canImport(FoundationNetworking)
-      guard configuration.httpCookieAcceptPolicy != .never,
-        let storage = configuration.httpCookieStorage
-      else { return nil }
+      guard configuration.httpCookieAcceptPolicy != .never else { return nil }
+      // Without a storage nothing is kept, but URLSession would still parse every line.
       configuration.httpCookieAcceptPolicy = .never
-      return CookieJar(storage: storage)
+      return configuration.httpCookieStorage.map { CookieJar(storage: $0) }
     #else
       return nil
     #endif
