@@ -12,25 +12,16 @@ import Testing
     let fault = try TestServers.fault
     // Fast answers, so that completions really race the cancellations.
     let urls = [fault.adding("/echo"), fault.adding("/large?bytes=50000")]
-    let outcomes = Recorder<String>()
-    await withTaskGroup(of: Void.self) { group in
-      for index in 0..<10_000 {
-        if index >= 16 { await group.next() }
-        let url = urls[index % urls.count]
-        // Cancelled before the request is under way, during it, or (mostly) after it is done.
-        let range = [0...300, 0...3000, 5000...30000][index % 3]
-        let delay = Duration.microseconds(Int.random(in: range))
-        group.addTask {
-          let outcome = await outcomeOfCancelling(after: delay) {
-            let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
-            _ = try await body.collect(upTo: 1 << 20)
-            return response.status
-          }
-          outcomes.append(outcome)
-        }
-      }
+    let all = await outcomesOfCancelling(10_000, atMost: 16) { index in
+      // Cancelled before the request is under way, during it, or (mostly) after it is done.
+      let range = [0...300, 0...3000, 5000...30000][index % 3]
+      return .microseconds(Int.random(in: range))
+    } _: { index in
+      let url = urls[index % urls.count]
+      let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
+      _ = try await body.collect(upTo: 1 << 20)
+      return response.status
     }
-    let all = outcomes.values
     let results = all.filter { $0 == "result" }.count
     let cancellations = all.filter { $0 == "cancelled" }.count
     let others = all.filter { $0 != "result" && $0 != "cancelled" }

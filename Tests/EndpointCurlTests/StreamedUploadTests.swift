@@ -308,28 +308,19 @@ import Testing
   func streamedUploadsCancelledAtRandomMomentsLeaveNothingBehind() async throws {
     let client = try CurlHTTPClient(configuration: .init(streamBufferSize: 64 * 1024))
     let url = try TestServers.fault.adding("/echo")
-    let outcomes = Recorder<String>()
-    await withTaskGroup(of: Void.self) { group in
-      for index in 0..<300 {
-        if index >= 8 { await group.next() }
-        let delay = Duration.microseconds(Int.random(in: 0...20000))
-        group.addTask {
-          let chunks = LazyChunks { chunk -> Data? in
-            guard chunk < 32 else { return nil }
-            if chunk % 8 == 7 { await Task.yield() }
-            return Data(repeating: UInt8(chunk), count: 8 * 1024)
-          }
-          let outcome = await outcomeOfCancelling(after: delay) {
-            let request = HTTPRequest(method: .post, url: url, body: HTTPBody(chunks))
-            let (response, body) = try await client.send(request)
-            _ = try await body.collect(upTo: 1 << 22)
-            return response.status
-          }
-          outcomes.append(outcome)
-        }
+    let all = await outcomesOfCancelling(300, atMost: 8) { _ in
+      .microseconds(Int.random(in: 0...20000))
+    } _: { _ in
+      let chunks = LazyChunks { chunk -> Data? in
+        guard chunk < 32 else { return nil }
+        if chunk % 8 == 7 { await Task.yield() }
+        return Data(repeating: UInt8(chunk), count: 8 * 1024)
       }
+      let request = HTTPRequest(method: .post, url: url, body: HTTPBody(chunks))
+      let (response, body) = try await client.send(request)
+      _ = try await body.collect(upTo: 1 << 22)
+      return response.status
     }
-    let all = outcomes.values
     let others = all.filter { $0 != "result" && $0 != "cancelled" }
     #expect(others.isEmpty, "unexpected errors: \(others.prefix(5))")
     #expect(all.count == 300)

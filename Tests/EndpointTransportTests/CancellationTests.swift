@@ -72,23 +72,14 @@ import Testing
       fault.adding("/slow-body?chunks=3&interval_ms=2"),
       fault.adding("/large?bytes=200000"),
     ]
-    let outcomes = Recorder<String>()
-    await withTaskGroup(of: Void.self) { group in
-      for index in 0..<2000 {
-        if index >= 64 { await group.next() }
-        let url = urls[index % urls.count]
-        let delay = Duration.microseconds(Int.random(in: 0...3000))
-        group.addTask {
-          let outcome = await outcomeOfCancelling(after: delay) {
-            let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
-            _ = try await body.collect(upTo: 1 << 20)
-            return response.status
-          }
-          outcomes.append(outcome)
-        }
-      }
+    let all = await outcomesOfCancelling(2000, atMost: 64) { _ in
+      .microseconds(Int.random(in: 0...3000))
+    } _: { index in
+      let url = urls[index % urls.count]
+      let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
+      _ = try await body.collect(upTo: 1 << 20)
+      return response.status
     }
-    let all = outcomes.values
     let results = all.filter { $0 == "result" }.count
     let cancellations = all.filter { $0 == "cancelled" }.count
     let others = all.filter { $0 != "result" && $0 != "cancelled" }
