@@ -7,7 +7,8 @@
 /// An ordered list of HTTP header fields with case-insensitive names.
 ///
 /// Repeated names are kept in order. Every field is checked as it goes in: a name that is not an
-/// RFC 9110 token, or a value that contains CR, LF or NUL, is rejected with an
+/// RFC 9110 token, or a value that contains a control character other than HTAB (CR, LF, NUL
+/// and the rest), is rejected with an
 /// ``InvalidHeaderField`` error, so header injection is impossible through this type.
 ///
 /// ```swift
@@ -27,8 +28,8 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
 
     /// Creates a field after checking its name and value.
     ///
-    /// - Throws: ``InvalidHeaderField`` if the name is not a token or the value contains CR, LF
-    ///   or NUL.
+    /// - Throws: ``InvalidHeaderField`` if the name is not a token or the value contains a control
+    ///   character other than HTAB.
     public init(name: String, value: String) throws(InvalidHeaderField) {
       guard HTTPToken.isValid(name) else {
         throw InvalidHeaderField(name: name, reason: .nameNotAToken)
@@ -122,7 +123,7 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
     fields.append(try Field(name: name, value: value))
   }
 
-  /// Adds a field whose name (an RFC 9110 token) and value (no CR, LF or NUL) the caller has
+  /// Adds a field whose name (an RFC 9110 token) and value (no control character but HTAB) the caller has
   /// already checked, for a transport's parser of response heads.
   package mutating func append(checkedValue value: String, for name: String) {
     fields.append(Field(checkedName: name, value: value))

@@ -35,16 +35,36 @@ enum HTTPToken {
     (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
   }
 
-  /// The first forbidden character in a field value (CR, LF or NUL), if any.
+  /// The first forbidden character in a field value, if any: every ASCII control character
+  /// but HTAB (RFC 9110, section 5.5: CR, LF and NUL end or corrupt the field; the others are
+  /// refused by servers and proxies in ways that differ).
   static func forbiddenValueCharacter(in value: String) -> String? {
     for byte in value.utf8 {
       switch byte {
       case 0x0D: return "CR"
       case 0x0A: return "LF"
       case 0x00: return "NUL"
+      case 0x7F: return "DEL"
+      case 0x09: continue
+      case 0x01...0x1F: return "the control character 0x\(hex(byte))"
       default: continue
       }
     }
     return nil
+  }
+
+  /// `byte` as two upper-case hexadecimal digits.
+  static func hex(_ byte: UInt8) -> String {
+    let digits = Array("0123456789ABCDEF")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+  }
+
+  /// `text` for an error message: quoted and escaped like `String(reflecting:)`, cut to
+  /// `limit` characters (with the count of the rest), so a hostile input of megabytes gives a
+  /// message of a few hundred characters.
+  static func quotedForMessage(_ text: String, limit: Int = 80) -> String {
+    guard text.count > limit else { return String(reflecting: text) }
+    let head = String(text.prefix(limit))
+    return String(reflecting: head) + "… (\(text.utf8.count) bytes in all)"
   }
 }

@@ -23,11 +23,11 @@ public struct InvalidHeaderField: Error, Hashable, Sendable, CustomStringConvert
   public var description: String {
     switch reason {
     case .nameNotAToken:
-      "Invalid header field name \(String(reflecting: name)): a name must be a non-empty RFC 9110 "
+      "Invalid header field name \(HTTPToken.quotedForMessage(name)): a name must be a non-empty RFC 9110 "
         + "token (letters, digits and !#$%&'*+-.^_`|~)"
     case .forbiddenCharacterInValue(let character):
-      "Invalid value for header field \(String(reflecting: name)): it contains \(character), "
-        + "which would end the field"
+      "Invalid value for header field \(HTTPToken.quotedForMessage(name)): it contains \(character), "
+        + "which a field value must not contain"
     }
   }
 }

@@ -10,7 +10,7 @@ public struct InvalidMethod: Error, Hashable, Sendable, CustomStringConvertible 
 
   /// A sentence naming the method.
   public var description: String {
-    "Invalid HTTP method \(String(reflecting: method.rawValue)): a method must be a non-empty "
+    "Invalid HTTP method \(HTTPToken.quotedForMessage(method.rawValue)): a method must be a non-empty "
       + "RFC 9110 token"
   }
 }

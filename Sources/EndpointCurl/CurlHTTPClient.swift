@@ -106,7 +106,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
   ///   ``EndpointCore/RedirectBodyNotReplayable`` (a 307 or 308 would send a streamed body
   ///   again), ``EndpointCore/ResponseTooLarge``, ``ShutDown``, ``BodyLengthMismatch``, the
   ///   error a streamed request body throws, ``EndpointCore/InvalidURL`` for a URL that is not
-  ///   `http` or `https`.
+  ///   `http` or `https` (or a redirect to one), ``EndpointCore/InvalidMethod`` for a method that
+  ///   is not an RFC 9110 token (checked before a byte is sent, however the request was made).
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)
   }
@@ -128,13 +129,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     uploadProgress: (@Sendable (TransferProgress) -> Void)?,
     downloadProgress: (@Sendable (TransferProgress) -> Void)?
   ) async throws -> (HTTPResponse, HTTPBody) {
-    let scheme = request.url.scheme?.lowercased()
-    guard scheme == "http" || scheme == "https" else {
-      throw InvalidURL(
-        input: URLRedaction.redacted(request.url),
-        reason: "CurlHTTPClient sends http and https URLs only"
-      )
-    }
+    try request.checkSendable()
     var body = UploadBody.none
     var replayable = true
     var upload: StreamedUpload?
@@ -171,6 +166,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
       idleTimeout: configuration.idleTimeout,
       deadline: request.timeout ?? configuration.deadline,
       redirectLimit: configuration.redirectPolicy.limit,
+      credentialFieldNames: configuration.redirectPolicy.credentialFieldNames,
       maximumResponseSize: configuration.maximumResponseSize,
       streamBufferSize: configuration.streamBufferSize,
       inlineBodyLimit: configuration.inlineBodyLimit,

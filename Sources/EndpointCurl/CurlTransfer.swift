@@ -23,6 +23,8 @@ struct TransferOptions: Sendable {
   var idleTimeout: Duration?
   var deadline: Duration?
   var redirectLimit: Int?
+  /// Fields dropped across origins beside the SDK's credential fields.
+  var credentialFieldNames: Set<String> = []
   var maximumResponseSize: Int?
   var streamBufferSize: Int
   var inlineBodyLimit: Int
@@ -758,20 +760,15 @@ final class CurlTransfer: @unchecked Sendable {
 
   private func followRedirect(from response: HTTPResponse) -> Next {
     guard let limit = options.redirectLimit else { return .retire }
-    var location: URL?
-    var text: UnsafePointer<CChar>?
-    if let easy,
-      ccurl_easy_getinfo_string(easy.pointer, CCURLINFO_REDIRECT_URL, &text)
-        == CCURLE_OK, let text
-    {
-      location = URL(string: String(cString: text))
-    }
-    if location == nil, let value = response.headerFields["Location"] {
-      location = URL(string: value, relativeTo: hop.url)?.absoluteURL
-    }
-    guard let location else {
-      let value = response.headerFields["Location"] ?? ""
-      failOnLoop(InvalidURL(input: value, reason: "the \(response.status) redirect's Location"))
+    let location: URL
+    do {
+      location = try RedirectRule.location(
+        response.headerFields.values(for: "Location").first ?? "",
+        relativeTo: hop.url,
+        status: response.status
+      )
+    } catch {
+      failOnLoop(error)
       return .retire
     }
     if chain.count > limit {
@@ -781,7 +778,12 @@ final class CurlTransfer: @unchecked Sendable {
       return .retire
     }
     do {
-      hop = try RedirectRule.next(after: hop, status: response.status, location: location)
+      hop = try RedirectRule.next(
+        after: hop,
+        status: response.status,
+        location: location,
+        credentialFieldNames: options.credentialFieldNames
+      )
       chain.append(location)
       if let upload, case .none = hop.body { upload.close() }
       return .restart

@@ -44,7 +44,8 @@ struct HeadParser {
   private(set) var sawSetCookie = false
   private var pendingName: String?
   private var pendingValue = ""
-  /// Whether the pending field is one HTTPFields accepts (a token name; no CR, LF or NUL).
+  /// Whether the pending field is one HTTPFields accepts (a token name; no control character
+  /// but HTAB in the value).
   private var pendingIsValid = false
   private var pendingKind = Kind.other
 
@@ -184,9 +185,9 @@ struct HeadParser {
     return true
   }
 
-  /// Whether `bytes` holds none of CR, LF and NUL, as HTTPFields requires of a value.
+  /// Whether `bytes` holds no control character but HTAB, as HTTPFields requires of a value.
   private static func isFieldValue(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    for byte in bytes where byte == 0x0D || byte == 0x0A || byte == 0x00 { return false }
+    for byte in bytes where (byte < 0x20 && byte != 0x09) || byte == 0x7F { return false }
     return true
   }
 

@@ -16,6 +16,8 @@ struct TransferOptions: Sendable {
   var idleTimeout: Duration?
   var deadline: Duration?
   var redirectLimit: Int?
+  /// Fields dropped across origins beside the SDK's credential fields.
+  var credentialFieldNames: Set<String> = []
   var maximumResponseSize: Int?
   var bodyBufferLimit: Int
   var inlineBodyLimit: Int
@@ -274,16 +276,21 @@ final class Transfer: TimeoutTarget {
     guard let limit = options.redirectLimit,
       RedirectRule.isFollowed(response.statusCode)
     else { return }
-    let location =
-      newRequest.url
-      ?? (response.value(forHTTPHeaderField: "Location")).flatMap {
-        URL(string: $0, relativeTo: response.url)?.absoluteURL
-      }
-    guard let location else { return }
+    let locationValue = response.value(forHTTPHeaderField: "Location") ?? ""
     let now = ContinuousClock.now
     let effects = state.withLock { state -> Effects in
       guard state.outcome == nil, state.task === task else { return Effects() }
       state.lastActivity = now
+      let location: URL
+      do {
+        location = try RedirectRule.location(
+          locationValue,
+          relativeTo: state.hop.url,
+          status: response.statusCode
+        )
+      } catch {
+        return state.terminate(with: error)
+      }
       if state.chain.count > limit {
         return state.terminate(
           with: TooManyRedirects(method: method, limit: limit, chain: state.chain + [location])
@@ -293,7 +300,8 @@ final class Transfer: TimeoutTarget {
         state.redirect = try RedirectRule.next(
           after: state.hop,
           status: response.statusCode,
-          location: location
+          location: location,
+          credentialFieldNames: options.credentialFieldNames
         )
         state.chain.append(location)
       } catch {

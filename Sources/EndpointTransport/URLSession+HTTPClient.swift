@@ -33,6 +33,7 @@ extension URLSession: HTTPClient {
   /// - Throws: `CancellationError` when the calling task is cancelled, ``EndpointCore/DeadlineExceeded``
   ///   past ``EndpointCore/HTTPRequest/timeout``, ``ConnectionFailure``, ``UnsupportedRequest``.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+    try request.checkSendable()
     let body = request.body == nil ? PreparedBody.none : try await PreparedBody(request)
     let hop = Hop(
       method: request.method,

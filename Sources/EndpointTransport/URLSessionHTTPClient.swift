@@ -87,6 +87,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
     uploadProgress: (@Sendable (TransferProgress) -> Void)?,
     downloadProgress: (@Sendable (TransferProgress) -> Void)?
   ) async throws -> (HTTPResponse, HTTPBody) {
+    try request.checkSendable()
     let body: PreparedBody
     if request.body == nil {
       body = PreparedBody.none
@@ -107,6 +108,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
       idleTimeout: configuration.idleTimeout,
       deadline: request.timeout ?? configuration.deadline,
       redirectLimit: configuration.redirectPolicy.limit,
+      credentialFieldNames: configuration.redirectPolicy.credentialFieldNames,
       maximumResponseSize: configuration.maximumResponseSize,
       bodyBufferLimit: configuration.bodyBufferLimit,
       inlineBodyLimit: configuration.inlineBodyLimit,

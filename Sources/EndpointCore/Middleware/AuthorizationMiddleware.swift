@@ -7,13 +7,21 @@
 /// Adds an `Authorization` field to every request, and with a ``TokenProvider`` gets a new token
 /// and retries once when the server answers `401 Unauthorized`.
 ///
-/// Static credentials:
+/// Limit the credentials to the origins they are meant for with ``limited(to:)``: a request to
+/// any other origin (an absolute URL to another host, a pagination link, a pre-signed download)
+/// is sent without them.
 ///
 /// ```swift
+/// let github = transport.with(
+///   AuthorizationMiddleware.bearer(token).limited(to: [URL(string: "https://api.github.com")!])
+/// )
 /// // Mailchimp: any user name, the API key as the password.
-/// let mailchimp = transport.with(AuthorizationMiddleware.basic(username: "anystring", password: apiKey))
-/// let github = transport.with(AuthorizationMiddleware.bearer(token))
+/// let mailchimp = transport.with(
+///   AuthorizationMiddleware.basic(username: "anystring", password: apiKey).limited(to: [api])
+/// )
 /// ```
+///
+/// Without ``limited(to:)`` the credentials go with every request the client sends.
 ///
 /// Refreshing tokens:
 ///
@@ -35,7 +43,8 @@
 /// - A failed refresh throws ``TokenRefreshFailed`` to every waiting request.
 /// - A request whose body is streamed cannot be sent again: its `401` is returned as is.
 /// - A request that already carries an `Authorization` field is sent unchanged (for a login
-///   endpoint inside an API that otherwise uses tokens).
+///   endpoint inside an API that otherwise uses tokens), and so is a request to an origin
+///   outside ``limited(to:)``.
 ///
 /// One instance holds the token state: create it once per API and share it between clients.
 public struct AuthorizationMiddleware: Middleware {
@@ -45,6 +54,27 @@ public struct AuthorizationMiddleware: Middleware {
   }
 
   private let credentials: Credentials
+
+  /// The origins (scheme, host, port) that get the credentials, or `nil` for every origin.
+  public private(set) var origins: [URL]?
+
+  /// A copy that adds credentials only to requests for the origins of `urls` (scheme, host and
+  /// port; default ports made explicit, paths ignored); every other request passes unchanged.
+  ///
+  /// ```swift
+  /// let auth = AuthorizationMiddleware.bearer(token).limited(to: [api])
+  /// ```
+  public func limited(to urls: [URL]) -> AuthorizationMiddleware {
+    var copy = self
+    copy.origins = urls
+    return copy
+  }
+
+  /// Whether requests for `url` get the credentials.
+  public func authorizes(_ url: URL) -> Bool {
+    guard let origins else { return true }
+    return origins.contains { RedirectRule.sameOrigin($0, url) }
+  }
 
   /// Sends `value` as the `Authorization` field of every request, such as `"Token abc"`.
   public init(headerValue value: String) {
@@ -88,13 +118,15 @@ public struct AuthorizationMiddleware: Middleware {
 
   /// Adds the credentials and, with a token provider, refreshes and retries once on `401`.
   ///
-  /// - Throws: ``InvalidHeaderField`` if a credential holds CR, LF or NUL, ``TokenRefreshFailed``
+  /// - Throws: ``InvalidHeaderField`` if a credential holds a control character, ``TokenRefreshFailed``
   ///   if a refresh failed, the provider's error, or the error of `next`.
   public func intercept(
     _ request: HTTPRequest,
     next: Next
   ) async throws -> (HTTPResponse, HTTPBody) {
-    if request.headerFields.contains("Authorization") { return try await next(request) }
+    if request.headerFields.contains("Authorization") || !authorizes(request.url) {
+      return try await next(request)
+    }
     switch credentials {
     case .fixed(let value):
       var request = request

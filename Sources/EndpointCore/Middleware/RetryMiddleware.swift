@@ -107,7 +107,12 @@ public struct RetryMiddleware: Middleware {
       guard canRetry, attempt < maxAttempts, policy.statuses.contains(response.status),
         !Task.isCancelled
       else { return (response, body) }
-      let delay = retryAfter(response) ?? policy.backoff(beforeRetry: attempt, random: random())
+      let delay: Duration
+      switch retryAfter(response) {
+      case .tooLong: return (response, body)
+      case .wait(let wait): delay = wait
+      case .none: delay = policy.backoff(beforeRetry: attempt, random: random())
+      }
       await body.discard()
       try await wait(delay)
       attempt += 1
@@ -121,11 +126,18 @@ public struct RetryMiddleware: Middleware {
     try Task.checkCancellation()
   }
 
-  private func retryAfter(_ response: HTTPResponse) -> Duration? {
+  private enum ServerDelay {
+    case wait(Duration)
+    /// Longer than the policy's cap: retrying sooner than the server asked would only be
+    /// refused again, so the response goes back to the caller.
+    case tooLong
+  }
+
+  private func retryAfter(_ response: HTTPResponse) -> ServerDelay? {
     guard let value = response.headerFields["Retry-After"],
       let delay = RetryAfter.delay(value, now: now())
     else { return nil }
-    return min(delay, max(policy.maxDelay, .zero))
+    return delay > max(policy.maxDelay, .zero) ? .tooLong : .wait(delay)
   }
 
   private static func isCancellation(_ error: any Error) -> Bool {

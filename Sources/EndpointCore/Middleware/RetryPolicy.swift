@@ -4,7 +4,9 @@
 /// `DELETE`, `OPTIONS`), after a transient transport failure (see ``TransportFailure``) or a
 /// `408`, `429`, `500`, `502`, `503` or `504`, at most 3 attempts in all. The wait before retry
 /// *n* is drawn uniformly from zero to `min(maxDelay, baseDelay × 2ⁿ⁻¹)` ("full jitter"), unless
-/// the response says `Retry-After`, which is honoured up to ``maxDelay``.
+/// the response says `Retry-After`, which is honoured when it is at most ``maxDelay``; a longer
+/// `Retry-After` returns the response to the caller instead of retrying before the server is
+/// ready.
 ///
 /// ```swift
 /// var policy = RetryPolicy(maxAttempts: 5, baseDelay: .seconds(1))
@@ -19,7 +21,8 @@ public struct RetryPolicy: Sendable {
   public var maxAttempts: Int
   /// The ceiling of the first wait; it doubles for each later retry.
   public var baseDelay: Duration
-  /// The longest wait, for backoff and `Retry-After` alike.
+  /// The longest wait, for backoff and `Retry-After` alike; a response that asks for a longer
+  /// `Retry-After` is returned, not retried.
   public var maxDelay: Duration
   /// The methods that may be retried.
   public var methods: Set<HTTPMethod>

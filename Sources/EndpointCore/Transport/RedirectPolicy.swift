@@ -6,8 +6,13 @@
 ///   ``RedirectBodyNotReplayable``);
 /// - 301 and 302 turn `POST` into `GET`, 303 turns every method but `HEAD` into `GET`, and
 ///   those drop the body and its `Content-*` fields (RFC 9110, section 15.4);
-/// - `Authorization`, `Cookie` and `Proxy-Authorization` are dropped when the redirect leaves
-///   the origin (scheme, host or port changes);
+/// - every field the SDK treats as a credential (`Authorization`, `Cookie`,
+///   `Proxy-Authorization`, `X-Api-Key`, `Api-Key`, and any name with `token`, `secret`,
+///   `password` or `api-key` in it, as ``EndpointCore/HTTPFields/isSensitive(_:additionalNames:)``
+///   decides), and the names added with ``droppingAcrossOrigins(_:)``, is dropped when the
+///   redirect leaves the origin (scheme, host or port changes);
+/// - only `http` and `https` targets are followed; a `Location` with another scheme fails the
+///   request with ``InvalidURL``;
 /// - past the limit the request fails with ``TooManyRedirects``.
 ///
 /// ```swift
@@ -18,8 +23,24 @@ public struct RedirectPolicy: Sendable, Hashable, CustomStringConvertible {
   /// The most redirects followed; `nil` when redirects are not followed.
   public let limit: Int?
 
+  /// Field names dropped, beside the SDK's own credential fields, when a redirect leaves the
+  /// origin; lower-cased.
+  public private(set) var credentialFieldNames: Set<String> = []
+
   private init(limit: Int?) {
     self.limit = limit
+  }
+
+  /// A copy that also drops the fields named `names` (in any case) when a redirect leaves the
+  /// origin: credentials of your own that the SDK cannot recognise by name.
+  ///
+  /// ```swift
+  /// configuration.redirectPolicy = .followDefault.droppingAcrossOrigins(["X-Tenant-Key"])
+  /// ```
+  public func droppingAcrossOrigins(_ names: Set<String>) -> RedirectPolicy {
+    var copy = self
+    copy.credentialFieldNames.formUnion(names.map { $0.lowercased() })
+    return copy
   }
 
   /// Follows up to `limit` redirects in a row (negative limits count as 0).

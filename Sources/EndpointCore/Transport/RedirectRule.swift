@@ -13,8 +13,38 @@ package enum RedirectRule {
     status == 301 || status == 302 || status == 303 || status == 307 || status == 308
   }
 
-  /// Credentials that must not leave the origin they were meant for.
-  package static let originBoundFieldNames = ["Authorization", "Cookie", "Proxy-Authorization"]
+  /// Whether the field `name` must not leave the origin it was meant for: a field the SDK
+  /// treats as a credential (``HTTPFields/isSensitive(_:additionalNames:)``) or one of
+  /// `additionalNames`.
+  package static func isOriginBound(_ name: String, additionalNames: Set<String> = []) -> Bool {
+    HTTPFields.isSensitive(name, additionalNames: additionalNames)
+  }
+
+  /// The target of a redirect: `value`, the `Location` field of a `status` response to a
+  /// request for `base`, resolved against `base` (RFC 9110, section 10.2.2), by the one rule
+  /// every transport uses.
+  ///
+  /// - Throws: ``InvalidURL`` when `value` is not a URL, or is not an `http` or `https` URL
+  ///   with a host (a redirect never leads to `ftp:`, `file:` or `data:`).
+  package static func location(
+    _ value: String,
+    relativeTo base: URL,
+    status: Int
+  ) throws(InvalidURL) -> URL {
+    guard !value.isEmpty, let url = URL(string: value, relativeTo: base)?.absoluteURL else {
+      throw InvalidURL(
+        input: HTTPToken.quotedForMessage(value),
+        reason: "the \(status) redirect's Location is not a URL"
+      )
+    }
+    if let reason = HTTPRequest.unsendableReason(url) {
+      throw InvalidURL(
+        input: URLRedaction.redacted(url),
+        reason: "the \(status) redirect is not followed: \(reason)"
+      )
+    }
+    return url
+  }
 
   /// Fields that describe a body; dropped with the body.
   package static let contentFieldNames = [
@@ -29,7 +59,8 @@ package enum RedirectRule {
   package static func next<Hop: RedirectHop>(
     after hop: Hop,
     status: Int,
-    location: URL
+    location: URL,
+    credentialFieldNames: Set<String> = []
   ) throws(RedirectBodyNotReplayable) -> Hop {
     var next = hop
     next.url = location
@@ -53,7 +84,11 @@ package enum RedirectRule {
       )
     }
     if !sameOrigin(hop.url, location) {
-      for name in originBoundFieldNames { next.headerFields.remove(name) }
+      let dropped = Set(
+        next.headerFields.lazy.map(\.name).filter {
+          isOriginBound($0, additionalNames: credentialFieldNames)
+        })
+      for name in dropped { next.headerFields.remove(name) }
     }
     return next
   }

@@ -249,14 +249,28 @@ func retry(
     #expect(sleeps.delays == [.zero])
   }
 
-  @Test func retryAfterIsCappedByMaxDelay() async throws {
+  @Test func retryAfterLongerThanMaxDelayReturnsTheResponse() async throws {
     let stub = ScriptedClient { _, index in
       index == 0 ? reply(429, headers: [("Retry-After", "3600")]) : reply(200)
     }
     let sleeps = SleepRecorder()
     let policy = RetryPolicy(maxDelay: .seconds(30))
-    _ = try await stub.with(retry(policy, sleeps: sleeps)).send(
+    let (response, _) = try await stub.with(retry(policy, sleeps: sleeps)).send(
       HTTPRequest(method: .get, url: testURL()))
+    #expect(response.status == 429)
+    #expect(sleeps.delays.isEmpty)
+    #expect(stub.requests.count == 1)
+  }
+
+  @Test func retryAfterEqualToMaxDelayIsWaited() async throws {
+    let stub = ScriptedClient { _, index in
+      index == 0 ? reply(429, headers: [("Retry-After", "30")]) : reply(200)
+    }
+    let sleeps = SleepRecorder()
+    let policy = RetryPolicy(maxDelay: .seconds(30))
+    let (response, _) = try await stub.with(retry(policy, sleeps: sleeps)).send(
+      HTTPRequest(method: .get, url: testURL()))
+    #expect(response.status == 200)
     #expect(sleeps.delays == [.seconds(30)])
   }
 

@@ -1,0 +1,150 @@
+import EndpointCore
+import Testing
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The rules every transport applies before a byte is sent and when a redirect is followed:
+/// only RFC 9110 methods, only http(s), no control characters in fields, credentials kept to
+/// their origin, and error messages of bounded size.
+@Suite struct EdgeRuleTests {
+  private struct TestHop: RedirectHop {
+    var method: HTTPMethod
+    var url: URL
+    var headerFields: HTTPFields
+    var bodyIsReplayable = true
+    var hasBody: Bool { false }
+    mutating func removeBody() {}
+  }
+
+  @Test(arguments: [
+    "GET /x HTTP/1.1\r\nHost: x\r\n\r\nGET", "GET\r\nX-Injected: 1\r\nX-B:", "", "GET\0X",
+    "GE T", "GET\t", "PÖST",
+  ])
+  func aMethodThatIsNotATokenIsNeverSendable(method: String) throws {
+    let request = HTTPRequest(
+      method: HTTPMethod(rawValue: method), url: try #require(URL(string: "http://example.com/")))
+    let error = try #require(throws: InvalidMethod.self) { try request.checkSendable() }
+    #expect(error.method.rawValue == method)
+  }
+
+  @Test(arguments: ["GET", "PURGE", "M-SEARCH", "patch"])
+  func tokenMethodsAreSendable(method: String) throws {
+    let request = HTTPRequest(
+      method: HTTPMethod(rawValue: method), url: try #require(URL(string: "https://a.test/x")))
+    try request.checkSendable()
+  }
+
+  @Test(arguments: [
+    "ftp://example.com/file.txt", "file:///etc/passwd", "data:text/plain,hello",
+    "gopher://example.com/", "mailto:ada@example.com",
+  ])
+  func onlyHTTPAndHTTPSURLsAreSendable(url: String) throws {
+    let request = HTTPRequest(method: .get, url: try #require(URL(string: url)))
+    let error = try #require(throws: InvalidURL.self) { try request.checkSendable() }
+    #expect(error.reason.contains("only http and https"))
+  }
+
+  @Test(arguments: Array(0x01...0x1F).filter { $0 != 0x09 } + [0x00, 0x7F])
+  func everyControlCharacterButTabIsRefusedInAValue(byte: Int) throws {
+    let value = "a" + String(UnicodeScalar(UInt8(byte))) + "b"
+    let error = try #require(throws: InvalidHeaderField.self) {
+      try HTTPFields.Field(name: "X-Test", value: value)
+    }
+    guard case .forbiddenCharacterInValue(let named) = error.reason else {
+      Issue.record("expected a forbidden character, got \(error.reason)")
+      return
+    }
+    #expect(!named.isEmpty)
+  }
+
+  @Test func aTabIsAllowedInAValue() throws {
+    let field = try HTTPFields.Field(name: "X-Test", value: "a\tb")
+    #expect(field.value == "a\tb")
+  }
+
+  @Test func errorMessagesStayShortForHugeInput() throws {
+    let huge = String(repeating: "x", count: 5_000_000)
+    let nameError = try #require(throws: InvalidHeaderField.self) {
+      try HTTPFields.Field(name: huge + " ", value: "v")
+    }
+    #expect(nameError.description.count < 400)
+    #expect(nameError.description.contains("5000001 bytes"))
+    let valueError = try #require(throws: InvalidHeaderField.self) {
+      try HTTPFields.Field(name: huge, value: "\r")
+    }
+    #expect(valueError.description.count < 400)
+    let methodError = InvalidMethod(method: HTTPMethod(rawValue: huge + "\r\n"))
+    #expect(methodError.description.count < 400)
+  }
+
+  @Test func locationIsResolvedAgainstTheRequestURL() throws {
+    let base = try #require(URL(string: "https://api.example.com/v1/items?page=2"))
+    #expect(
+      try RedirectRule.location("next", relativeTo: base, status: 302).absoluteString
+        == "https://api.example.com/v1/next")
+    #expect(
+      try RedirectRule.location("/root", relativeTo: base, status: 301).absoluteString
+        == "https://api.example.com/root")
+    #expect(
+      try RedirectRule.location("//cdn.example.com/a", relativeTo: base, status: 307)
+        .absoluteString == "https://cdn.example.com/a")
+    #expect(
+      try RedirectRule.location("http://other.test/x", relativeTo: base, status: 308)
+        .absoluteString == "http://other.test/x")
+  }
+
+  @Test(arguments: [
+    "ftp://example.com/secret.txt", "file:///etc/passwd", "data:text/plain,hi", "",
+  ])
+  func aRedirectToAnythingButHTTPIsRefused(location: String) throws {
+    let base = try #require(URL(string: "http://example.com/a"))
+    let error = try #require(throws: InvalidURL.self) {
+      try RedirectRule.location(location, relativeTo: base, status: 302)
+    }
+    #expect(error.reason.contains("302"))
+  }
+
+  @Test func everyCredentialFieldIsDroppedAcrossOrigins() throws {
+    let fields = try HTTPFields([
+      ("Authorization", "Bearer a"), ("Cookie", "s=1"), ("Proxy-Authorization", "Basic b"),
+      ("X-Api-Key", "k1"), ("Api-Key", "k2"), ("X-Auth-Token", "t"), ("X-Tenant-Key", "tk"),
+      ("Accept", "*/*"),
+    ])
+    let hop = TestHop(
+      method: .get, url: try #require(URL(string: "https://a.example.com/x")),
+      headerFields: fields)
+    let other = try #require(URL(string: "https://b.example.com/x"))
+    let next = try RedirectRule.next(
+      after: hop, status: 302, location: other, credentialFieldNames: ["x-tenant-key"])
+    #expect(next.headerFields.map(\.name) == ["Accept"])
+    let policy = RedirectPolicy.followDefault.droppingAcrossOrigins(["X-Tenant-Key"])
+    #expect(policy.credentialFieldNames == ["x-tenant-key"])
+    let same = try RedirectRule.next(
+      after: hop, status: 302, location: try #require(URL(string: "https://a.example.com/y")))
+    #expect(same.headerFields.count == fields.count)
+  }
+
+  @Test func authorizationLimitedToOriginsSkipsOtherHosts() async throws {
+    let client = ScriptedClient(status: 200)
+    let api = try #require(URL(string: "https://api.example.com/v1/"))
+    let auth = AuthorizationMiddleware.bearer("s3cr3t").limited(to: [api])
+    let authorized = client.with(auth)
+    _ = try await authorized.send(
+      HTTPRequest(method: .get, url: try #require(URL(string: "https://api.example.com/other"))))
+    _ = try await authorized.send(
+      HTTPRequest(method: .get, url: try #require(URL(string: "https://evil.example.com/x"))))
+    _ = try await authorized.send(
+      HTTPRequest(method: .get, url: try #require(URL(string: "http://api.example.com/x"))))
+    _ = try await authorized.send(
+      HTTPRequest(method: .get, url: try #require(URL(string: "https://api.example.com:443/y"))))
+    #expect(
+      client.requests.map { $0.headerFields["Authorization"] } == [
+        "Bearer s3cr3t", nil, nil, "Bearer s3cr3t",
+      ])
+    #expect(!auth.authorizes(try #require(URL(string: "https://api.example.com:8443/"))))
+  }
+}
