@@ -448,18 +448,23 @@ final class CurlTransfer: @unchecked Sendable {
     var list: OpaquePointer?
     var hasExpect = false
     var hasContentType = false
-    for field in hop.headerFields where !FieldName.isFraming(field.name) {
-      if FieldName.equals(field.name, "expect") { hasExpect = true }
-      if FieldName.equals(field.name, "content-type") { hasContentType = true }
+    WireFields.forEach(in: hop.headerFields) { name, value in
+      if FieldName.equals(name, "expect") { hasExpect = true }
+      if FieldName.equals(name, "content-type") { hasContentType = true }
       // "Name;" is libcurl's way to send a field with an empty value ("Name:" removes it).
-      let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+      let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
       list = ccurl_slist_append(list, line)
     }
     if !hasExpect { list = ccurl_slist_append(list, "Expect:") }
-    // libcurl labels every body it sends with POST as a form; a body without a type goes
-    // without one, as the caller made it.
-    if !hasContentType, hop.body.length != 0 {
+    // libcurl labels every body it sends with POST as a form, an empty one too; a body
+    // without a type goes without one, as the caller made it.
+    if !hasContentType, hop.body.length != 0 || hop.method == .post {
       list = ccurl_slist_append(list, "Content-Type:")
+    }
+    // libcurl sends a length for POST itself; other methods get the same `Content-Length: 0`
+    // from both clients.
+    if hop.body.length == 0, hop.method != .post, WireFields.sendsZeroLength(for: hop.method) {
+      list = ccurl_slist_append(list, "Content-Length: 0")
     }
     return list
   }

@@ -32,15 +32,19 @@ struct Hop: RedirectHop {
     body = .none
   }
 
-  /// The `URLRequest` for this hop, without framing fields and without a body (the task
-  /// carries the body).
+  /// The `URLRequest` for this hop, with the fields ``WireFields`` puts on the wire and without
+  /// a body (the task carries the body).
   func urlRequest(timeoutInterval: TimeInterval) -> URLRequest {
     var request = URLRequest(url: url)
     // GET is the default; setting it again costs a copy of Foundation's request.
     if method != .get { request.httpMethod = method.rawValue }
     request.timeoutInterval = timeoutInterval
-    for field in headerFields where !FieldName.isFraming(field.name) {
-      request.addValue(field.value, forHTTPHeaderField: field.name)
+    WireFields.forEach(in: headerFields) { name, value in
+      request.setValue(value, forHTTPHeaderField: name)
+    }
+    if case .none = body, WireFields.sendsZeroLength(for: method) {
+      // Foundation adds it only for some methods; the SDK sends it as the curl client does.
+      request.setValue("0", forHTTPHeaderField: "Content-Length")
     }
     return request
   }

@@ -111,8 +111,9 @@ import Testing
     #expect(request.httpMethod == "GET")
     #expect(request.timeoutInterval == 7)
     let sent = try #require(request.allHTTPHeaderFields)
-    #expect(sent.keys.map { $0.lowercased() }.sorted() == ["accept", "x-trace"])
-    #expect(request.value(forHTTPHeaderField: "X-Trace") == "1,2")
+    #expect(sent.keys.map { $0.lowercased() }.sorted() == ["accept", "user-agent", "x-trace"])
+    #expect(request.value(forHTTPHeaderField: "X-Trace") == "1, 2")
+    #expect(request.value(forHTTPHeaderField: "User-Agent") == WireFields.defaultUserAgent)
     let patch = Hop(
       method: .patch, url: url, headerFields: fields, body: .none, bodyIsReplayable: true)
     #expect(patch.urlRequest(timeoutInterval: 7).httpMethod == "PATCH")

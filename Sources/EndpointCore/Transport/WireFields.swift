@@ -1,0 +1,46 @@
+/// The header fields a transport puts on the wire for a request, by one rule for every client,
+/// so the URLSession and curl clients send the same fields for the same request.
+package enum WireFields {
+  /// The SDK's version, as its default `User-Agent` names it.
+  package static let sdkVersion = "0.1.0"
+
+  /// The `User-Agent` sent when the caller sets none: `Endpoint/0.1.0`.
+  package static let defaultUserAgent = "Endpoint/\(sdkVersion)"
+
+  /// Calls `emit` once per field name of `fields`, in the order names first appear:
+  /// - framing fields (`Content-Length`, `Transfer-Encoding`, `Host`, `Connection`) are left to
+  ///   the transport;
+  /// - repeated names become one field with the first spelling of the name and the values
+  ///   joined by `, ` (`; ` for `Cookie`, RFC 6265), as RFC 9110, section 5.3 allows;
+  /// - a `User-Agent` naming the SDK is added when the caller set none.
+  package static func forEach(
+    in fields: HTTPFields,
+    _ emit: (_ name: String, _ value: String) -> Void
+  ) {
+    var hasUserAgent = false
+    for index in fields.indices {
+      let name = fields[index].name
+      if FieldName.isFraming(name) { continue }
+      if !hasUserAgent, FieldName.equals(name, "user-agent") { hasUserAgent = true }
+      // A name seen before was emitted with its first occurrence.
+      if fields[..<index].contains(where: { HTTPToken.namesEqual($0.name, name) }) { continue }
+      var value = fields[index].value
+      var later = fields.index(after: index)
+      while later < fields.endIndex {
+        if HTTPToken.namesEqual(fields[later].name, name) {
+          value += (FieldName.equals(name, "cookie") ? "; " : ", ") + fields[later].value
+        }
+        later = fields.index(after: later)
+      }
+      emit(name, value)
+    }
+    if !hasUserAgent { emit("User-Agent", defaultUserAgent) }
+  }
+
+  /// Whether a request with `method` and no body carries `Content-Length: 0`: every method
+  /// but `GET` and `HEAD` (whose requests do not anticipate content), so a server that requires
+  /// a length for `POST`, `PUT`, `PATCH` or `DELETE` gets one from either client.
+  package static func sendsZeroLength(for method: HTTPMethod) -> Bool {
+    method != .get && method != .head
+  }
+}

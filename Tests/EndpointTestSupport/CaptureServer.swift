@@ -1,0 +1,272 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A loopback HTTP/1.1 server in the test process that keeps the exact bytes it receives, for
+/// tests of what reaches the wire: the request line and fields byte for byte, the body as
+/// framed, and anything a client puts on the connection after a request.
+///
+/// Each request is read as RFC 9112 frames it (`Content-Length`, or `chunked`), recorded, and
+/// answered by ``respond`` (by default `200` with the body `ok`) on the same keep-alive
+/// connection. Bytes that follow a request on the connection are read as the next request, so a
+/// smuggled request shows up as one more entry in ``requests``.
+public final class CaptureServer: Sendable {
+  /// One request as received.
+  public struct Request: Sendable {
+    /// The request line and the field lines, up to and including the blank line.
+    public var head: [UInt8]
+    /// The body bytes as framed on the wire (chunk sizes and trailers included when chunked).
+    public var framedBody: [UInt8]
+    /// The body with chunked framing removed.
+    public var body: [UInt8]
+    /// The connection it came on (0 for the first connection accepted).
+    public var connection: Int
+
+    /// The head as text (Latin-1, so every byte shows).
+    public var headText: String { String(decoding: head, as: UTF8.self) }
+
+    /// The request line: `METHOD target HTTP/1.1`.
+    public var requestLine: String {
+      headText.components(separatedBy: "\r\n").first ?? ""
+    }
+
+    /// The field lines, in order, as `Name: value` text.
+    public var fieldLines: [String] {
+      Array(headText.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty })
+    }
+
+    /// The values of the fields named `name` (any case).
+    public func values(of name: String) -> [String] {
+      fieldLines.compactMap { line in
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        guard line[..<colon].lowercased() == name.lowercased() else { return nil }
+        return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      }
+    }
+  }
+
+  /// The answer to one request: the bytes written back, and whether the connection then closes.
+  public struct Answer: Sendable {
+    /// The bytes written back.
+    public var bytes: [UInt8]
+    /// Whether the server closes the connection after writing them.
+    public var closes: Bool
+
+    /// Creates an answer.
+    public init(bytes: [UInt8], closes: Bool = false) {
+      self.bytes = bytes
+      self.closes = closes
+    }
+
+    /// Creates an answer from text.
+    public init(_ text: String, closes: Bool = false) {
+      self.init(bytes: Array(text.utf8), closes: closes)
+    }
+
+    /// `200 OK` with the body `ok`.
+    public static let ok = Answer("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+  }
+
+  /// The port on 127.0.0.1.
+  public let port: Int
+  private let listener: Int32
+  private let state = Mutex(State())
+  private let respond: @Sendable (Request) -> Answer
+
+  private struct State {
+    var requests: [Request] = []
+    var bytesByConnection: [[UInt8]] = []
+    var stopped = false
+    var sockets: [Int32] = []
+  }
+
+  /// Starts listening on a free port of 127.0.0.1.
+  ///
+  /// - Parameter respond: the answer to each request (default: ``Answer/ok``).
+  public init(respond: @escaping @Sendable (Request) -> Answer = { _ in .ok }) throws {
+    self.respond = respond
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard listener >= 0 else { throw CaptureServerError(reason: "socket failed") }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0, listen(listener, 64) == 0 else {
+      close(listener)
+      throw CaptureServerError(reason: "bind or listen failed")
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        getsockname(listener, $0, &length)
+      }
+    }
+    self.listener = listener
+    port = Int(UInt16(bigEndian: address.sin_port))
+    // Runs until the listener is closed, which makes accept fail.
+    let thread = Thread { [self] in
+      while true {
+        let connection = accept(listener, nil, nil)
+        guard connection >= 0 else { return }
+        let index = state.withLock { state in
+          state.bytesByConnection.append([])
+          state.sockets.append(connection)
+          return state.bytesByConnection.count - 1
+        }
+        Thread { [self] in serve(connection, index: index) }.start()
+      }
+    }
+    thread.start()
+  }
+
+  deinit {
+    stop()
+  }
+
+  /// `http://127.0.0.1:port/`.
+  public var url: URL {
+    URL(string: "http://127.0.0.1:\(port)/")!
+  }
+
+  /// The requests received so far, in the order they were read.
+  public var requests: [Request] { state.withLock { $0.requests } }
+
+  /// Every byte received so far, per connection, in the order connections were accepted.
+  public var bytesByConnection: [[UInt8]] { state.withLock { $0.bytesByConnection } }
+
+  /// How many bytes arrived in all.
+  public var totalBytes: Int { state.withLock { $0.bytesByConnection.reduce(0) { $0 + $1.count } } }
+
+  /// Waits until `count` requests have arrived, or `limit` passes.
+  public func waitForRequests(_ count: Int, within limit: Duration = .seconds(5)) async throws {
+    let start = ContinuousClock.now
+    while requests.count < count, ContinuousClock.now - start < limit {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+  }
+
+  /// Stops listening and closes every connection.
+  public func stop() {
+    let sockets = state.withLock { state -> [Int32]? in
+      guard !state.stopped else { return nil }
+      state.stopped = true
+      return state.sockets
+    }
+    guard let sockets else { return }
+    shutdown(listener, Int32(SHUT_RDWR))
+    close(listener)
+    for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
+  }
+
+  private func serve(_ connection: Int32, index: Int) {
+    var reader = Reader(connection: connection) { [self] bytes in
+      state.withLock { $0.bytesByConnection[index] += bytes }
+    }
+    defer { close(connection) }
+    while let request = reader.readRequest(connection: index) {
+      state.withLock { $0.requests.append(request) }
+      let answer = respond(request)
+      let sent = answer.bytes.withUnsafeBytes {
+        send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      if sent < 0 || answer.closes { return }
+    }
+  }
+
+  /// Buffered reads of one connection.
+  private struct Reader {
+    let connection: Int32
+    let record: ([UInt8]) -> Void
+    var buffer: [UInt8] = []
+
+    init(connection: Int32, record: @escaping ([UInt8]) -> Void) {
+      self.connection = connection
+      self.record = record
+    }
+
+    mutating func fill() -> Bool {
+      var chunk = [UInt8](repeating: 0, count: 65536)
+      let count = recv(connection, &chunk, chunk.count, 0)
+      guard count > 0 else { return false }
+      let bytes = Array(chunk[0..<count])
+      record(bytes)
+      buffer += bytes
+      return true
+    }
+
+    mutating func readLine() -> [UInt8]? {
+      while true {
+        if let end = buffer.firstRange(of: [0x0D, 0x0A]) {
+          let line = Array(buffer[..<end.upperBound])
+          buffer.removeFirst(end.upperBound)
+          return line
+        }
+        guard buffer.count < 1 << 20, fill() else { return nil }
+      }
+    }
+
+    mutating func read(_ count: Int) -> [UInt8]? {
+      while buffer.count < count {
+        guard fill() else { return nil }
+      }
+      let bytes = Array(buffer[..<count])
+      buffer.removeFirst(count)
+      return bytes
+    }
+
+    mutating func readRequest(connection index: Int) -> Request? {
+      var head: [UInt8] = []
+      while true {
+        guard let line = readLine() else { return nil }
+        head += line
+        if line == [0x0D, 0x0A] { break }
+      }
+      var request = Request(head: head, framedBody: [], body: [], connection: index)
+      if let length = request.values(of: "Content-Length").first.flatMap({ Int($0) }) {
+        guard let body = read(length) else { return nil }
+        request.framedBody = body
+        request.body = body
+      } else if request.values(of: "Transfer-Encoding").contains(where: {
+        $0.lowercased().contains("chunked")
+      }) {
+        while true {
+          guard let sizeLine = readLine() else { return nil }
+          request.framedBody += sizeLine
+          let text = String(decoding: sizeLine.dropLast(2), as: UTF8.self)
+          guard let size = Int(text.split(separator: ";").first ?? "", radix: 16) else {
+            return nil
+          }
+          if size == 0 {
+            while let trailer = readLine() {
+              request.framedBody += trailer
+              if trailer == [0x0D, 0x0A] { break }
+            }
+            break
+          }
+          guard let data = read(size + 2) else { return nil }
+          request.framedBody += data
+          request.body += data.dropLast(2)
+        }
+      }
+      return request
+    }
+  }
+}
+
+/// The capture server could not start.
+public struct CaptureServerError: Error, CustomStringConvertible {
+  /// What failed.
+  public var reason: String
+  /// `capture server: reason`.
+  public var description: String { "capture server: \(reason)" }
+}
