@@ -654,11 +654,24 @@ final class CurlTransfer: @unchecked Sendable {
           buffer.copyMemory(from: source.baseAddress! + Int(uploadOffset), byteCount: count)
         }
       }
-    case .file:
-      while true {
-        count = read(uploadDescriptor, buffer, capacity)
-        if count >= 0 { break }
-        if errno != EINTR { return Int(CCURL_READFUNC_ABORT) }
+    case .file(_, let declared):
+      // Exactly the declared bytes: a file that shrank fails at its early end, one that grew
+      // fails before its last declared bytes are handed over, so the server never sees a
+      // complete request and no extra byte reaches the connection.
+      let remaining = Int(declared - uploadOffset)
+      count = readFile(into: buffer, capacity: min(capacity, remaining))
+      if count < 0 { return Int(CCURL_READFUNC_ABORT) }
+      var probe: UInt8 = 0
+      let grew = count == remaining && readFile(into: &probe, capacity: 1) > 0
+      if (count == 0 && remaining > 0) || grew {
+        failOnLoop(
+          BodyLengthMismatch(
+            method: hop.method,
+            url: hop.url,
+            declared: declared,
+            produced: grew ? fileSize() : uploadOffset + Int64(count)
+          ))
+        return Int(CCURL_READFUNC_ABORT)
       }
     case .stream(let upload):
       let read: StreamedUpload.Read
@@ -682,6 +695,21 @@ final class CurlTransfer: @unchecked Sendable {
     // Asked for more only once the bytes taken were reported.
     producer?.resume()
     return count
+  }
+
+  /// Reads from the upload file, retrying when interrupted; -1 on a read error.
+  private func readFile(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int {
+    guard capacity > 0 else { return 0 }
+    while true {
+      let count = read(uploadDescriptor, buffer, capacity)
+      if count >= 0 || errno != EINTR { return count }
+    }
+  }
+
+  /// The upload file's size now.
+  private func fileSize() -> Int64 {
+    var status = stat()
+    return fstat(uploadDescriptor, &status) == 0 ? Int64(status.st_size) : -1
   }
 
   private func seekBody(to offset: Int64, origin: Int32) -> Int32 {

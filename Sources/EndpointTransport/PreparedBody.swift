@@ -28,6 +28,15 @@ struct PreparedBody: Sendable {
     if let data = body.data {
       outgoing = data.isEmpty ? .none : .data(data)
     } else if let fileURL = body.fileURL {
+      // URLSession sends the file as it is when the task starts, with that length; a file that
+      // grew or shrank since the body was made fails here instead of sending other bytes than
+      // the body declared.
+      let declared = body.length ?? 0
+      let size = Self.fileSize(fileURL)
+      guard size == declared else {
+        throw BodyLengthMismatch(
+          method: request.method, url: request.url, declared: declared, produced: size ?? 0)
+      }
       outgoing = .file(fileURL)
     } else {
       let (outgoing, file) = try await Self.spool(body) { produced in
@@ -41,6 +50,14 @@ struct PreparedBody: Sendable {
       self.outgoing = outgoing
       temporaryFile = file
     }
+  }
+
+  /// The size of the file at `url` now, or `nil` when it cannot be read.
+  static func fileSize(_ url: URL) -> Int64? {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+      let size = attributes[.size] as? NSNumber
+    else { return nil }
+    return size.int64Value
   }
 
   private static func spool(
@@ -64,7 +81,11 @@ struct PreparedBody: Sendable {
         if buffer.count > memoryLimit {
           let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("endpoint-upload-\(UUID().uuidString)")
-          guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+          // Readable by the owner only: the body may hold what the caller would not share.
+          guard
+            FileManager.default.createFile(
+              atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+          else {
             throw FileBodyError(fileURL: url, reason: "cannot create a temporary file")
           }
           fileURL = url

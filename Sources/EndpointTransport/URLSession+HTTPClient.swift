@@ -43,6 +43,7 @@ extension URLSession: HTTPClient {
       bodyIsReplayable: body.isReplayable
     )
     if let reason = hop.unsupportedReason() {
+      if let file = body.temporaryFile { try? FileManager.default.removeItem(at: file) }
       throw UnsupportedRequest(method: request.method, url: request.url, reason: reason)
     }
     let call = CompletionCall(method: request.method, url: request.url, deadline: request.timeout)

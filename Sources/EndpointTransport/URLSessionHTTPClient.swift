@@ -102,6 +102,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
       bodyIsReplayable: body.isReplayable
     )
     if let reason = hop.unsupportedReason() {
+      if let file = body.temporaryFile { try? FileManager.default.removeItem(at: file) }
       throw UnsupportedRequest(method: request.method, url: request.url, reason: reason)
     }
     var options = TransferOptions(

@@ -1,0 +1,113 @@
+import EndpointCore
+import EndpointTestSupport
+import Foundation
+import Testing
+
+@testable import EndpointCurl
+@testable import EndpointTransport
+
+/// A body sends exactly the bytes its length declares, on both clients, read on the wire: a file
+/// that grew or shrank after its body was made fails with `BodyLengthMismatch`, and nothing of
+/// it becomes a request the server answers or the start of the next one on the connection.
+@Suite struct WireBodyLengthTests {
+  enum Change: String, CaseIterable, Sendable {
+    case grew, shrank
+  }
+
+  @Test(arguments: TransportUnderTest.allCases, Change.allCases)
+  func aFileThatChangedAfterItsBodyWasMadeFails(
+    transport: TransportUnderTest,
+    change: Change
+  ) async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let file = FileManager.default.temporaryDirectory.appending(path: "grow-\(UUID()).txt")
+    let declared = Data(repeating: UInt8(ascii: "a"), count: 100_000)
+    try declared.write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let body = try HTTPBody(contentsOf: file)
+    switch change {
+    case .grew:
+      try (declared + Data("GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n".utf8)).write(to: file)
+    case .shrank:
+      try declared.prefix(10).write(to: file)
+    }
+    let client = try transport.makeClient()
+    let error = await #expect(throws: BodyLengthMismatch.self) {
+      _ = try await client.send(HTTPRequest(method: .post, url: server.url, body: body))
+    }
+    #expect(error?.declared == 100_000)
+    // The client goes on with the next request, in step, on a clean connection.
+    let (response, next) = try await client.send(
+      HTTPRequest(method: .get, url: server.url.appending(path: "after")))
+    #expect(response.status == 200)
+    #expect(try await next.collect(upTo: 16) == Data("ok".utf8))
+    #expect(server.requests.map(\.requestLine) == ["GET /after HTTP/1.1"])
+    #expect(!server.bytesByConnection.joined().contains(Array("/smuggled".utf8)))
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func anUnchangedFileIsSentWhole(transport: TransportUnderTest) async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let file = FileManager.default.temporaryDirectory.appending(path: "same-\(UUID()).txt")
+    let content = Data((0..<200_000).map { UInt8($0 % 251) })
+    try content.write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let client = try transport.makeClient()
+    let (response, body) = try await client.send(
+      HTTPRequest(method: .put, url: server.url, body: try HTTPBody(contentsOf: file)))
+    _ = try await body.collect(upTo: 16)
+    #expect(response.status == 200)
+    #expect(server.requests.count == 1)
+    #expect(server.requests.first?.body == Array(content))
+  }
+}
+
+/// A streamed body that URLSession's client spools to a temporary file.
+@Suite struct SpooledBodyTests {
+  private func largeStream(_ size: Int) -> HTTPBody {
+    HTTPBody(
+      AsyncStream<Data> { continuation in
+        var left = size
+        while left > 0 {
+          let chunk = min(left, 1 << 20)
+          continuation.yield(Data(repeating: 0x61, count: chunk))
+          left -= chunk
+        }
+        continuation.finish()
+      })
+  }
+
+  @Test func theSpoolFileIsReadableByTheOwnerOnly() async throws {
+    let url = try #require(URL(string: "http://127.0.0.1:9/upload"))
+    let prepared = try await PreparedBody(
+      HTTPRequest(method: .post, url: url, body: largeStream(PreparedBody.memoryLimit + 1)))
+    let file = try #require(prepared.temporaryFile)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+  }
+
+  @Test func aRefusedRequestLeavesNoSpoolFile() async throws {
+    let directory = FileManager.default.temporaryDirectory
+    func spoolFiles() throws -> Set<String> {
+      Set(
+        try FileManager.default.contentsOfDirectory(atPath: directory.path)
+          .filter { $0.hasPrefix("endpoint-upload-") })
+    }
+    let before = try spoolFiles()
+    let client = URLSessionHTTPClient()
+    let url = try #require(URL(string: "http://127.0.0.1:9/upload"))
+    await #expect(throws: UnsupportedRequest.self) {
+      _ = try await client.send(
+        HTTPRequest(method: .get, url: url, body: largeStream(PreparedBody.memoryLimit + 1)))
+    }
+    // Other tests may spool at the same moment; theirs go when their transfers end.
+    let start = ContinuousClock.now
+    while try !spoolFiles().subtracting(before).isEmpty, ContinuousClock.now - start < .seconds(5) {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    #expect(try spoolFiles().subtracting(before).isEmpty)
+  }
+}
