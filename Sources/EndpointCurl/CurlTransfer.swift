@@ -679,7 +679,10 @@ final class CurlTransfer: @unchecked Sendable {
       switch read {
       case .bytes(let copied): count = copied
       // The stream's next chunk (or its end) wakes the loop, which resumes the transfer.
-      case .pause: return Int(CCURL_READFUNC_PAUSE)
+      case .pause:
+        // A producer waiting for room while the last byte is held back goes on to its end.
+        producer?.resume()
+        return Int(CCURL_READFUNC_PAUSE)
       case .end: return 0
       case .failed(let error):
         failOnLoop(error)

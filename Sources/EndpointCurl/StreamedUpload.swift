@@ -15,7 +15,9 @@ import Synchronization
 /// pauses the transfer; the next chunk, the end of the stream or its failure wakes the loop.
 ///
 /// A stream that throws, or that gives more or fewer bytes than the length it declared, stops
-/// the transfer at once with that error. The task ends when the transfer does (``close()``).
+/// the transfer at once with that error. With a declared length, the last byte is handed to
+/// libcurl only once the stream has ended: a stream that runs longer never reaches the server
+/// as a complete request. The task ends when the transfer does (``close()``).
 final class StreamedUpload: Sendable {
   /// What the read callback gets.
   enum Read {
@@ -42,6 +44,8 @@ final class StreamedUpload: Sendable {
     var chunkOffset = 0
     var buffered = 0
     var produced: Int64 = 0
+    /// Bytes handed to libcurl.
+    var sent: Int64 = 0
     var end: End?
     /// The transfer ended: the task stops and nothing more is buffered.
     var closed = false
@@ -246,7 +250,22 @@ final class StreamedUpload: Sendable {
           return (.pause, nil)
         }
       }
+      var room = room
+      if let declaredLength, !state.ended {
+        // The byte that completes the declared length waits until the stream has shown that
+        // it ends there: a stream that runs longer then fails the transfer before the server
+        // has a complete request.
+        let allowed = declaredLength - 1 - state.sent
+        if allowed <= 0 {
+          state.readerPaused = true
+          let producer = state.producer
+          state.producer = nil
+          return (.pause, producer)
+        }
+        room = min(room, Int(allowed))
+      }
       let copied = state.copy(into: buffer, room: room)
+      state.sent += Int64(copied)
       loop.bytesWaitingToBeSent.subtract(copied, ordering: .relaxed)
       var producer: UnsafeContinuation<Void, Never>?
       if state.buffered <= resumeThreshold {

@@ -118,10 +118,16 @@ public final class CaptureServer: Sendable {
       while true {
         let connection = accept(listener, nil, nil)
         guard connection >= 0 else { return }
-        let index = state.withLock { state in
+        let index = state.withLock { state -> Int? in
+          // Stopped meanwhile: the listener's number may already belong to another socket.
+          guard !state.stopped else { return nil }
           state.bytesByConnection.append([])
           state.sockets.append(connection)
           return state.bytesByConnection.count - 1
+        }
+        guard let index else {
+          close(connection)
+          return
         }
         Thread { [self] in serve(connection, index: index) }.start()
       }
@@ -157,22 +163,27 @@ public final class CaptureServer: Sendable {
 
   /// Stops listening and closes every connection.
   public func stop() {
-    let sockets = state.withLock { state -> [Int32]? in
-      guard !state.stopped else { return nil }
+    // Under the lock: a connection's number is closed (and may be reused) only after it left
+    // `sockets`, so this never shuts down a socket of someone else.
+    state.withLock { state in
+      guard !state.stopped else { return }
       state.stopped = true
-      return state.sockets
+      shutdown(listener, Int32(SHUT_RDWR))
+      close(listener)
+      for socket in state.sockets { shutdown(socket, Int32(SHUT_RDWR)) }
     }
-    guard let sockets else { return }
-    shutdown(listener, Int32(SHUT_RDWR))
-    close(listener)
-    for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
   }
 
   private func serve(_ connection: Int32, index: Int) {
     var reader = Reader(connection: connection) { [self] bytes in
       state.withLock { $0.bytesByConnection[index] += bytes }
     }
-    defer { close(connection) }
+    defer {
+      state.withLock { state in
+        state.sockets.removeAll { $0 == connection }
+        close(connection)
+      }
+    }
     while let request = reader.readRequest(connection: index) {
       state.withLock { $0.requests.append(request) }
       let answer = respond(request)
