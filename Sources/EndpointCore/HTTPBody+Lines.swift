@@ -8,13 +8,28 @@ extension HTTPBody {
   /// The body as lines of UTF-8 text, read as the chunks arrive.
   ///
   /// Lines end with LF, CRLF or CR (not included); text after the last line ending is the last
-  /// line. Invalid UTF-8 is replaced with U+FFFD. A line is held in memory until it ends.
+  /// line. Invalid UTF-8 is replaced with U+FFFD. A line is held in memory until it ends; one
+  /// longer than ``defaultMaximumLineLength`` (1 MiB) throws ``LineTooLong``. Use
+  /// ``lines(maximumLength:)`` for another limit.
   ///
   /// ```swift
   /// let (_, body) = try await client.send(request)
   /// for try await line in body.lines { print(line) }
   /// ```
-  public var lines: Lines { Lines(body: self) }
+  public var lines: Lines { Lines(body: self, maximumLength: Self.defaultMaximumLineLength) }
+
+  /// The longest line ``lines`` and ``serverSentEvents`` read before they throw
+  /// ``LineTooLong``: 1 MiB.
+  public static let defaultMaximumLineLength = 1 << 20
+
+  /// The body as lines of UTF-8 text, as ``lines`` reads them, with a line at most
+  /// `maximumLength` bytes long.
+  ///
+  /// - Parameter maximumLength: the longest line in bytes (its ending not counted); a longer
+  ///   one throws ``LineTooLong`` as soon as the limit is passed, without reading further.
+  public func lines(maximumLength: Int) -> Lines {
+    Lines(body: self, maximumLength: maximumLength)
+  }
 
   /// The lines of a body; see ``EndpointCore/HTTPBody/lines``.
   public struct Lines: AsyncSequence, Sendable {
@@ -22,10 +37,11 @@ extension HTTPBody {
     public typealias Element = String
 
     let body: HTTPBody
+    let maximumLength: Int
 
     /// Creates an iterator over the lines.
     public func makeAsyncIterator() -> AsyncIterator {
-      AsyncIterator(reader: LineReader(body))
+      AsyncIterator(reader: LineReader(body, maximumLength: maximumLength, kind: .line))
     }
 
     /// Iterates over the lines of a body.
@@ -33,6 +49,8 @@ extension HTTPBody {
       var reader: LineReader
 
       /// The next line, or `nil` at the end of the body.
+      ///
+      /// - Throws: ``LineTooLong`` past the limit, or the body's error.
       public mutating func next() async throws -> String? {
         guard let bytes = try await reader.next(includeUnterminated: true) else { return nil }
         return String(decoding: bytes, as: UTF8.self)

@@ -13,7 +13,18 @@ extension HTTPBody {
   ///   apply(event.data)
   /// }
   /// ```
-  public var serverSentEvents: ServerSentEvents { ServerSentEvents(body: self) }
+  public var serverSentEvents: ServerSentEvents {
+    ServerSentEvents(body: self, maximumLength: Self.defaultMaximumLineLength)
+  }
+
+  /// The body as server-sent events, as ``serverSentEvents`` reads them, with each line and
+  /// each event's data at most `maximumLength` bytes long.
+  ///
+  /// - Parameter maximumLength: the longest line, and the longest data of one event, in bytes;
+  ///   past it the sequence throws ``LineTooLong``.
+  public func serverSentEvents(maximumLength: Int) -> ServerSentEvents {
+    ServerSentEvents(body: self, maximumLength: maximumLength)
+  }
 
   /// The server-sent events of a body; see ``EndpointCore/HTTPBody/serverSentEvents``.
   public struct ServerSentEvents: AsyncSequence, Sendable {
@@ -21,10 +32,12 @@ extension HTTPBody {
     public typealias Element = ServerSentEvent
 
     let body: HTTPBody
+    let maximumLength: Int
 
     /// Creates an iterator over the events.
     public func makeAsyncIterator() -> AsyncIterator {
-      AsyncIterator(reader: LineReader(body))
+      AsyncIterator(
+        reader: LineReader(body, maximumLength: maximumLength, kind: .serverSentEvent))
     }
 
     /// Iterates over the events of a body.
@@ -33,9 +46,15 @@ extension HTTPBody {
       var parser = ServerSentEventParser()
 
       /// The next event, or `nil` at the end of the body.
+      ///
+      /// - Throws: ``LineTooLong`` when a line or an event's data passes the limit, or the
+      ///   body's error.
       public mutating func next() async throws -> ServerSentEvent? {
         while let line = try await reader.next(includeUnterminated: false) {
           if let event = parser.consume(line) { return event }
+          if parser.pendingDataLength > reader.maximumLength {
+            throw LineTooLong(kind: .serverSentEvent, limit: reader.maximumLength)
+          }
         }
         return nil
       }
@@ -51,6 +70,9 @@ struct ServerSentEventParser: Sendable {
   private var lastEventID = ""
   private var retry: Duration?
   private var isFirstLine = true
+
+  /// The bytes of data gathered for the event not yet dispatched.
+  var pendingDataLength: Int { data.utf8.count }
 
   /// Takes one line (without its ending); returns an event when the line dispatches one.
   mutating func consume(_ bytes: [UInt8]) -> ServerSentEvent? {

@@ -15,16 +15,21 @@ struct LineReader {
   private var line: [UInt8] = []
   private var afterCarriageReturn = false
   private var ended = false
+  /// The longest line, in bytes, before ``LineTooLong``.
+  let maximumLength: Int
+  let kind: LineTooLong.Kind
 
-  init(_ body: HTTPBody) {
+  init(_ body: HTTPBody, maximumLength: Int, kind: LineTooLong.Kind) {
     chunks = body.makeAsyncIterator()
+    self.maximumLength = max(0, maximumLength)
+    self.kind = kind
   }
 
   /// The next line's bytes without its ending; `includeUnterminated` decides whether text after
   /// the last line ending counts as a line at the end of the body.
   mutating func next(includeUnterminated: Bool) async throws -> [UInt8]? {
     while true {
-      if let found = scan() { return found }
+      if let found = try scan() { return found }
       if ended { return nil }
       guard let next = try await chunks.next() else {
         ended = true
@@ -37,10 +42,12 @@ struct LineReader {
     }
   }
 
-  private mutating func scan() -> [UInt8]? {
+  private mutating func scan() throws(LineTooLong) -> [UInt8]? {
     let count = chunk.count
     guard position < count else { return nil }
-    return chunk.withUnsafeBytes { raw -> [UInt8]? in
+    let limit = maximumLength
+    let tooLong = LineTooLong(kind: kind, limit: limit)
+    let found = chunk.withUnsafeBytes { raw -> [UInt8]?? in
       let bytes = raw.bindMemory(to: UInt8.self)
       if afterCarriageReturn {
         afterCarriageReturn = false
@@ -50,6 +57,7 @@ struct LineReader {
       while index < count {
         let byte = bytes[index]
         if byte == Self.lineFeed || byte == Self.carriageReturn {
+          if line.count + (index - position) > limit { return .some(nil) }
           line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<index]))
           position = index + 1
           afterCarriageReturn = byte == Self.carriageReturn
@@ -62,9 +70,18 @@ struct LineReader {
         }
         index += 1
       }
+      if line.count + (count - position) > limit { return .some(nil) }
       line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<count]))
       position = count
       return nil
+    }
+    // `.some(nil)` marks a line past the limit; the bytes read so far are let go.
+    switch found {
+    case .some(.none):
+      line = []
+      throw tooLong
+    case .some(.some(let line)): return line
+    case .none: return nil
     }
   }
 }
