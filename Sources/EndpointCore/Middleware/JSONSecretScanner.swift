@@ -2,7 +2,7 @@
 ///
 /// It reads JSON the way a tokenizer does, without building a tree, so it also works on a body
 /// cut short (a log preview): a secret value that runs past the end is replaced all the same.
-enum JSONSecretScanner {
+package enum JSONSecretScanner {
   private static let quote = UInt8(ascii: "\"")
   private static let backslash = UInt8(ascii: "\\")
 
@@ -160,9 +160,6 @@ enum JSONSecretScanner {
         index += 1
       }
     }
-    if !array.contains(quote), let text = String(validating: array, as: UTF8.self) {
-      removed.append(text)
-    }
   }
 
   /// The text of a string between `start` and `end` (just past the closing quote, or the end
@@ -179,7 +176,7 @@ enum JSONSecretScanner {
 
   /// JSON string escapes (`\n`, `\"`, `\u00e9`, surrogate pairs) decoded into UTF-8; bytes
   /// outside escapes are kept.
-  static func unescape(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+  package static func unescape(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
     guard bytes.contains(backslash) else { return Array(bytes) }
     var output: [UInt8] = []
     output.reserveCapacity(bytes.count)

@@ -27,7 +27,7 @@ extension Redaction {
         if value != HTTPFields.redactedValue {
           removed.append(value)
           // `Bearer abc`: the credential alone may show up elsewhere.
-          if let space = value.firstIndex(of: " ") {
+          if let space = value.firstIndex(of: " "), value[..<space].allSatisfy(\.isLetter) {
             removed.append(String(value[space...].trimmed(" ")))
           }
         }
@@ -82,14 +82,27 @@ extension Redaction {
 
   /// A body redacted as ``apply(toBody:contentType:)`` does; the values taken out are added to
   /// `removed`.
-  package func redactBody(_ body: Data, contentType: String?, removed: inout [String]) -> Data {
+  /// `formReplacement` replaces form values (percent-encoded where the result must stay a
+  /// valid form).
+  package func redactBody(
+    _ body: Data,
+    contentType: String?,
+    formReplacement: String = HTTPFields.redactedValue,
+    removed: inout [String]
+  ) -> Data {
     guard self != .none, !body.isEmpty else { return body }
     let bytes = Array(body)
-    let redacted = redactBytes(bytes, contentType: contentType, removed: &removed)
+    let redacted = redactBytes(
+      bytes, contentType: contentType, formReplacement: formReplacement, removed: &removed)
     return redacted == bytes ? body : Data(redacted)
   }
 
-  func redactBytes(_ bytes: [UInt8], contentType: String?, removed: inout [String]) -> [UInt8] {
+  func redactBytes(
+    _ bytes: [UInt8],
+    contentType: String?,
+    formReplacement: String = HTTPFields.redactedValue,
+    removed: inout [String]
+  ) -> [UInt8] {
     var output = bytes
     if let boundary = MultipartSecretScanner.boundary(contentType: contentType, bytes: bytes) {
       output = MultipartSecretScanner.redact(
@@ -97,7 +110,8 @@ extension Redaction {
         boundary: boundary,
         hidesField: hidesQueryParameter,
         redactContent: { content, type, removed in
-          redactBytes(content, contentType: type, removed: &removed)
+          redactBytes(
+            content, contentType: type, formReplacement: formReplacement, removed: &removed)
         },
         removed: &removed
       )
@@ -107,7 +121,8 @@ extension Redaction {
       || Self.looksLikeForm(bytes),
       let text = String(validating: bytes, as: UTF8.self)
     {
-      output = Array(redactingPairs(Substring(text), removed: &removed).utf8)
+      output = Array(
+        redactingPairs(Substring(text), replacement: formReplacement, removed: &removed).utf8)
     }
     return applyPatterns(output, removed: &removed)
   }
@@ -191,17 +206,21 @@ extension Redaction {
     return redactingPairs(pairs, removed: &removed)
   }
 
-  func redactingPairs(_ pairs: Substring, removed: inout [String]) -> String {
+  func redactingPairs(
+    _ pairs: Substring,
+    replacement: String = HTTPFields.redactedValue,
+    removed: inout [String]
+  ) -> String {
     if self == .none { return String(pairs) }
     return pairs.split(separator: "&", omittingEmptySubsequences: false).map { pair in
       guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
       let rawName = pair[..<equals]
       guard hidesQueryParameter(Self.decodeFormComponent(rawName)) else { return String(pair) }
       let value = pair[pair.index(after: equals)...]
-      if value != Substring(HTTPFields.redactedValue) {
+      if value != Substring(HTTPFields.redactedValue), value != Substring(replacement) {
         removed.append(Self.decodeFormComponent(value))
       }
-      return "\(rawName)=\(HTTPFields.redactedValue)"
+      return "\(rawName)=\(replacement)"
     }.joined(separator: "&")
   }
 

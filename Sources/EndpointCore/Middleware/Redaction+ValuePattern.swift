@@ -8,14 +8,14 @@ extension Redaction {
   /// ])
   /// ```
   public struct ValuePattern: Sendable, Hashable {
-    enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
       case exactly(String)
       case prefixed(String)
       case jsonWebToken
       case authorizationCredential
     }
 
-    let kind: Kind
+    package let kind: Kind
 
     /// This exact text; an empty text matches nothing.
     public static func exactly(_ value: String) -> ValuePattern {
@@ -34,7 +34,7 @@ extension Redaction {
     public static let authorizationCredential = ValuePattern(kind: .authorizationCredential)
 
     /// The byte ranges of `bytes` this pattern hides.
-    func ranges(in bytes: [UInt8]) -> [Range<Int>] {
+    package func ranges(in bytes: [UInt8]) -> [Range<Int>] {
       switch kind {
       case .exactly(let value):
         return Self.occurrences(of: Array(value.utf8), in: bytes).map { $0..<$0 + value.utf8.count }
@@ -86,7 +86,7 @@ extension Redaction {
 
     private static func isBase64URLByte(_ byte: UInt8) -> Bool {
       isTokenByte(byte) && byte != UInt8(ascii: ".") && byte != UInt8(ascii: "~")
-        && byte != UInt8(ascii: "+") && byte != UInt8(ascii: "/")
+        && byte != UInt8(ascii: "+") && byte != UInt8(ascii: "/") && byte != UInt8(ascii: "=")
     }
 
     private static func webTokens(in bytes: [UInt8]) -> [Range<Int>] {
