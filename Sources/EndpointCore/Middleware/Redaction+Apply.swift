@@ -59,7 +59,7 @@ extension Redaction {
     guard self != .none else { return text }
     return URLRedaction.redacted(
       text: text,
-      hidingUserInfo: hidesLikelySecrets || !headerNames.isEmpty || !queryParameterNames.isEmpty,
+      hidingUserInfo: true,
       replacement: replacement,
       hidesQueryItem: { hidesQueryParameter(Self.decodeFormComponent(Substring($0))) },
       removed: &removed

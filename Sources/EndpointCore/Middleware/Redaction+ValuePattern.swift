@@ -30,7 +30,8 @@ extension Redaction {
     /// A JSON Web Token: three base64url parts joined by dots, the first starting with `eyJ`.
     public static let jsonWebToken = ValuePattern(kind: .jsonWebToken)
 
-    /// The credential after `Bearer ` or `Basic ` (any case), the scheme itself kept.
+    /// The credential after `Bearer ` or `Basic ` (any case), the scheme itself kept; a plain
+    /// word such as `Basic usage` is not a credential.
     public static let authorizationCredential = ValuePattern(kind: .authorizationCredential)
 
     /// The byte ranges of `bytes` this pattern hides.
@@ -113,6 +114,20 @@ extension Redaction {
       return found
     }
 
+    /// Whether a word after `Bearer` or `Basic` is a credential rather than prose ("Basic
+    /// usage"): at least 8 characters, with a digit, both cases or punctuation.
+    private static func looksRandom(_ word: ArraySlice<UInt8>) -> Bool {
+      guard word.count >= 8 else { return false }
+      let digits = word.contains { (0x30...0x39).contains($0) }
+      let upper = word.contains { (0x41...0x5A).contains($0) }
+      let lower = word.contains { (0x61...0x7A).contains($0) }
+      let punctuation = word.contains {
+        !(0x30...0x39).contains($0) && !(0x41...0x5A).contains($0)
+          && !(0x61...0x7A).contains($0)
+      }
+      return digits || (upper && lower) || punctuation
+    }
+
     private static func credentials(in bytes: [UInt8]) -> [Range<Int>] {
       var found: [Range<Int>] = []
       let lowered = bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
@@ -122,7 +137,7 @@ extension Redaction {
           var valueStart = start + scheme.utf8.count
           while valueStart < bytes.count, bytes[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
           let end = tokenEnd(bytes, from: valueStart)
-          if end - valueStart >= 4 { found.append(valueStart..<end) }
+          if looksRandom(bytes[valueStart..<end]) { found.append(valueStart..<end) }
         }
       }
       return found

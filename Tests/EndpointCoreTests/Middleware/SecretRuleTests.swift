@@ -115,6 +115,8 @@ import Testing
     let text = "note=\(jwt) header was Bearer opaque-123 and Basic dXNlcjpwdw=="
     let redacted = Redaction.standard.apply(toText: text)
     #expect(redacted == "note=<redacted> header was Bearer <redacted> and Basic <redacted>")
+    let prose = "Basic usage: send Bearer tokens over TLS"
+    #expect(Redaction.standard.apply(toText: prose) == prose)
   }
 
   @Test func usersAddNamesAndValuePatternsAndAllowANameBack() {
