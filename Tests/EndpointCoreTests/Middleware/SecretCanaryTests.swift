@@ -114,3 +114,18 @@ enum Canaries {
     #expect(unexpected.description.contains(#""id":7"#))
   }
 }
+
+@Suite struct SecretPreviewTests {
+  @Test func aStreamedPreviewCutInsideASecretValueShowsNoneOfIt() async throws {
+    let entries = Recorder<[HTTPLogEntry]>([])
+    let body = #"{"user":"ada","access_token":"canary-cut-0123456789"}"#
+    let client = ScriptedClient { _, _ in (HTTPResponse(status: 200), RecordingChunks([body]).body)
+    }
+    .with(logging(into: entries, bodyPreviewLimit: 36))
+    let (_, response) = try await client.send(HTTPRequest(method: .get, url: testURL()))
+    _ = try await response.collect(upTo: 1 << 20)
+    let preview = try #require(entries.value.first?.responseBodyPreview)
+    #expect(!preview.contains("canary"), "\(preview)")
+    #expect(preview.hasPrefix(#"{"user":"ada","access_token":"#))
+  }
+}
