@@ -36,4 +36,18 @@ public enum BodyPreview {
   private static func isBinaryScalar(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 && scalar != "\n" && scalar != "\r" && scalar != "\t"
   }
+
+  /// A preview of a body of which only the first bytes, `kept`, are at hand; `total` is the
+  /// whole body's length.
+  static func text(ofPrefix kept: Data, total: Int64, limit: Int) -> String {
+    if Int64(kept.count) >= total { return text(of: kept, limit: limit) }
+    if kept.isEmpty { return "<\(total) bytes not shown>" }
+    var end = min(kept.count, max(0, limit))
+    while end > 0, end < kept.count, kept[kept.startIndex + end] & 0xC0 == 0x80 { end -= 1 }
+    let prefix = kept.prefix(end)
+    guard let text = String(validating: prefix, as: UTF8.self),
+      !text.unicodeScalars.contains(where: isBinaryScalar)
+    else { return "<\(total) bytes of binary data>" }
+    return "\(text)… (\(total - Int64(end)) more bytes)"
+  }
 }

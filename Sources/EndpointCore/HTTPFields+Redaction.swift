@@ -1,39 +1,27 @@
 extension HTTPFields {
   /// The fields that carry credentials and are redacted by default wherever the SDK shows
   /// or stores headers: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and the
-  /// common API key fields. Any name containing `token`, `secret`, `password`, `api-key` or
-  /// `apikey` is redacted too (see ``isSensitive(_:additionalNames:)``).
+  /// common API key fields. Every other name the SDK's rule calls secret is redacted too (see
+  /// ``isSensitive(_:additionalNames:)`` and ``Redaction``).
   public static let sensitiveNames: Set<String> = [
     "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
   ]
 
-  /// Parts of a field name that mark it as a credential, such as `X-Auth-Token`.
-  static let sensitiveNameParts = ["token", "secret", "password", "api-key", "apikey"]
-
   /// The text that replaces a redacted value.
   public static let redactedValue = "<redacted>"
 
-  /// Whether `name` is one of ``sensitiveNames`` or of `additionalNames`, or contains `token`,
-  /// `secret`, `password`, `api-key` or `apikey`, ignoring case.
+  /// Whether `name` is one of ``sensitiveNames`` or of `additionalNames`, or a secret under
+  /// the SDK's rule (``Redaction/isSecretHeaderName(_:)``), ignoring case.
   public static func isSensitive(_ name: String, additionalNames: Set<String> = []) -> Bool {
-    let lowered = name.lowercased()
-    return sensitiveNames.contains(lowered)
-      || sensitiveNameParts.contains { lowered.contains($0) }
+    sensitiveNames.contains(name.lowercased()) || Redaction.isSecretHeaderName(name)
       || additionalNames.contains { HTTPToken.namesEqual($0, name) }
   }
 
-  /// A copy with the value of every sensitive field replaced by ``redactedValue``.
+  /// A copy with the value of every sensitive field replaced by ``redactedValue``, as
+  /// ``Redaction/standard`` hides them (URLs in `Location` lose their secrets too).
   ///
   /// - Parameter additionalNames: more field names to redact (API keys, tokens), in any case.
   public func redacted(additionalNames: Set<String> = []) -> HTTPFields {
-    var copy = HTTPFields()
-    for field in self {
-      let value =
-        HTTPFields.isSensitive(field.name, additionalNames: additionalNames)
-        ? HTTPFields.redactedValue : field.value
-      // Names and values already passed validation, and the replacement is plain text.
-      try? copy.append(value, for: field.name)
-    }
-    return copy
+    Redaction.standard.adding(headerNames: additionalNames).apply(to: self)
   }
 }

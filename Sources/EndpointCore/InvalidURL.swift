@@ -11,8 +11,9 @@ public struct InvalidURL: Error, Hashable, Sendable, CustomStringConvertible {
     self.reason = reason
   }
 
-  /// A sentence naming the input and the problem.
+  /// A sentence naming the input and the problem; user information and secret query items in
+  /// the input are hidden (``Redaction/standard``).
   public var description: String {
-    "Invalid URL \(String(reflecting: input)): \(reason)"
+    "Invalid URL \(String(reflecting: Redaction.standard.apply(toText: input))): \(reason)"
   }
 }

@@ -26,9 +26,12 @@ public struct ParsingFailure: Error, Sendable, CustomStringConvertible {
     self.body = body
   }
 
-  /// A sentence with the type, the path, the reason and a body snippet.
+  /// A sentence with the type, the path, the reason and a body snippet, with secrets hidden by
+  /// ``Redaction/standard`` (the values of secret JSON keys and form fields, credentials).
   public var description: String {
+    let redaction = Redaction.standard
     let location = path.map { " at \($0)" } ?? ""
-    return "Could not parse \(type)\(location): \(reason)\n  body: \(BodyPreview.text(of: body))"
+    let reason = redaction.apply(toText: reason)
+    return "Could not parse \(type)\(location): \(reason)\n  body: \(redaction.preview(of: body))"
   }
 }

@@ -16,14 +16,16 @@
 /// // "https://<redacted>@api.example.com/items?api_key=<redacted>&page=2"
 /// ```
 public enum URLRedaction {
-  /// Query item names (lowercased) whose values are redacted; any name containing `token`,
-  /// `secret` or `password` is redacted too.
+  /// Query item names (lowercased) whose values are always redacted; the SDK's rule
+  /// (``Redaction/isSecretQueryName(_:)``) adds any name containing `token`, `secret` or
+  /// `password`, session and CSRF identifiers and the like.
   public static let sensitiveQueryNames: Set<String> = [
     "key", "api_key", "apikey", "api-key", "access_key", "auth", "authorization", "code",
     "sig", "signature", "pwd", "passwd", "credential", "x-amz-credential", "x-amz-signature",
   ]
 
-  /// Whether a query item called `name` (after percent-decoding, in any case) holds a secret.
+  /// Whether a query item called `name` (after percent-decoding, in any case) holds a secret
+  /// under the SDK's rule (``Redaction/isSecretQueryName(_:)``).
   ///
   /// - Parameters:
   ///   - name: the query item's name, as it appears in the URL.
@@ -33,8 +35,7 @@ public enum URLRedaction {
     additionalNames: Set<String> = []
   ) -> Bool {
     let lowered = PercentEncoding.decode(name).lowercased()
-    if sensitiveQueryNames.contains(lowered) { return true }
-    if lowered.contains("token") || lowered.contains("secret") || lowered.contains("password") {
+    if sensitiveQueryNames.contains(lowered) || Redaction.isSecretQueryName(lowered) {
       return true
     }
     return additionalNames.contains { $0.lowercased() == lowered }
@@ -59,7 +60,26 @@ public enum URLRedaction {
     hidingUserInfo: Bool,
     hidesQueryItem: (String) -> Bool
   ) -> String {
-    let text = url.absoluteString
+    var removed: [String] = []
+    return redacted(
+      text: url.absoluteString,
+      hidingUserInfo: hidingUserInfo,
+      replacement: HTTPFields.redactedValue,
+      hidesQueryItem: hidesQueryItem,
+      removed: &removed
+    )
+  }
+
+  /// A URL's text (absolute or relative) with its user information (when `hidingUserInfo`)
+  /// and the values of the query items whose raw name `hidesQueryItem` accepts replaced by
+  /// `replacement`; the values taken out (decoded) are added to `removed`.
+  package static func redacted(
+    text: String,
+    hidingUserInfo: Bool,
+    replacement: String,
+    hidesQueryItem: (String) -> Bool,
+    removed: inout [String]
+  ) -> String {
     var rest = Substring(text)
     var result = ""
     result.reserveCapacity(text.utf8.count)
@@ -71,7 +91,15 @@ public enum URLRedaction {
       let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
       let authority = rest[..<authorityEnd]
       if hidingUserInfo, let at = authority.lastIndex(of: "@") {
-        result += HTTPFields.redactedValue
+        let userInfo = authority[..<at]
+        if userInfo != Substring(replacement) {
+          if let colon = userInfo.firstIndex(of: ":") {
+            removed.append(
+              PercentEncoding.decode(String(userInfo[userInfo.index(after: colon)...])))
+          }
+          removed.append(PercentEncoding.decode(String(userInfo)))
+        }
+        result += replacement
         result += authority[at...]
       } else {
         result += authority
@@ -93,11 +121,15 @@ public enum URLRedaction {
     {
       if !first { result += "&" }
       first = false
-      let name = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+      let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let name = parts[0]
       if name.count < item.count, hidesQueryItem(String(name)) {
+        if parts.count > 1, parts[1] != Substring(replacement) {
+          removed.append(Redaction.decodeFormComponent(parts[1]))
+        }
         result += name
         result += "="
-        result += HTTPFields.redactedValue
+        result += replacement
       } else {
         result += item
       }

@@ -49,16 +49,19 @@ public struct UnexpectedResponse: Error, Sendable, CustomStringConvertible {
   /// The response's header fields.
   public var headerFields: HTTPFields { response.headerFields }
 
-  /// The request, the status, the headers and a bounded body snippet; credentials in the URL
-  /// and the headers are redacted.
+  /// The request, the status, the headers and a bounded body snippet, with secrets hidden by
+  /// ``Redaction/standard``: URL user information, secret query items, header fields, and the
+  /// values of secret JSON keys and form fields in the body.
   public var description: String {
+    let redaction = Redaction.standard
     var lines = [
-      "\(method) \(URLRedaction.redacted(url)) → \(response) (expected \(accepted))"
+      "\(method) \(redaction.apply(to: url)) → \(response) (expected \(accepted))"
     ]
-    for field in response.headerFields.redacted() {
+    for field in redaction.apply(to: response.headerFields) {
       lines.append("  \(field)")
     }
-    lines.append("  body: \(BodyPreview.text(of: body))")
+    let preview = redaction.preview(of: body, contentType: response.headerFields["Content-Type"])
+    lines.append("  body: \(preview)")
     return lines.joined(separator: "\n")
   }
 }

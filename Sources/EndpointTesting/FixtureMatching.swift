@@ -55,7 +55,21 @@ enum FixtureMatching {
     if FixtureCoding.mediaType(incoming.headerFields) == "application/x-www-form-urlencoded" {
       return pairsMatch(formPairs(stored.body), formPairs(incoming.body))
     }
+    if let left = withoutBoundary(stored.body), let right = withoutBoundary(incoming.body) {
+      return left == right
+    }
     return false
+  }
+
+  /// A multipart body with its boundary (random on every run) replaced by a fixed text; `nil`
+  /// when the body does not start with a delimiter line.
+  private static func withoutBoundary(_ body: Data) -> Data? {
+    guard body.starts(with: Data("--".utf8)),
+      let lineEnd = body.firstRange(of: Data("\r\n".utf8))?.lowerBound,
+      lineEnd - body.startIndex > 2
+    else { return nil }
+    let boundary = body[body.index(body.startIndex, offsetBy: 2)..<lineEnd]
+    return body.replacing(boundary, with: Data("boundary".utf8))
   }
 
   private static func formPairs(_ body: Data) -> [(String, String)] {

@@ -3,110 +3,165 @@ import Foundation
 /// What a ``ReplayClient`` removes before anything reaches a fixture file, and the secrets it
 /// makes sure are gone.
 ///
-/// The credentials the core redacts everywhere are always redacted: header fields in
-/// `HTTPFields.sensitiveNames` (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`,
-/// API key fields, names containing `token`, `secret` or `password`) and query parameters that
-/// `URLRedaction` considers secret (`api_key`, `access_token`, `signature`, …). Name more
-/// headers, query parameters and JSON keys (at any depth, in request and response bodies);
-/// their values become `<redacted>`, and replay matches them whatever their value.
-/// Register the secret values themselves too: writing refuses with ``SecretInFixture`` if one
-/// still appears anywhere, as written, percent-encoded or base64.
+/// Everything the SDK's one rule for secrets hides (``EndpointCore/Redaction/standard``, the
+/// same rule logs, `curl` renderings and errors use) is redacted by default, in requests and
+/// responses: credential header fields (`Authorization`, `Cookie`, `X-Api-Key`, `X-Session-Id`,
+/// `X-CSRF-Token`, …), secret query items and form and multipart fields (`access_token`,
+/// `api_key`, `code`, …), the values of secret JSON keys at any depth (`password`,
+/// `access_token`, `client_secret`, any key containing `token`, `secret` or `password`; JSON
+/// is recognised by its content), URL user information, the URLs of `Location` fields, JSON Web
+/// Tokens and `Bearer` credentials; gzip-compressed bodies are read decompressed. Error texts
+/// are redacted too. Name more headers, query parameters and JSON keys; their values become
+/// `<redacted>`, and replay matches them whatever their value.
+///
+/// Before writing, the fixture is checked: it is not written (``SecretInFixture``) if a
+/// registered secret, a value that looks like a credential (a JSON Web Token, a `Bearer …`
+/// credential) or the value of a field redacted earlier in the same recording still appears
+/// anywhere — as written, JSON-escaped, percent-encoded or base64, in bodies decompressed and
+/// with JSON `\u` escapes decoded, and in error texts.
 ///
 /// ```swift
 /// let redaction = FixtureRedaction(
-///   headers: ["X-Api-Key"],
-///   queryParameters: ["api_key"],
-///   jsonKeys: ["access_token", "refresh_token"],
+///   headers: ["X-Shop-Key"],
+///   queryParameters: ["sig"],
+///   jsonKeys: ["pin"],
 ///   secrets: [ProcessInfo.processInfo.environment["API_TOKEN"] ?? ""]
 /// )
 /// ```
 public struct FixtureRedaction: Sendable, Hashable {
-  /// Header fields redacted besides the default credential fields, in any case.
+  /// Header fields redacted besides the ones ``rule`` hides, in any case.
   public var headers: Set<String>
-  /// Query parameters (and form fields of `application/x-www-form-urlencoded` bodies) redacted
-  /// besides the ones `URLRedaction` always redacts.
+  /// Query parameters (and form and multipart fields) redacted besides the ones ``rule``
+  /// hides.
   public var queryParameters: Set<String>
-  /// JSON object keys whose values are redacted, at any depth, ignoring case.
+  /// JSON object keys whose values are redacted besides the ones ``rule`` hides, at any
+  /// depth, ignoring case.
   public var jsonKeys: Set<String>
   /// Secret values that must never appear in a fixture; empty strings are ignored.
   public var secrets: [String]
+  /// The rule the names above are added to: ``EndpointCore/Redaction/standard`` by default.
+  /// Pass `Redaction.standard.allowing([...])` to keep a name the rule would hide.
+  public var rule: Redaction
 
-  /// Creates a redaction policy on top of the default credential headers.
+  /// Creates a redaction policy on top of the SDK's rule for secrets.
+  ///
+  /// - Parameters:
+  ///   - headers: more header fields to redact.
+  ///   - queryParameters: more query parameters, form and multipart fields to redact.
+  ///   - jsonKeys: more JSON keys to redact, at any depth.
+  ///   - secrets: values that must never be written.
+  ///   - rule: the rule to add the names to; ``EndpointCore/Redaction/standard`` by default.
   public init(
     headers: Set<String> = [],
     queryParameters: Set<String> = [],
     jsonKeys: Set<String> = [],
-    secrets: [String] = []
+    secrets: [String] = [],
+    rule: Redaction = .standard
   ) {
     self.headers = headers
     self.queryParameters = queryParameters
     self.jsonKeys = jsonKeys
     self.secrets = secrets
+    self.rule = rule
   }
 
-  private static let redacted = HTTPFields.redactedValue
+  /// The rule with the names of this policy added: what is hidden in fixtures.
+  public var redaction: Redaction {
+    rule.adding(headerNames: headers, queryParameterNames: queryParameters, jsonKeys: jsonKeys)
+  }
 
-  func redact(_ request: Fixture.Request) -> Fixture.Request {
+  /// Query values in fixture URLs: `<redacted>`, percent-encoded so the URL stays valid.
+  private static let urlReplacement = "%3Credacted%3E"
+
+  /// A fixture with every interaction redacted, such as a HAR file saved by a browser.
+  public func redact(_ fixture: Fixture) -> Fixture {
+    var removed: [String] = []
+    return Fixture(
+      interactions: fixture.interactions.map { interaction in
+        Fixture.Interaction(
+          request: redact(interaction.request, removed: &removed),
+          response: interaction.response.map { redact($0, removed: &removed) },
+          error: interaction.error.map { redact(error: $0, known: removed) }
+        )
+      }
+    )
+  }
+
+  /// `request` redacted; the values taken out are added to `removed`.
+  func redact(_ request: Fixture.Request, removed: inout [String]) -> Fixture.Request {
+    let redaction = redaction
     var copy = request
-    copy.headerFields = request.headerFields.redacted(additionalNames: headers)
-    copy.url = redactQuery(of: request.url)
-    copy.body = redactBody(request.body, fields: request.headerFields)
+    copy.headerFields = redaction.redact(request.headerFields, removed: &removed)
+    let url = redaction.redactURL(
+      text: request.url.absoluteString,
+      replacement: Self.urlReplacement,
+      removed: &removed
+    )
+    copy.url = URL(string: url) ?? request.url
+    copy.body = redactBody(request.body, fields: &copy.headerFields, removed: &removed)
     return copy
   }
 
-  func redact(_ response: Fixture.Response) -> Fixture.Response {
+  /// `response` redacted; the values taken out are added to `removed`.
+  func redact(_ response: Fixture.Response, removed: inout [String]) -> Fixture.Response {
     var copy = response
-    copy.headerFields = response.headerFields.redacted(additionalNames: headers)
-    copy.body = redactBody(response.body, fields: response.headerFields)
+    copy.headerFields = redaction.redact(response.headerFields, removed: &removed)
+    copy.body = redactBody(response.body, fields: &copy.headerFields, removed: &removed)
     return copy
   }
 
-  private func isRedactedParameter(_ name: String) -> Bool {
-    URLRedaction.isSensitiveQueryName(name, additionalNames: queryParameters)
+  /// An error's text redacted by the rule, with the values redacted elsewhere in the same
+  /// recording (`known`) hidden too.
+  func redact(error: String, known: [String]) -> String {
+    var removed: [String] = []
+    var text = redaction.redactText(error, removed: &removed)
+    for value in Set(known) where Self.isDistinctive(value) {
+      text = text.replacingOccurrences(of: value, with: HTTPFields.redactedValue)
+    }
+    return text
   }
 
-  private func redactQuery(of url: URL) -> URL {
-    guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-      let query = components.percentEncodedQuery
-    else { return url }
-    components.percentEncodedQuery = redactPairs(query)
-    return components.url ?? url
-  }
-
-  /// Redacts `name=value` pairs joined by `&`, keeping every other byte as it was.
-  private func redactPairs(_ text: String) -> String {
-    text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      let name = String(parts[0]).replacingOccurrences(of: "+", with: " ")
-      let decoded = name.removingPercentEncoding ?? name
-      guard parts.count == 2, isRedactedParameter(decoded) else { return String(pair) }
-      return "\(parts[0])=%3Credacted%3E"
-    }.joined(separator: "&")
-  }
-
-  private func redactBody(_ body: Data, fields: HTTPFields) -> Data {
+  /// A body redacted by the rule; a gzip body is read decompressed, and stored decompressed
+  /// (its `Content-Encoding` removed) when something in it was redacted.
+  private func redactBody(_ body: Data, fields: inout HTTPFields, removed: inout [String]) -> Data {
     guard !body.isEmpty else { return body }
-    let mediaType = FixtureCoding.mediaType(fields)
-    if !jsonKeys.isEmpty, FixtureCoding.isJSON(mediaType) || mediaType == nil,
-      let tree = JSONTree(parsing: body)
-    {
-      let keys = Set(jsonKeys.map { $0.lowercased() })
-      return Data(tree.redactingKeys(keys, with: .string(FixtureRedaction.redacted)).compact.utf8)
+    let contentType = fields["Content-Type"]
+    if Gzip.isCompressed(body), let inflated = Gzip.decompress(body) {
+      let redacted = redaction.redactBody(
+        inflated, contentType: contentType, formReplacement: Self.urlReplacement,
+        removed: &removed)
+      guard redacted != inflated else { return body }
+      fields.remove("Content-Encoding")
+      return redacted
     }
-    if mediaType == "application/x-www-form-urlencoded",
-      let text = String(validating: body, as: UTF8.self)
-    {
-      return Data(redactPairs(text).utf8)
-    }
-    return body
+    return redaction.redactBody(
+      body, contentType: contentType, formReplacement: Self.urlReplacement, removed: &removed)
   }
 
-  /// Throws if a registered secret appears in `fixture`, checking each interaction.
-  func check(_ fixture: Fixture, file: String) throws(SecretInFixture) {
-    let needles = secrets.enumerated().filter { !$0.element.isEmpty }.map {
-      ($0.offset + 1, FixtureRedaction.forms(of: $0.element))
+  /// Whether a redacted value is distinctive enough to look for elsewhere: not a common word
+  /// or a number that could appear by chance.
+  static func isDistinctive(_ value: String) -> Bool {
+    guard value.count >= 6, value != HTTPFields.redactedValue,
+      value.contains(where: \.isLetter)
+    else { return false }
+    return value.contains(where: \.isNumber) || value.count >= 12
+  }
+
+  /// Throws if a registered secret, a credential-looking value or a value of `seen` (values
+  /// redacted earlier in this recording) appears in `fixture`, checking each interaction.
+  func check(_ fixture: Fixture, file: String, seen: [String] = []) throws(SecretInFixture) {
+    var needles = secrets.enumerated().filter { !$0.element.isEmpty }.map {
+      (
+        SecretInFixture.registered($0.offset + 1), $0.offset + 1,
+        FixtureRedaction.forms(of: $0.element)
+      )
     }
-    guard !needles.isEmpty else { return }
+    let registered = Set(secrets)
+    for value in Set(seen) where Self.isDistinctive(value) && !registered.contains(value) {
+      needles.append(
+        ("the value of a field redacted earlier in this recording", 0, Self.forms(of: value)))
+    }
+    let patterns = redaction.valuePatterns
     for (index, interaction) in fixture.interactions.enumerated() {
       let parts: [(String, JSONTree?)] = [
         ("request", FixtureCoding.tree(for: interaction.request)),
@@ -114,20 +169,37 @@ public struct FixtureRedaction: Sendable, Hashable {
         ("error", interaction.error.map(JSONTree.string)),
       ]
       for case (let part, let tree?) in parts {
-        // Search the text as written to disk, plus the raw bodies, which base64 would hide.
+        // Search the text as written to disk, plus the raw bodies, which base64 would hide,
+        // decompressed, and everything with JSON escapes decoded.
         var haystacks = [Data(tree.formatted().utf8)]
-        if part == "request" { haystacks.append(interaction.request.body) }
-        if part == "response", let body = interaction.response?.body { haystacks.append(body) }
-        for (secret, forms) in needles {
+        var bodies: [Data] = []
+        if part == "request" { bodies.append(interaction.request.body) }
+        if part == "response", let body = interaction.response?.body { bodies.append(body) }
+        for body in bodies {
+          haystacks.append(body)
+          if Gzip.isCompressed(body), let inflated = Gzip.decompress(body) {
+            haystacks.append(inflated)
+          }
+        }
+        haystacks += haystacks.compactMap { haystack in
+          let unescaped = Data(JSONSecretScanner.unescape(Array(haystack)[...]))
+          return unescaped == haystack ? nil : unescaped
+        }
+        let location = "interaction \(index + 1) \(part)"
+        for (what, number, forms) in needles {
           for (form, needle) in forms
           where haystacks.contains(where: { $0.range(of: needle) != nil }) {
             throw SecretInFixture(
-              file: file,
-              secret: secret,
-              form: form,
-              location: "interaction \(index + 1) \(part)"
-            )
+              file: file, secret: number, form: form, location: location, what: what)
           }
+        }
+        for pattern in patterns {
+          guard haystacks.contains(where: { !pattern.ranges(in: Array($0)).isEmpty }) else {
+            continue
+          }
+          throw SecretInFixture(
+            file: file, secret: 0, form: "as written", location: location,
+            what: SecretInFixture.describe(pattern))
         }
       }
     }

@@ -78,7 +78,9 @@ public struct NoMatchingStub: Error, Sendable, CustomStringConvertible {
     for field in request.headerFields.redacted() {
       lines.append("  \(field)")
     }
-    lines.append("  body: \(BodyPreview.text(of: body, limit: 300))")
+    let preview = Redaction.standard.preview(
+      of: body, contentType: request.headerFields["Content-Type"], limit: 300)
+    lines.append("  body: \(preview)")
     if nearestRules.isEmpty {
       lines.append("No rules are set up.")
     } else {

@@ -32,12 +32,13 @@ public struct RecordingClient<Base: HTTPClient>: HTTPClient {
 
   /// Every exchange so far, in the order the requests were sent.
   public var exchanges: [RecordedExchange] {
-    log.state.withLock { $0 }
+    log.exchanges
   }
 
-  /// Forgets every exchange recorded so far.
+  /// Forgets every exchange recorded so far; exchanges still in flight (a body being read) are
+  /// no longer recorded.
   public func removeAll() {
-    log.state.withLock { $0.removeAll() }
+    log.removeAll()
   }
 
   /// Sends `request` with the base client and records the exchange.
@@ -122,17 +123,42 @@ public struct RecordingClient<Base: HTTPClient>: HTTPClient {
 }
 
 /// The exchanges of one recording client and its copies.
+///
+/// Each exchange is known by a number that never changes, so an exchange still in flight (a
+/// body being read) updates its own record, or nothing once ``RecordingClient/removeAll()``
+/// has dropped it.
 private final class ExchangeLog: Sendable {
-  let state = Mutex<[RecordedExchange]>([])
+  struct State {
+    var exchanges: [RecordedExchange] = []
+    /// The number of `exchanges[0]`.
+    var firstNumber = 0
+  }
+
+  let state = Mutex(State())
+
+  var exchanges: [RecordedExchange] {
+    state.withLock { $0.exchanges }
+  }
 
   func append(_ exchange: RecordedExchange) -> Int {
-    state.withLock { exchanges in
-      exchanges.append(exchange)
-      return exchanges.count - 1
+    state.withLock { state in
+      state.exchanges.append(exchange)
+      return state.firstNumber + state.exchanges.count - 1
     }
   }
 
-  func update(_ index: Int, _ change: (inout RecordedExchange) -> Void) {
-    state.withLock { change(&$0[index]) }
+  func update(_ number: Int, _ change: (inout RecordedExchange) -> Void) {
+    state.withLock { state in
+      let index = number - state.firstNumber
+      guard state.exchanges.indices.contains(index) else { return }
+      change(&state.exchanges[index])
+    }
+  }
+
+  func removeAll() {
+    state.withLock { state in
+      state.firstNumber += state.exchanges.count
+      state.exchanges.removeAll()
+    }
   }
 }

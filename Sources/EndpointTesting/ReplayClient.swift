@@ -106,14 +106,17 @@ public struct ReplayClient: HTTPClient {
     let mode = try mode()
     try store.load(fixtureURL, mode: mode)
     let body = try await request.body?.collect(upTo: bodyLimit) ?? Data()
+    var removed: [String] = []
     let recorded = redaction.redact(
       Fixture.Request(
         method: request.method,
         url: request.url,
         headerFields: request.headerFields,
         body: body
-      )
+      ),
+      removed: &removed
     )
+    store.remember(removed)
 
     let replay = store.state.withLock { state -> ReplayStore.Lookup in
       let hasFixture = state.fileExisted
@@ -182,12 +185,16 @@ public struct ReplayClient: HTTPClient {
     do {
       let (response, responseBody) = try await base.send(sent)
       let data = try await responseBody.collect(upTo: bodyLimit)
+      var removed: [String] = []
       let stored = redaction.redact(
-        Fixture.Response(status: response.status, headerFields: response.headerFields, body: data)
+        Fixture.Response(status: response.status, headerFields: response.headerFields, body: data),
+        removed: &removed
       )
+      store.remember(removed)
       try store.append(
         Fixture.Interaction(request: redacted, response: stored),
         to: fixtureURL,
+        mode: mode,
         redaction: redaction
       )
       return (response, HTTPBody(data))
@@ -196,9 +203,11 @@ public struct ReplayClient: HTTPClient {
     } catch is CancellationError {
       throw CancellationError()
     } catch {
+      let text = redaction.redact(error: String(describing: error), known: store.seen)
       try store.append(
-        Fixture.Interaction(request: redacted, response: nil, error: String(describing: error)),
+        Fixture.Interaction(request: redacted, response: nil, error: text),
         to: fixtureURL,
+        mode: mode,
         redaction: redaction
       )
       throw error
@@ -224,6 +233,8 @@ private final class ReplayStore: Sendable {
     var used: [Bool] = []
     /// What the file holds after this run's recordings.
     var written: [Fixture.Interaction] = []
+    /// Values redacted in this run, looked for before each write.
+    var seen: [String] = []
   }
 
   let state = Mutex(State())
@@ -250,20 +261,39 @@ private final class ReplayStore: Sendable {
     if let error { throw error }
   }
 
+  /// Values redacted so far in this recording, which must not appear elsewhere.
+  var seen: [String] {
+    state.withLock { $0.seen }
+  }
+
+  func remember(_ values: [String]) {
+    let distinctive = values.filter(FixtureRedaction.isDistinctive)
+    guard !distinctive.isEmpty else { return }
+    state.withLock { $0.seen += distinctive }
+  }
+
+  /// Adds `interaction` to the file: under the directory's lock, to what the file holds now
+  /// (other clients may have recorded to it since it was read), written whole and renamed
+  /// into place.
   func append(
     _ interaction: Fixture.Interaction,
     to file: URL,
+    mode: RecordMode,
     redaction: FixtureRedaction
   ) throws {
     try state.withLock { state in
-      let fixture = Fixture(interactions: state.written + [interaction])
-      try redaction.check(fixture, file: file.path)
-      try FileManager.default.createDirectory(
-        at: file.deletingLastPathComponent(),
-        withIntermediateDirectories: true
-      )
-      try fixture.encoded().write(to: file, options: .atomic)
-      state.written.append(interaction)
+      try FixtureFile.withLock(file) {
+        var base: [Fixture.Interaction] = []
+        let startsOver = mode == .reRecordAll && !FixtureFile.wasRestarted(file)
+        if !startsOver, FileManager.default.fileExists(atPath: file.path) {
+          base = try Fixture(contentsOf: file).interactions
+        }
+        let fixture = Fixture(interactions: base + [interaction])
+        try redaction.check(fixture, file: file.path, seen: state.seen)
+        try FixtureFile.replace(file, with: fixture.encoded())
+        if startsOver { FixtureFile.markRestarted(file) }
+        state.written = fixture.interactions
+      }
     }
   }
 }

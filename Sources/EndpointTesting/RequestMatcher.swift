@@ -134,35 +134,36 @@ struct RequestMatcher: Sendable {
       part, expected: value, actual: values.isEmpty ? "<none>" : values.joined(separator: ", "))
   }
 
+  /// Bodies are shown with secrets hidden by the SDK's rule, as in every error.
   private func checkBody(_ expectation: BodyExpectation, _ body: Data) -> MatchCheck {
     switch expectation {
     case .bytes(let expected):
       if expected == body { return .pass("body") }
       return .fail(
         "body",
-        expected: BodyPreview.text(of: expected, limit: 200),
-        actual: BodyPreview.text(of: body, limit: 200)
+        expected: Redaction.standard.preview(of: expected, limit: 200),
+        actual: Redaction.standard.preview(of: body, limit: 200)
       )
     case .text(let expected):
       if Data(expected.utf8) == body { return .pass("body") }
       return .fail(
         "body",
-        expected: BodyPreview.text(of: Data(expected.utf8), limit: 200),
-        actual: BodyPreview.text(of: body, limit: 200)
+        expected: Redaction.standard.preview(of: Data(expected.utf8), limit: 200),
+        actual: Redaction.standard.preview(of: body, limit: 200)
       )
     case .json(let expected, let source):
       guard let actual = JSONTree(parsing: body) else {
         return .fail(
           "body (JSON)",
           expected: source,
-          actual: "not JSON: " + BodyPreview.text(of: body, limit: 200)
+          actual: "not JSON: " + Redaction.standard.preview(of: body, limit: 200)
         )
       }
       if actual == expected { return .pass("body (JSON)") }
       return .fail(
         "body (JSON)",
         expected: source,
-        actual: BodyPreview.text(of: Data(actual.compact.utf8), limit: 200)
+        actual: Redaction.standard.preview(of: Data(actual.compact.utf8), limit: 200)
       )
     }
   }

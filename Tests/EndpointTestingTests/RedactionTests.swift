@@ -78,7 +78,7 @@ import Testing
   @Test(arguments: [
     ("as written", "/p?note=s3cr3t-value", ""),
     ("percent-encoded", "/p?note=s3cr3t%20value%21", ""),
-    ("base64", "/p", "Basic " + Data("user:s3cr3t value!".utf8).base64EncodedString()),
+    ("base64", "/p", Data("user:s3cr3t value!".utf8).base64EncodedString()),
   ])
   func writingRefusesWhenARegisteredSecretRemains(form: String, path: String, header: String)
     async throws
@@ -93,7 +93,8 @@ import Testing
       redaction: FixtureRedaction(secrets: [secret]),
       environment: [:]
     )
-    let headers = header.isEmpty ? [:] : ["X-Forwarded-Auth": header]
+    // A field the rule does not know as secret, so the check is what stops it.
+    let headers = header.isEmpty ? [:] : ["X-Trace": header]
     let error = await #expect(throws: SecretInFixture.self) {
       try await client.send(request(.get, "https://x.test" + path, headers: headers))
     }

@@ -19,8 +19,8 @@ extension HTTPRequest {
   /// ```
   /// (one line in the real output).
   ///
-  /// - Parameter redaction: the header fields, query parameters and form fields to hide; pass
-  ///   ``Redaction/none`` for a command that can be run as is.
+  /// - Parameter redaction: the header fields, query parameters, form, multipart and JSON
+  ///   fields and values to hide; pass ``Redaction/none`` for a command that can be run as is.
   /// - Returns: the command, on one line.
   public func curlCommand(redacting redaction: Redaction = .standard) -> String {
     var arguments = ["curl"]
@@ -42,7 +42,7 @@ extension HTTPRequest {
       // curl would add `Content-Type: application/x-www-form-urlencoded` to a body without one.
       if !headerFields.contains("Content-Type") { arguments += ["-H", "'Content-Type:'"] }
       if var data = body.data {
-        if isFormEncoded, let redacted = redaction.applyToForm(data) { data = redacted }
+        data = redaction.apply(toBody: data, contentType: headerFields["Content-Type"])
         if let text = ShellQuoting.plainText(data) {
           arguments += ["--data-binary", ShellQuoting.quote(text)]
         } else {
@@ -60,12 +60,6 @@ extension HTTPRequest {
     return ([stdinPrefix] + arguments.map(Optional.some) + [trailer])
       .compactMap { $0 }
       .joined(separator: " ")
-  }
-
-  private var isFormEncoded: Bool {
-    guard let type = headerFields["Content-Type"] else { return false }
-    let mediaType = type.split(separator: ";", maxSplits: 1).first ?? ""
-    return mediaType.trimmed(" \t").lowercased() == "application/x-www-form-urlencoded"
   }
 }
 

@@ -49,17 +49,23 @@ final class LoggedBodyTracker: Sendable {
   private let state: Mutex<State>
   private let start: ContinuousClock.Instant
   private let previewLimit: Int?
+  private let redaction: Redaction
+  private let contentType: String?
   private let sink: @Sendable (HTTPLogEntry) -> Void
 
   init(
     entry: HTTPLogEntry,
     start: ContinuousClock.Instant,
     previewLimit: Int?,
+    redaction: Redaction,
+    contentType: String?,
     sink: @escaping @Sendable (HTTPLogEntry) -> Void
   ) {
     state = Mutex(State(entry: entry))
     self.start = start
     self.previewLimit = previewLimit
+    self.redaction = redaction
+    self.contentType = contentType
     self.sink = sink
   }
 
@@ -81,12 +87,17 @@ final class LoggedBodyTracker: Sendable {
     let entry = state.withLock { state -> HTTPLogEntry? in
       if state.reported { return nil }
       state.reported = true
-      state.entry.outcome = outcome
+      if case .failed(let error) = outcome {
+        state.entry.outcome = .failed(redaction.apply(toText: error))
+      } else {
+        state.entry.outcome = outcome
+      }
       state.entry.duration = start.duration(to: .now)
       if let previewLimit {
-        state.entry.responseBodyPreview = Self.preview(
-          state.preview,
-          total: state.entry.bytes,
+        state.entry.responseBodyPreview = redaction.preview(
+          of: state.preview,
+          contentType: contentType,
+          totalLength: state.entry.bytes,
           limit: previewLimit
         )
       }
@@ -94,19 +105,5 @@ final class LoggedBodyTracker: Sendable {
     }
     // The sink runs outside the lock: it may be slow or log from another thread.
     if let entry { sink(entry) }
-  }
-
-  /// A preview of a body of which only the first bytes were kept.
-  static func preview(_ kept: Data, total: Int64, limit: Int) -> String {
-    if Int64(kept.count) == total { return BodyPreview.text(of: kept, limit: limit) }
-    var end = min(kept.count, limit)
-    while end > 0, end < kept.count, kept[kept.startIndex + end] & 0xC0 == 0x80 { end -= 1 }
-    let prefix = kept.prefix(end)
-    guard let text = String(validating: prefix, as: UTF8.self),
-      !text.unicodeScalars.contains(where: {
-        $0.value < 0x20 && !"\n\r\t".unicodeScalars.contains($0)
-      })
-    else { return "<\(total) bytes of binary data>" }
-    return "\(text)… (\(total - Int64(end)) more bytes)"
   }
 }

@@ -30,7 +30,8 @@
 /// Placed innermost (last in `client.with(...)`), it reports every
 /// attempt that goes to the transport; placed outermost, one entry per call.
 public struct LoggingMiddleware: Middleware {
-  /// What is hidden in URLs, headers and form bodies.
+  /// What is hidden in URLs, headers, body previews (JSON, form and multipart fields) and
+  /// error texts.
   public let redaction: Redaction
   /// Whether entries carry the request and response header fields (redacted).
   public let includesHeaders: Bool
@@ -78,7 +79,7 @@ public struct LoggingMiddleware: Middleware {
       (response, body) = try await next(request)
     } catch {
       entry.duration = start.duration(to: .now)
-      entry.outcome = .failed("\(error)")
+      entry.outcome = .failed(redaction.apply(toText: "\(error)"))
       sink(entry)
       throw error
     }
@@ -87,7 +88,9 @@ public struct LoggingMiddleware: Middleware {
     if let data = body.data {
       entry.duration = start.duration(to: .now)
       entry.bytes = Int64(data.count)
-      entry.responseBodyPreview = bodyPreviewLimit.map { BodyPreview.text(of: data, limit: $0) }
+      entry.responseBodyPreview = bodyPreviewLimit.map {
+        redaction.preview(of: data, contentType: response.headerFields["Content-Type"], limit: $0)
+      }
       sink(entry)
       return (response, body)
     }
@@ -102,6 +105,8 @@ public struct LoggingMiddleware: Middleware {
       entry: entry,
       start: start,
       previewLimit: bodyPreviewLimit,
+      redaction: redaction,
+      contentType: response.headerFields["Content-Type"],
       sink: sink
     )
     return (response, HTTPBody(LoggedBody(base: body, tracker: tracker), length: body.length))
@@ -109,14 +114,9 @@ public struct LoggingMiddleware: Middleware {
 
   private func requestPreview(_ request: HTTPRequest) -> String? {
     guard let limit = bodyPreviewLimit, let body = request.body else { return nil }
-    if var data = body.data {
-      if request.headerFields["Content-Type"]?.lowercased()
-        .hasPrefix("application/x-www-form-urlencoded") == true,
-        let redacted = redaction.applyToForm(data)
-      {
-        data = redacted
-      }
-      return BodyPreview.text(of: data, limit: limit)
+    if let data = body.data {
+      return redaction.preview(
+        of: data, contentType: request.headerFields["Content-Type"], limit: limit)
     }
     if body.fileURL != nil { return "<\(body.length ?? 0) bytes from a file>" }
     return body.length.map { "<streamed body of \($0) bytes>" } ?? "<streamed body>"
