@@ -1,5 +1,5 @@
 /// RFC 9110 syntax checks shared by methods and field names.
-enum HTTPToken {
+package enum HTTPToken {
   /// Whether `string` is a non-empty RFC 9110 `token` (`tchar` characters only).
   static func isValid(_ string: String) -> Bool {
     !string.utf8.isEmpty && string.utf8.allSatisfy(isTokenByte)
@@ -62,7 +62,7 @@ enum HTTPToken {
   /// `text` for an error message: quoted and escaped like `String(reflecting:)`, cut to
   /// `limit` characters (with the count of the rest), so a hostile input of megabytes gives a
   /// message of a few hundred characters.
-  static func quotedForMessage(_ text: String, limit: Int = 80) -> String {
+  package static func quotedForMessage(_ text: String, limit: Int = 80) -> String {
     guard text.count > limit else { return String(reflecting: text) }
     let head = String(text.prefix(limit))
     return String(reflecting: head) + "… (\(text.utf8.count) bytes in all)"

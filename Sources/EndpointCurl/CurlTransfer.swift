@@ -120,6 +120,13 @@ final class CurlTransfer: @unchecked Sendable {
   private var headerList: OpaquePointer?
   private var parser = HeadParser()
   private var response: HTTPResponse?
+  /// Bytes of head lines received for this hop (interim heads included), and of trailer lines
+  /// with their count: a server that never ends its head or trailer section is stopped there.
+  private var headBytes = 0
+  private var trailerBytes = 0
+  private var trailerFields = 0
+  /// The rest of a long redirect body was left unread to follow the redirect at once.
+  private var abandonedRedirectBody = false
   private var delivery = Delivery.pending
   private var inline = Data()
   private var uploadOffset: Int64 = 0
@@ -282,6 +289,10 @@ final class CurlTransfer: @unchecked Sendable {
     handle.errorBuffer[0] = 0
     parser.reset()
     response = nil
+    headBytes = 0
+    trailerBytes = 0
+    trailerFields = 0
+    abandonedRedirectBody = false
     delivery = .pending
     inline = Data()
     responseStart = nil
@@ -487,11 +498,38 @@ final class CurlTransfer: @unchecked Sendable {
 
   private func receivedHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
     lastActivity = loop.now
+    if response != nil {
+      // After the final head, libcurl hands over the trailer section of a chunked body.
+      trailerBytes += line.count
+      trailerFields += 1
+      if trailerBytes > Self.maximumTrailerBytes || trailerFields > Self.maximumTrailerFields {
+        let detail =
+          "the trailer section passed \(Self.maximumTrailerFields) fields or "
+          + "\(Self.maximumTrailerBytes) bytes"
+        failOnLoop(connectionFailure(.invalidResponse, code: 0, detail))
+        return 0
+      }
+      return line.count
+    }
+    headBytes += line.count
+    if headBytes > Self.maximumHeadBytes {
+      let detail = "the response head passed \(Self.maximumHeadBytes) bytes"
+      failOnLoop(connectionFailure(.invalidResponse, code: 0, detail))
+      return 0
+    }
     switch parser.consume(line) {
     case .incomplete: return line.count
     case .complete: return headReceived() ? line.count : 0
     }
   }
+
+  /// The most bytes of head lines one hop may send, interim heads included.
+  static let maximumHeadBytes = 1 << 20
+  /// The most trailer fields, and bytes of them, after a chunked body.
+  static let maximumTrailerFields = 100
+  static let maximumTrailerBytes = 64 << 10
+  /// The most bytes of a followed redirect's body read before it is left unread.
+  static let redirectBodyLimit = 64 << 10
 
   /// The final head arrived; decides where the body goes. `false` stops the transfer.
   private func headReceived() -> Bool {
@@ -506,8 +544,7 @@ final class CurlTransfer: @unchecked Sendable {
       // Resumed on the loop's next pass, after this callback returns.
       _ = loop.submit(.unpause(self))
     }
-    if let values = parser.conflictingContentLengths(of: response) {
-      let detail = "conflicting Content-Length values \(values.joined(separator: ", "))"
+    if let detail = parser.invalidContentLength(of: response) {
       failOnLoop(connectionFailure(.invalidResponse, code: 0, detail))
       return false
     }
@@ -562,7 +599,19 @@ final class CurlTransfer: @unchecked Sendable {
     let count = bytes.count
     let now = loop.now
     if case .redirect = delivery {
+      // The body of a redirect that is followed is read and dropped, within bounds: past the
+      // response size limit it fails the request; past `redirectBodyLimit` the rest is left
+      // unread (the connection is closed) and the redirect is followed at once.
       lastActivity = now
+      hopBytesReceived += Int64(count)
+      if let limit = options.maximumResponseSize, hopBytesReceived > Int64(limit) {
+        failOnLoop(ResponseTooLarge(limit: limit, received: hopBytesReceived))
+        return 0
+      }
+      if hopBytesReceived > Int64(Self.redirectBodyLimit) {
+        abandonedRedirectBody = true
+        return 0
+      }
       return count
     }
     if let limit = options.maximumResponseSize, hopBytesReceived + Int64(count) > Int64(limit) {
@@ -737,6 +786,7 @@ final class CurlTransfer: @unchecked Sendable {
   func transferEnded(code: Int32) -> Next {
     guard isLive else { return .retire }
     lastActivity = loop.now
+    if abandonedRedirectBody, let response { return followRedirect(from: response) }
     guard code == CCURLE_OK else {
       failOnLoop(curlFailure(code))
       return .retire

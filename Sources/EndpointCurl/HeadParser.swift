@@ -107,9 +107,20 @@ struct HeadParser {
     return framing.contentLength
   }
 
-  /// The `Content-Length` values of `response` (the head just parsed) when they disagree.
-  func conflictingContentLengths(of response: HTTPResponse) -> [String]? {
-    framing.isPlain ? nil : response.conflictingContentLengths
+  /// Why the `Content-Length` of `response` (the head just parsed) is not one length, or `nil`
+  /// when it is (or there is none). The SDK reads it strictly, not as libcurl would: every value
+  /// must be plain digits that fit in 63 bits (no sign, no `0x`, no inner space), and repeated
+  /// values (`5, 5` or two fields) must be equal (RFC 9112, section 6.3).
+  func invalidContentLength(of response: HTTPResponse) -> String? {
+    if framing.isPlain { return nil }
+    let values = response.headerFields.values(for: "Content-Length")
+    let elements = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+      .map { $0.trimmingSpaces() }
+    let lengths = elements.map(Self.digits)
+    let shown = HTTPToken.quotedForMessage(values.joined(separator: ", "), limit: 60)
+    if lengths.contains(nil) { return "Content-Length \(shown) is not a plain length" }
+    if Set(lengths).count > 1 { return "conflicting Content-Length values \(shown)" }
+    return nil
   }
 
   private mutating func flush() {
@@ -154,10 +165,11 @@ struct HeadParser {
   }
 
   /// The value as a number when it is 1 to 18 ASCII digits and nothing else.
-  private static func digits(_ text: String) -> Int64? {
+  static func digits(_ text: String) -> Int64? {
     var value: Int64 = 0
     var count = 0
     for byte in text.utf8 {
+      // 18 digits always fit in 63 bits; a longer length is no length a body can have here.
       guard (0x30...0x39).contains(byte), count < 18 else { return nil }
       value = value * 10 + Int64(byte - 0x30)
       count += 1
@@ -230,16 +242,6 @@ extension HTTPResponse {
       let length = Int64(text.trimmingSpaces()), length >= 0
     else { return nil }
     return length
-  }
-
-  /// The `Content-Length` values when they disagree (RFC 9112, section 6.3: a message with
-  /// conflicting lengths must be rejected), otherwise `nil`.
-  var conflictingContentLengths: [String]? {
-    let values = headerFields.values(for: "Content-Length")
-      .flatMap { $0.split(separator: ",") }
-      .map { $0.trimmingSpaces() }
-    guard let first = values.first else { return nil }
-    return values.allSatisfy({ $0 == first }) ? nil : values
   }
 
   /// Whether a response with `status` to `method` can have a body (RFC 9110, section 6.4.1).

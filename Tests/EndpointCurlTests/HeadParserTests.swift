@@ -62,7 +62,7 @@ import Testing
     #expect(parser.framing.isPlain)
     #expect(parser.declaredBodyLength(of: response, method: .get) == 300)
     #expect(parser.declaredBodyLength(of: response, method: .head) == 0)
-    #expect(parser.conflictingContentLengths(of: response) == nil)
+    #expect(parser.invalidContentLength(of: response) == nil)
   }
 
   @Test func unusualLengthsGetTheSameAnswersAsTheResponseGives() throws {
@@ -83,10 +83,29 @@ import Testing
               == response.declaredBodyLength(method: method),
             "\(fields) \(status) \(method)")
         }
-        #expect(
-          parser.conflictingContentLengths(of: response) == response.conflictingContentLengths,
-          "\(fields)")
       }
+    }
+  }
+
+  @Test func onlyPlainEqualLengthsAreValid() throws {
+    let valid: [[String]] = [
+      ["Content-Length: 12, 12"], ["Content-Length: 5", "Content-Length: 5"], ["Content-Length: 0"],
+      [],
+    ]
+    let invalid: [[String]] = [
+      ["Content-Length: 5", "Content-Length: 6"], ["Content-Length: 5, 6"],
+      ["Content-Length: ten"], ["Content-Length: +5"], ["Content-Length: -1"],
+      ["Content-Length: 0x5"], ["Content-Length: 1 0"], ["Content-Length: 5,"],
+      ["Content-Length: 99999999999999999999"], ["Content-Length: 9223372036854775807"],
+    ]
+    for fields in valid {
+      let (parser, _) = parse(["HTTP/1.1 200 OK"] + fields + [""])
+      #expect(parser.invalidContentLength(of: try response(parser)) == nil, "\(fields)")
+    }
+    for fields in invalid {
+      let (parser, _) = parse(["HTTP/1.1 200 OK"] + fields + [""])
+      let reason = parser.invalidContentLength(of: try response(parser))
+      #expect(reason?.contains("Content-Length") == true, "\(fields)")
     }
   }
 

@@ -68,9 +68,23 @@ public final class CaptureServer: Sendable {
       self.init(bytes: Array(text.utf8), closes: closes)
     }
 
+    /// Bytes written again and again after ``bytes`` until the client goes away (or
+    /// `endlessLimit` bytes): an endless body, trailer or header section.
+    public var endless: [UInt8]?
+
     /// `200 OK` with the body `ok`.
     public static let ok = Answer("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+
+    /// `head` (text), then `repeating` until the client goes away.
+    public static func endless(_ head: String, repeating: String) -> Answer {
+      var answer = Answer(head, closes: true)
+      answer.endless = Array(repeating.utf8)
+      return answer
+    }
   }
+
+  /// The most bytes an endless answer writes (a bound for a client that never stops reading).
+  public static let endlessLimit = 2 << 30
 
   /// The port on 127.0.0.1.
   public let port: Int
@@ -189,6 +203,16 @@ public final class CaptureServer: Sendable {
       let answer = respond(request)
       let sent = answer.bytes.withUnsafeBytes {
         send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      if sent >= 0, let endless = answer.endless, !endless.isEmpty {
+        var written = 0
+        while written < Self.endlessLimit {
+          let count = endless.withUnsafeBytes {
+            send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+          }
+          if count <= 0 { return }
+          written += count
+        }
       }
       if sent < 0 || answer.closes { return }
     }

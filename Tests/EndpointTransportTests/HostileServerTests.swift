@@ -1,0 +1,129 @@
+import EndpointCore
+import EndpointTestSupport
+import Foundation
+import Testing
+
+@testable import EndpointCurl
+@testable import EndpointTransport
+
+/// A hostile server costs the caller an error and bounded memory, never a hang: endless redirect
+/// bodies and trailers, lengths that are not plain numbers, answered by a loopback server that
+/// sends exactly the bytes each test gives it.
+@Suite struct HostileServerTests {
+  /// 4 KiB chunks of `a`, chunked framing.
+  static let chunk = "1000\r\n" + String(repeating: "a", count: 4096) + "\r\n"
+
+  /// The resident memory of this process, in bytes (Linux).
+  static func residentBytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+      let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+    else { return 0 }
+    return kilobytes * 1024
+  }
+
+  @Test(arguments: [TransportUnderTest.curl])
+  func anEndlessRedirectBodyCountsAgainstTheSizeLimit(transport: TransportUnderTest) async throws {
+    let server = try CaptureServer { _ in
+      .endless(
+        "HTTP/1.1 302 Found\r\nLocation: /next\r\nTransfer-Encoding: chunked\r\n\r\n",
+        repeating: Self.chunk)
+    }
+    defer { server.stop() }
+    let client = try transport.makeClient(
+      idleTimeout: .seconds(5), deadline: .seconds(30), maximumResponseSize: 16 << 10)
+    let start = ContinuousClock.now
+    await #expect(throws: ResponseTooLarge.self) {
+      _ = try await client.send(HTTPRequest(method: .get, url: server.url))
+    }
+    #expect(ContinuousClock.now - start < .seconds(20))
+  }
+
+  @Test(arguments: [TransportUnderTest.curl])
+  func anEndlessRedirectBodyIsLeftUnreadAndFollowed(transport: TransportUnderTest) async throws {
+    let server = try CaptureServer { request in
+      request.requestLine.hasPrefix("GET /next")
+        ? .ok
+        : .endless(
+          "HTTP/1.1 302 Found\r\nLocation: /next\r\nTransfer-Encoding: chunked\r\n\r\n",
+          repeating: Self.chunk)
+    }
+    defer { server.stop() }
+    // No size limit and no deadline: the client's defaults.
+    let client = try transport.makeClient(idleTimeout: .seconds(10))
+    let start = ContinuousClock.now
+    let (response, body) = try await client.send(HTTPRequest(method: .get, url: server.url))
+    #expect(response.status == 200)
+    #expect(try await body.collect(upTo: 64) == Data("ok".utf8))
+    #expect(ContinuousClock.now - start < .seconds(5))
+  }
+
+  @Test func aStormOfEndlessRedirectsEndsAtTheLimitOverCurl() async throws {
+    let server = try CaptureServer { _ in
+      .endless(
+        "HTTP/1.1 302 Found\r\nLocation: /next\r\nTransfer-Encoding: chunked\r\n\r\n",
+        repeating: Self.chunk)
+    }
+    defer { server.stop() }
+    let client = try TransportUnderTest.curl.makeClient(redirects: .follow(upTo: 5))
+    let start = ContinuousClock.now
+    let error = await #expect(throws: TooManyRedirects.self) {
+      _ = try await client.send(HTTPRequest(method: .get, url: server.url))
+    }
+    #expect(error?.limit == 5)
+    #expect(ContinuousClock.now - start < .seconds(5))
+  }
+
+  /// URLSession on Linux crashes the process on any trailer field (listed in "The transport
+  /// on Linux"), so this runs over curl.
+  @Test func anEndlessTrailerFailsWithBoundedMemory() async throws {
+    let server = try CaptureServer { _ in
+      .endless(
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n",
+        repeating: "X-Trailer: " + String(repeating: "t", count: 1000) + "\r\n")
+    }
+    defer { server.stop() }
+    let client = try TransportUnderTest.curl.makeClient(idleTimeout: .seconds(2))
+    let before = Self.residentBytes()
+    let start = ContinuousClock.now
+    await #expect(throws: (any Error).self) {
+      let (_, body) = try await client.send(HTTPRequest(method: .get, url: server.url))
+      _ = try await body.collect(upTo: 1 << 20)
+    }
+    #expect(ContinuousClock.now - start < .seconds(10))
+    // Other tests run in the same process meanwhile: the bound allows for them (unbounded,
+    // the trailer grew the process by gigabytes).
+    #expect(Self.residentBytes() - before < 256 << 20)
+  }
+
+  static let badLengths = [
+    "Content-Length: 0x5", "Content-Length: +5", "Content-Length: 1 0", "Content-Length: 5, 10",
+    "Content-Length: 5\r\nContent-Length: 10", "Content-Length: -1",
+    "Content-Length: 18446744073709551616", "Content-Length: 5e0",
+  ]
+
+  @Test(arguments: badLengths)
+  func aLengthThatIsNotOnePlainNumberFailsOverCurl(field: String) async throws {
+    let server = try CaptureServer { _ in
+      .init("HTTP/1.1 200 OK\r\n\(field)\r\n\r\nhellohello", closes: true)
+    }
+    defer { server.stop() }
+    let client = try TransportUnderTest.curl.makeClient(idleTimeout: .seconds(2))
+    await #expect(throws: (any Error).self) {
+      let (_, body) = try await client.send(HTTPRequest(method: .get, url: server.url))
+      _ = try await body.collect(upTo: 1 << 20)
+    }
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func repeatedEqualLengthsAreOneLength(transport: TransportUnderTest) async throws {
+    let server = try CaptureServer { _ in
+      .init("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello")
+    }
+    defer { server.stop() }
+    let client = try transport.makeClient()
+    let (response, body) = try await client.send(HTTPRequest(method: .get, url: server.url))
+    #expect(response.status == 200)
+    #expect(try await body.collect(upTo: 64) == Data("hello".utf8))
+  }
+}
