@@ -59,6 +59,15 @@ package enum HTTPToken {
     return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
   }
 
+  /// `text` cut to `limit` characters for an error message, with the size of the whole when
+  /// it was cut.
+  package static func cut(_ text: String, limit: Int) -> String {
+    guard text.utf8.count > limit else { return text }
+    let head = String(text.prefix(limit))
+    guard head.utf8.count < text.utf8.count else { return text }
+    return head + "… (\(text.utf8.count) bytes in all)"
+  }
+
   /// `text` for an error message: quoted and escaped like `String(reflecting:)`, cut to
   /// `limit` characters (with the count of the rest), so a hostile input of megabytes gives a
   /// message of a few hundred characters.

@@ -30,8 +30,9 @@ public struct ParsingFailure: Error, Sendable, CustomStringConvertible {
   /// ``Redaction/standard`` (the values of secret JSON keys and form fields, credentials).
   public var description: String {
     let redaction = Redaction.standard
-    let location = path.map { " at \($0)" } ?? ""
-    let reason = redaction.apply(toText: reason)
+    let location = path.map { " at " + HTTPToken.cut($0, limit: 200) } ?? ""
+    let reason = HTTPToken.cut(
+      redaction.apply(toText: HTTPToken.cut(reason, limit: 4096)), limit: 500)
     return "Could not parse \(type)\(location): \(reason)\n  body: \(redaction.preview(of: body))"
   }
 }

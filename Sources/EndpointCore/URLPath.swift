@@ -28,6 +28,7 @@
 /// | `https://api.example/v1`  | `"search?q=a b"`    | `https://api.example/v1/search?q=a%20b` |
 /// | `https://api.example?k=1` | `"users?page=2"`    | `https://api.example/users?k=1&page=2`  |
 /// | `https://api.example/v1`  | `"https://x.org/y"` | `https://x.org/y`                       |
+/// | `https://api.example///`  | `"foo"`             | `https://api.example///foo`             |
 public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
   CustomStringConvertible
 {
@@ -121,6 +122,7 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
       guard let url = URL(string: encoded) else {
         throw InvalidURL(input: encoded, reason: "not a valid absolute URL")
       }
+      try Self.checkHost(of: url, input: encoded)
       return url
     }
     let baseText = base.absoluteString
@@ -143,8 +145,9 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
     if path.isEmpty {
       result += parts.path.isEmpty ? "/" : parts.path
     } else {
-      var basePath = parts.path.utf8
-      while basePath.last == UInt8(ascii: "/") { basePath = basePath.dropLast() }
+      // One slash joins the two: the base's own path, slashes included, is kept as it is.
+      var basePath = parts.path.utf8[...]
+      if basePath.last == UInt8(ascii: "/") { basePath = basePath.dropLast() }
       result += Substring(basePath)
       result += "/"
       result += Substring(path.utf8.drop { $0 == UInt8(ascii: "/") })
@@ -161,7 +164,16 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
         reason: "cannot be resolved against \(URLRedaction.redacted(base))"
       )
     }
+    try Self.checkHost(of: url, input: encoded)
     return url
+  }
+
+  /// Throws when the path changed the host into one no request can reach (a space or another
+  /// character a host name cannot hold, as in `"https://api.example.com  ---invalid"`).
+  static func checkHost(of url: URL, input: String) throws(InvalidURL) {
+    if let reason = HTTPRequest.hostProblem(url) {
+      throw InvalidURL(input: HTTPToken.quotedForMessage(input), reason: reason)
+    }
   }
 }
 

@@ -49,16 +49,32 @@ public struct UnexpectedResponse: Error, Sendable, CustomStringConvertible {
   /// The response's header fields.
   public var headerFields: HTTPFields { response.headerFields }
 
+  /// The most header fields ``description`` shows.
+  static let shownFieldLimit = 30
+
   /// The request, the status, the headers and a bounded body snippet, with secrets hidden by
   /// ``Redaction/standard``: URL user information, secret query items, header fields, and the
-  /// values of secret JSON keys and form fields in the body.
+  /// values of secret JSON keys and form fields in the body. Bounded whatever the server sent:
+  /// at most 30 fields of at most 200 characters each.
   public var description: String {
     let redaction = Redaction.standard
+    let shownURL = HTTPToken.cut(redaction.apply(to: url), limit: 500)
     var lines = [
-      "\(method) \(redaction.apply(to: url)) → \(response) (expected \(accepted))"
+      "\(method) \(shownURL) → \(response) (expected \(accepted))"
     ]
-    for field in redaction.apply(to: response.headerFields) {
-      lines.append("  \(field)")
+    // Bounded whatever the server sent: a few hundred characters per field, a few dozen fields.
+    // Values are cut to a window that still holds a whole credential before redaction looks
+    // at them, and cut again for display after.
+    let all = response.headerFields
+    var shown = HTTPFields(minimumCapacity: Self.shownFieldLimit)
+    for field in all.prefix(Self.shownFieldLimit) {
+      shown.append(checkedValue: HTTPToken.cut(field.value, limit: 4096), for: field.name)
+    }
+    for field in redaction.apply(to: shown) {
+      lines.append("  " + HTTPToken.cut(field.description, limit: 200))
+    }
+    if all.count > Self.shownFieldLimit {
+      lines.append("  … and \(all.count - Self.shownFieldLimit) more fields")
     }
     let preview = redaction.preview(of: body, contentType: response.headerFields["Content-Type"])
     lines.append("  body: \(preview)")

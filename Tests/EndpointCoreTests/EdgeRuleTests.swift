@@ -148,3 +148,54 @@ import Testing
     #expect(!auth.authorizes(try #require(URL(string: "https://api.example.com:8443/"))))
   }
 }
+
+/// URLs a path makes: the host stays a host, and the base's path is kept as it is.
+@Suite struct URLEdgeTests {
+  @Test(arguments: ["https://api.example.com  ---invalid", "https://api.exa mple.com/x"])
+  func aPathThatBreaksTheHostIsAnInvalidURL(path: String) throws {
+    let base = try #require(URL(string: "https://example.com/"))
+    let endpoint = Endpoint<Data>(
+      .get, path: URLPath(stringLiteral: path), relativeTo: base, parser: .data)
+    let error = try #require(throws: InvalidURL.self) { try endpoint.request() }
+    #expect(error.reason.contains("host"))
+  }
+
+  @Test func aBasePathOfOnlySlashesIsKept() throws {
+    let base = try #require(URL(string: "https://example.com///"))
+    #expect(
+      try URLPath("foo").resolved(against: base).absoluteString == "https://example.com///foo")
+    let doubled = try #require(URL(string: "https://example.com/v1//"))
+    #expect(
+      try URLPath("users").resolved(against: doubled).absoluteString
+        == "https://example.com/v1//users")
+  }
+
+  @Test func ordinaryHostsAndIPLiteralsAreKept() throws {
+    for text in ["https://a-b.example_1.com/x", "http://127.0.0.1:8080/", "http://[::1]:80/x"] {
+      let url = try #require(URL(string: text))
+      #expect(HTTPRequest.unsendableReason(url) == nil, "\(text)")
+    }
+  }
+}
+
+/// Error descriptions stay a few hundred characters long whatever a server sent.
+@Suite struct BoundedDescriptionTests {
+  @Test func anUnexpectedResponseWithThousandsOfFieldsPrintsAFew() throws {
+    var fields = HTTPFields()
+    for index in 0..<3_000 { try fields.append("v\(index)", for: "X-Field-\(index)") }
+    try fields.append(String(repeating: "h", count: 5_000_000), for: "X-Huge")
+    let error = UnexpectedResponse(
+      method: .get, url: try #require(URL(string: "https://a.test/x")),
+      response: HTTPResponse(status: 500, headerFields: fields), body: Data(),
+      accepted: .success)
+    #expect(error.description.count < 10_000)
+    #expect(error.description.contains("and 2971 more fields"))
+  }
+
+  @Test func aParsingFailureWithAHugeKeyPrintsAFewHundredCharacters() {
+    let key = String(repeating: "k", count: 5_000_000)
+    let error = ParsingFailure(
+      type: "Item", path: "items[0].\(key)", reason: "no value for key \(key)", body: Data())
+    #expect(error.description.count < 2_000)
+  }
+}

@@ -30,6 +30,29 @@ extension HTTPRequest {
     guard let host = url.host, !host.isEmpty else {
       return "an http or https URL needs a host"
     }
-    return nil
+    return hostProblem(url)
+  }
+
+  /// Why the host of `url` is not one a request can reach, or `nil` when it is (or when the URL
+  /// has none): a registered name of letters, digits, `-`, `.`, `_` and `~`, or an IP literal in
+  /// brackets.
+  package static func hostProblem(_ url: URL) -> String? {
+    guard let host = url.host(percentEncoded: true), !host.isEmpty else { return nil }
+    // An IPv6 literal (Foundation gives it without its brackets) may hold `:` and a zone.
+    let isIPv6 = host.utf8.contains(UInt8(ascii: ":"))
+    let valid = host.utf8.allSatisfy { byte in
+      isHostByte(byte) || (isIPv6 && (byte == UInt8(ascii: ":") || byte == UInt8(ascii: "%")))
+    }
+    return valid ? nil : "the host \(HTTPToken.quotedForMessage(host)) is not a host name"
+  }
+
+  private static func isHostByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+      UInt8(ascii: "_"), UInt8(ascii: "~"):
+      true
+    default: false
+    }
   }
 }
