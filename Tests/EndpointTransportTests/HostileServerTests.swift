@@ -127,3 +127,22 @@ import Testing
     #expect(try await body.collect(upTo: 64) == Data("hello".utf8))
   }
 }
+
+/// The size limit counts the bytes the caller gets: a compressed body is measured decoded.
+@Suite struct DecodedSizeLimitTests {
+  @Test(arguments: TransportUnderTest.allCases)
+  func theSizeLimitCountsDecodedBytes(transport: TransportUnderTest) async throws {
+    let url = try TestServers.httpbin.adding("/gzip")
+    let (head, body) = try await transport.makeClient().send(HTTPRequest(method: .get, url: url))
+    let decoded = try await body.collect(upTo: 1 << 20)
+    #expect(head.headerFields["Content-Encoding"] == "gzip")
+    let compressed = Int(head.headerFields["Content-Length"] ?? "") ?? 0
+    // The limit lies between the compressed and the decoded size.
+    try #require(compressed > 0 && compressed < decoded.count - 1)
+    let limited = try transport.makeClient(maximumResponseSize: decoded.count - 1)
+    await #expect(throws: ResponseTooLarge.self) {
+      let (_, body) = try await limited.send(HTTPRequest(method: .get, url: url))
+      _ = try await body.collect(upTo: 1 << 20)
+    }
+  }
+}
