@@ -9,7 +9,7 @@ import Testing
 /// A hostile server costs the caller an error and bounded memory, never a hang: endless redirect
 /// bodies and trailers, lengths that are not plain numbers, answered by a loopback server that
 /// sends exactly the bytes each test gives it.
-@Suite struct HostileServerTests {
+@Suite struct HostileEdgeTests {
   /// 4 KiB chunks of `a`, chunked framing.
   static let chunk = "1000\r\n" + String(repeating: "a", count: 4096) + "\r\n"
 
