@@ -37,17 +37,20 @@ public struct MiddlewareClient<Base: HTTPClient>: HTTPClient {
 
   /// Runs the request through every middleware, then the base client.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
-    try await send(request, from: middleware[...])
+    try await send(request, from: middleware[...], last: base.send)
   }
 
-  private func send(
+  /// Runs `request` through `chain`, then `last`: the base client's `send`, or its upload or
+  /// download, so every kind of call passes the same middleware.
+  func send(
     _ request: HTTPRequest,
-    from chain: ArraySlice<any Middleware>
+    from chain: ArraySlice<any Middleware>,
+    last: @escaping @Sendable (HTTPRequest) async throws -> (HTTPResponse, HTTPBody)
   ) async throws -> (HTTPResponse, HTTPBody) {
-    guard let first = chain.first else { return try await base.send(request) }
+    guard let first = chain.first else { return try await last(request) }
     let rest = chain.dropFirst()
     return try await first.intercept(request) { next in
-      try await send(next, from: rest)
+      try await send(next, from: rest, last: last)
     }
   }
 }

@@ -1,0 +1,83 @@
+import EndpointCore
+import EndpointTesting
+import Foundation
+import Synchronization
+import Testing
+
+/// Uploads and downloads go through middleware and through the stub client, like every call.
+@Suite struct TransferStubTests {
+  private let api = URL(string: "https://api.example.com/")!
+
+  private func temporaryFile() -> URL {
+    FileManager.default.temporaryDirectory.appending(path: "stub-download-\(UUID())")
+  }
+
+  @Test func aStubDownloadsAnAcceptedBodyToTheFile() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/report").reply(status: 200, text: "a,b\n1,2\n")
+    let file = temporaryFile()
+    defer { try? FileManager.default.removeItem(at: file) }
+    let endpoint = Endpoint<Data>(.get, url: api.appending(path: "report"), parser: .data)
+    let progress = Mutex<[Int64]>([])
+    let response = try await stub.download(endpoint, to: file) { report in
+      progress.withLock { $0.append(report.completed) }
+    }
+    #expect(response.status == 200)
+    #expect(try String(contentsOf: file, encoding: .utf8) == "a,b\n1,2\n")
+    #expect(progress.withLock { $0 } == [8])
+  }
+
+  @Test func aStubDownloadOfARejectedStatusLeavesTheFileAlone() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/report").reply(status: 404, text: "missing")
+    let file = temporaryFile()
+    try Data("old".utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let endpoint = Endpoint<Data>(.get, url: api.appending(path: "report"), parser: .data)
+    let error = await #expect(throws: UnexpectedResponse.self) {
+      try await stub.download(endpoint, to: file)
+    }
+    #expect(error?.status == 404)
+    #expect(try String(contentsOf: file, encoding: .utf8) == "old")
+  }
+
+  @Test func middlewareSeesDownloadsAndUploads() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/report").reply(status: 200, text: "data")
+    stub.on(.post, "/upload").reply(status: 201, text: "ok")
+    let seen = Mutex<[String]>([])
+    let client = stub.with(
+      ClosureMiddleware { request, next in
+        var request = request
+        try request.headerFields.set("Bearer t", for: "Authorization")
+        seen.withLock { $0.append("\(request.method) \(request.url.path)") }
+        return try await next(request)
+      })
+    let file = temporaryFile()
+    defer { try? FileManager.default.removeItem(at: file) }
+    try await client.download(
+      Endpoint<Data>(.get, url: api.appending(path: "report"), parser: .data), to: file)
+    let uploaded = try await client.upload(
+      Endpoint<Data>(
+        .post, url: api.appending(path: "upload"),
+        payload: .data(Data("x".utf8), contentType: "text/plain"),
+        parser: .data)
+    ) { _ in }
+    #expect(uploaded == Data("ok".utf8))
+    #expect(seen.withLock { $0 } == ["GET /report", "POST /upload"])
+    #expect(stub.requests.allSatisfy { $0.request.headerFields["Authorization"] == "Bearer t" })
+  }
+
+  @Test func aRetryMiddlewareRetriesADownloadThatGotA503() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/report").reply(status: 503, text: "busy").times(1)
+    stub.on(.get, "/report").reply(status: 200, text: "fresh")
+    let client = stub.with(RetryMiddleware(sleep: { _ in }))
+    let file = temporaryFile()
+    defer { try? FileManager.default.removeItem(at: file) }
+    let response = try await client.download(
+      Endpoint<Data>(.get, url: api.appending(path: "report"), parser: .data), to: file)
+    #expect(response.status == 200)
+    #expect(try String(contentsOf: file, encoding: .utf8) == "fresh")
+  }
+}

@@ -1,0 +1,42 @@
+import EndpointCore
+import EndpointTestSupport
+import Foundation
+import Testing
+
+@testable import EndpointCurl
+@testable import EndpointTransport
+
+/// Downloads and uploads through a transport wrapped in middleware reach the server with what
+/// the middleware added, on both clients.
+@Suite struct TransferMiddlewareTests {
+  private func stamped(_ client: some HTTPTransferClient) -> some HTTPTransferClient {
+    client.with(
+      ClosureMiddleware { request, next in
+        var request = request
+        try request.headerFields.set("through-middleware", for: "X-Stamp")
+        return try await next(request)
+      })
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func aDownloadPassesTheMiddleware(transport: TransportUnderTest) async throws {
+    let client = stamped(try transport.makeClient())
+    let file = FileManager.default.temporaryDirectory.appending(path: "mw-\(UUID()).json")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let endpoint = Endpoint<Data>(
+      .get, url: try TestServers.httpbin.adding("/headers"), parser: .data)
+    let response = try await client.download(endpoint, to: file)
+    #expect(response.status == 200)
+    #expect(try String(contentsOf: file, encoding: .utf8).contains("through-middleware"))
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func anUploadPassesTheMiddleware(transport: TransportUnderTest) async throws {
+    let client = stamped(try transport.makeClient())
+    let endpoint = Endpoint<Data>(
+      .post, url: try TestServers.httpbin.adding("/post"),
+      payload: .data(Data("hello".utf8), contentType: "text/plain"), parser: .data)
+    let body = try await client.upload(endpoint) { _ in }
+    #expect(String(decoding: body, as: UTF8.self).contains("through-middleware"))
+  }
+}
