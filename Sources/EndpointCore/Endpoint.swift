@@ -230,4 +230,32 @@ extension Endpoint where Resource == Void {
       parser: .void(expecting: status)
     )
   }
+
+  /// Creates an endpoint for a path relative to an API's base URL that checks the status and
+  /// ignores the body, with no `Accept` field.
+  ///
+  /// ```swift
+  /// let remove = Endpoint<Void>(.delete, path: "todos/\(id)", relativeTo: api)
+  /// ```
+  public init(
+    _ method: HTTPMethod,
+    path: URLPath,
+    relativeTo baseURL: URL,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    payload: RequestPayload = .empty,
+    timeout: Duration? = nil,
+    expecting status: AcceptedStatus = .success
+  ) {
+    self.init(
+      method,
+      path: path,
+      relativeTo: baseURL,
+      query: query,
+      headers: headers,
+      payload: payload,
+      timeout: timeout,
+      parser: .void(expecting: status)
+    )
+  }
 }

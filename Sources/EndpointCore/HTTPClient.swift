@@ -51,4 +51,40 @@ extension HTTPClient {
     )
     return (resource, response)
   }
+
+  /// Sends the endpoint's request and returns the head with the body still to be read, once the
+  /// status is one the endpoint's parser accepts: for bodies read as they arrive (lines,
+  /// server-sent events, a large file), with the same status check as ``call(_:bodyLimit:)``.
+  ///
+  /// ```swift
+  /// let (_, body) = try await client.stream(Logs.follow(app: "api"))
+  /// for try await line in body.lines { print(line) }   // a 404 page never streams as lines
+  /// ```
+  ///
+  /// - Parameter errorBodyLimit: the most bytes of a rejected response's body kept on the error.
+  /// - Throws: the errors of ``Endpoint/request()``, of the client, or ``UnexpectedResponse`` for
+  ///   a status the parser does not accept.
+  public func stream<Resource>(
+    _ endpoint: Endpoint<Resource>,
+    errorBodyLimit: Int = 64 << 10
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    let request = try endpoint.request()
+    let (response, body) = try await send(request)
+    let accepted = endpoint.parser.acceptedStatus
+    guard accepted.contains(response.status) else {
+      var kept = Data()
+      for try await chunk in body {
+        kept.append(chunk.prefix(errorBodyLimit - kept.count))
+        if kept.count >= errorBodyLimit { break }
+      }
+      throw UnexpectedResponse(
+        method: request.method,
+        url: response.url ?? request.url,
+        response: response,
+        body: kept,
+        accepted: accepted
+      )
+    }
+    return (response, body)
+  }
 }

@@ -10,6 +10,16 @@ enum PercentEncoding {
 
   /// A path typed by hand: keeps `/`, sub-delimiters, `:`, `@` and valid `%XX` escapes, and
   /// encodes the rest (spaces, non-ASCII).
+  /// One path segment from a value: RFC 3986's unreserved characters and `:` `@` `,` `;` `=`
+  /// (which a segment may hold as they are, and `name:action` paths need) stay; `/`, `?`, `#`,
+  /// `%` and everything else are encoded, so the value stays one segment.
+  static func encodeSegment(_ string: String) -> String {
+    encode(string) { byte in
+      isUnreserved(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+        || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "=")
+    }
+  }
+
   static func encodePath(_ string: String) -> String {
     encode(string, keepingEscapes: true) { byte in
       isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: "/")

@@ -74,7 +74,8 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
       }
     }
 
-    /// Appends a value as one percent-encoded segment (`/`, `?`, `#` and `%` included).
+    /// Appends a value as one percent-encoded segment (`/`, `?`, `#` and `%` included);
+    /// `:` `@` `,` `;` `=`, which a segment holds as they are, are kept (`a@b.com`).
     public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
       let text = value.description
       if text == "." {
@@ -83,7 +84,9 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
       } else if text == ".." {
         encoded += "%2E%2E"
       } else {
-        encoded += PercentEncoding.encodeComponent(text)
+        // In the query a value is one query value: `=` and `;` are encoded there too.
+        encoded +=
+          inQuery ? PercentEncoding.encodeComponent(text) : PercentEncoding.encodeSegment(text)
       }
     }
   }

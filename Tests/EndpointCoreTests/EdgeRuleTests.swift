@@ -199,3 +199,40 @@ import Testing
     #expect(error.description.count < 2_000)
   }
 }
+
+/// A `Void` endpoint for a path, in the core: no JSON, no `Accept`.
+@Suite struct VoidPathEndpointTests {
+  @Test func aVoidEndpointForAPathChecksTheStatusOnly() throws {
+    let api = try #require(URL(string: "https://api.example.com/v1/"))
+    let id = "a@b.com"
+    let remove = Endpoint<Void>(.delete, path: "users/\(id)", relativeTo: api)
+    let request = try remove.request()
+    #expect(request.url.absoluteString == "https://api.example.com/v1/users/a@b.com")
+    #expect(request.headerFields["Accept"] == nil)
+    try remove.parse(HTTPResponse(status: 204), Data())
+    #expect(throws: UnexpectedResponse.self) { try remove.parse(HTTPResponse(status: 404), Data()) }
+  }
+}
+
+/// Streaming an endpoint checks its status first.
+@Suite struct StreamEndpointTests {
+  @Test func aRejectedStatusNeverStreams() async throws {
+    let client = ScriptedClient { _, _ in reply(404, body: "<html>not found</html>") }
+    let endpoint = Endpoint<Data>(.get, url: testURL(), parser: .data)
+    let error = await #expect(throws: UnexpectedResponse.self) {
+      _ = try await client.stream(endpoint)
+    }
+    #expect(error?.status == 404)
+    #expect(error?.body == Data("<html>not found</html>".utf8))
+  }
+
+  @Test func anAcceptedStatusStreamsTheBody() async throws {
+    let client = ScriptedClient { _, _ in reply(200, body: "one\ntwo\n") }
+    let (response, body) = try await client.stream(
+      Endpoint<Data>(.get, url: testURL(), parser: .data))
+    #expect(response.status == 200)
+    var lines: [String] = []
+    for try await line in body.lines { lines.append(line) }
+    #expect(lines == ["one", "two"])
+  }
+}

@@ -101,7 +101,10 @@ import Testing
     ("Zoë", "users/Zo%C3%AB/repos"),
     ("100%", "users/100%25/repos"),
     ("%2F", "users/%252F/repos"),
-    ("a+b&c=d;e", "users/a%2Bb%26c%3Dd%3Be/repos"),
+    ("a+b&c=d;e", "users/a%2Bb%26c=d;e/repos"),
+    ("a@b.com", "users/a@b.com/repos"),
+    ("503:0.6,200", "users/503:0.6,200/repos"),
+    ("name:action", "users/name:action/repos"),
     ("", "users//repos"),
   ])
   func interpolatedValueStaysOneSegment(_ value: String, _ expected: String) throws {

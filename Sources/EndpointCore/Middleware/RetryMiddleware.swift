@@ -90,6 +90,15 @@ public struct RetryMiddleware: Middleware {
     let canRetry =
       policy.methods.contains(request.method) && (request.body?.isReplayable ?? true)
     let maxAttempts = max(policy.maxAttempts, 1)
+    // The request's timeout covers the whole exchange, every attempt and wait included: each
+    // attempt gets what is left, and no retry starts that could not finish in time.
+    let total = request.timeout
+    let started = now()
+    var request = request
+    func remaining(after delay: Duration) -> Duration? {
+      guard let total else { return nil }
+      return total - .seconds(now().timeIntervalSince(started)) - delay
+    }
     var attempt = 1
     while true {
       let response: HTTPResponse
@@ -100,7 +109,12 @@ public struct RetryMiddleware: Middleware {
         guard canRetry, attempt < maxAttempts, !Self.isCancellation(error),
           policy.retriesError(error)
         else { throw error }
-        try await wait(policy.backoff(beforeRetry: attempt, random: random()))
+        let delay = policy.backoff(beforeRetry: attempt, random: random())
+        if let left = remaining(after: delay) {
+          guard left > .zero else { throw error }
+          request.timeout = left
+        }
+        try await wait(delay)
         attempt += 1
         continue
       }
@@ -112,6 +126,10 @@ public struct RetryMiddleware: Middleware {
       case .tooLong: return (response, body)
       case .wait(let wait): delay = wait
       case .none: delay = policy.backoff(beforeRetry: attempt, random: random())
+      }
+      if let left = remaining(after: delay) {
+        guard left > .zero else { return (response, body) }
+        request.timeout = left
       }
       await body.discard()
       try await wait(delay)

@@ -1,4 +1,5 @@
 import EndpointCore
+import Synchronization
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -322,5 +323,50 @@ func retry(
     .send(HTTPRequest(method: .get, url: testURL()))
     #expect(response.status == 200)
     #expect(stub.requests.count == 2)
+  }
+}
+
+/// A request's timeout is the whole exchange's, retries and waits included.
+@Suite struct RetryDeadlineTests {
+  /// A clock the test moves: each attempt and each wait advance it.
+  final class FakeTime: Sendable {
+    private let seconds = Mutex(0.0)
+    var now: Date { Date(timeIntervalSince1970: seconds.withLock { $0 }) }
+    func advance(by duration: Duration) {
+      let (whole, atto) = duration.components
+      seconds.withLock { $0 += Double(whole) + Double(atto) / 1e18 }
+    }
+  }
+
+  @Test func eachAttemptGetsWhatIsLeftAndNoRetryOutlivesTheTimeout() async throws {
+    let time = FakeTime()
+    let stub = ScriptedClient { _, _ in
+      time.advance(by: .milliseconds(150))  // each attempt takes 150 ms
+      return reply(503)
+    }
+    let middleware = RetryMiddleware(
+      policy: RetryPolicy(maxAttempts: 10, baseDelay: .milliseconds(100)),
+      sleep: { time.advance(by: $0) },
+      random: { 1 },
+      now: { time.now }
+    )
+    let request = HTTPRequest(method: .get, url: testURL(), timeout: .milliseconds(500))
+    let (response, _) = try await stub.with(middleware).send(request)
+    #expect(response.status == 503)
+    // 150 ms, wait 100, 150 ms, wait 200 (ends at 600 > 500): two attempts.
+    let timeouts = stub.requests.map(\.timeout)
+    #expect(timeouts.count == 2)
+    #expect(timeouts.first == .milliseconds(500))
+    #expect(timeouts.last.flatMap { $0 } ?? .zero < .milliseconds(260))
+    #expect(time.now.timeIntervalSince1970 <= 0.5)
+  }
+
+  @Test func withoutATimeoutEveryAttemptIsMade() async throws {
+    let stub = ScriptedClient(status: 503)
+    let middleware = RetryMiddleware(
+      policy: RetryPolicy(maxAttempts: 4), sleep: { _ in }, random: { 0 })
+    _ = try await stub.with(middleware).send(HTTPRequest(method: .get, url: testURL()))
+    #expect(stub.requests.count == 4)
+    #expect(stub.requests.allSatisfy { $0.timeout == nil })
   }
 }
