@@ -1,0 +1,19 @@
+/// A `next` link the paginator does not follow: not a URL, not `http`/`https`, or to another
+/// origin when that was not allowed.
+public struct PageLinkRefused: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The link, with credentials redacted.
+  public let link: String
+  /// Why it is not followed.
+  public let reason: String
+
+  /// Creates the error.
+  public init(link: String, reason: String) {
+    self.link = link
+    self.reason = reason
+  }
+
+  /// A sentence naming the link and the reason.
+  public var description: String {
+    "The next page's link \(link) is not followed: \(reason)"
+  }
+}

@@ -1,0 +1,176 @@
+import EndpointCore
+import Synchronization
+import Testing
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Walking paginated APIs as asynchronous sequences of pages and items.
+@Suite struct PaginationTests {
+  /// Items as comma-separated text.
+  private func list(_ url: String) -> Endpoint<[String]> {
+    Endpoint<String>(.get, url: testURL(url), parser: .string).map {
+      $0.isEmpty ? [] : $0.split(separator: ",").map(String.init)
+    }
+  }
+
+  /// A server of pages `pages`, each linking to the next by `Link` (relative targets).
+  private func linkedServer(_ pages: [String], linkPrefix: String = "/items?page=")
+    -> ScriptedClient
+  {
+    ScriptedClient { request, _ in
+      let query = request.url.query() ?? ""
+      let number = Int(query.split(separator: "=").last ?? "1") ?? 1
+      var headers: [(String, String)] = []
+      if number < pages.count {
+        headers.append(
+          (
+            "Link",
+            #"<https://api.example.com/items?page=1>; rel="first", "#
+              + #"<\#(linkPrefix)\#(number + 1)>; rel="next", <x,y>; title="a, b; c""#
+          ))
+      }
+      return reply(200, headers: headers, body: pages[number - 1])
+    }
+  }
+
+  @Test func theLinkHeaderLeadsThroughEveryPageLazily() async throws {
+    let server = linkedServer(["a,b", "c", "d,e"])
+    var iterator = server.items(
+      of: list("https://api.example.com/items?page=1"), paginator: .linkHeader()
+    ).makeAsyncIterator()
+    #expect(try await iterator.next() == "a")
+    #expect(server.requests.count == 1, "the second page waits until it is needed")
+    var rest: [String] = []
+    while let item = try await iterator.next() { rest.append(item) }
+    #expect(rest == ["b", "c", "d", "e"])
+    #expect(server.requests.map { $0.url.query() ?? "" } == ["page=1", "page=2", "page=3"])
+  }
+
+  @Test func linkFieldsAreParsedByRFC8288() {
+    let links = WebLink.parse([
+      #"<https://a.test/p?x=1,2>; rel="prev next"; title="one, two; three", </q>;rel=last"#,
+      "<https://b.test/>; REL=next; rel=ignored",
+    ])
+    #expect(links.map(\.target) == ["https://a.test/p?x=1,2", "/q", "https://b.test/"])
+    #expect(links[0].parameters["title"] == "one, two; three")
+    #expect(links[0].hasRelation("next") && links[0].hasRelation("PREV"))
+    #expect(links[1].hasRelation("last"))
+    #expect(links[2].parameters["rel"] == "next")
+  }
+
+  @Test func aNextLinkToAnotherOriginIsRefusedUnlessAllowed() async throws {
+    let server = linkedServer(["a", "b"], linkPrefix: "https://evil.example.com/items?page=")
+    let endpoint = list("https://api.example.com/items?page=1")
+    await #expect(throws: PageLinkRefused.self) {
+      for try await _ in server.items(of: endpoint, paginator: .linkHeader()) {}
+    }
+    var all: [String] = []
+    for try await item in server.items(
+      of: endpoint, paginator: .linkHeader(allowingOtherOrigins: true))
+    {
+      all.append(item)
+    }
+    #expect(all == ["a", "b"])
+    #expect(server.requests.last?.url.host() == "evil.example.com")
+  }
+
+  @Test func aCursorFromTheBodyIsSentAsAQueryItem() async throws {
+    let server = ScriptedClient { request, _ in
+      switch request.url.query() ?? "" {
+      case "": reply(200, body: "1,2|c1")
+      case "after=c1": reply(200, body: "3|c2")
+      default: reply(200, body: "4|")
+      }
+    }
+    let endpoint = Endpoint<String>(.get, url: testURL(), parser: .string)
+    let pages = server.pages(
+      of: endpoint,
+      paginator: .cursor(name: "after") {
+        String($0.split(separator: "|", omittingEmptySubsequences: false).last ?? "")
+      })
+    var bodies: [String] = []
+    for try await page in pages { bodies.append(page.resource) }
+    #expect(bodies == ["1,2|c1", "3|c2", "4|"])
+    #expect(server.requests.map { $0.url.query() ?? "" } == ["", "after=c1", "after=c2"])
+  }
+
+  @Test func pageNumbersStopAtAShortPage() async throws {
+    let server = ScriptedClient { request, index in
+      reply(200, body: ["a,b", "c,d", "e"][min(index, 2)])
+    }
+    var items: [String] = []
+    for try await item in server.items(
+      of: list("https://api.example.com/items"),
+      paginator: .pageNumber(pageSize: 2, count: { $0.count }))
+    {
+      items.append(item)
+    }
+    #expect(items == ["a", "b", "c", "d", "e"])
+    #expect(server.requests.map { $0.url.query() ?? "" } == ["", "page=2", "page=3"])
+  }
+
+  @Test func offsetsStopAtTheTotal() async throws {
+    let server = ScriptedClient { _, _ in reply(200, body: "x,y") }
+    var count = 0
+    for try await _ in server.items(
+      of: list("https://api.example.com/items"),
+      paginator: .offset(limit: 2, count: { $0.count }, total: { _ in 6 }))
+    {
+      count += 1
+    }
+    #expect(count == 6)
+    #expect(
+      server.requests.map { $0.url.query() ?? "" } == ["", "offset=2&limit=2", "offset=4&limit=2"])
+  }
+
+  @Test func limitsStopTheWalk() async throws {
+    let server = linkedServer(["a,b", "c,d", "e,f"])
+    let endpoint = list("https://api.example.com/items?page=1")
+    var items: [String] = []
+    for try await item in server.items(of: endpoint, paginator: .linkHeader(), maximumItems: 3) {
+      items.append(item)
+    }
+    #expect(items == ["a", "b", "c"])
+    #expect(server.requests.count == 2)
+    var pages = 0
+    for try await _ in server.pages(of: endpoint, paginator: .linkHeader(), maximumPages: 1) {
+      pages += 1
+    }
+    #expect(pages == 1)
+    #expect(server.requests.count == 3)
+  }
+
+  @Test func prefetchFetchesOnePageAheadAndNoMore() async throws {
+    let server = linkedServer(["a", "b", "c", "d"])
+    var iterator = server.pages(
+      of: list("https://api.example.com/items?page=1"), paginator: .linkHeader(), prefetch: true
+    ).makeAsyncIterator()
+    _ = try await iterator.next()
+    try await Task.sleep(for: .milliseconds(100))
+    #expect(server.requests.count == 2, "one page ahead")
+    _ = try await iterator.next()
+    try await Task.sleep(for: .milliseconds(100))
+    #expect(server.requests.count == 3)
+  }
+
+  @Test func aParserErrorOrARejectedStatusEndsTheWalkWithTheError() async throws {
+    let server = ScriptedClient { _, index in
+      index == 0
+        ? reply(200, headers: [("Link", "</items?page=2>; rel=next")], body: "a")
+        : reply(500, body: "boom")
+    }
+    var items: [String] = []
+    await #expect(throws: UnexpectedResponse.self) {
+      for try await item in server.items(
+        of: list("https://api.example.com/items"), paginator: .linkHeader())
+      {
+        items.append(item)
+      }
+    }
+    #expect(items == ["a"])
+  }
+}
