@@ -78,3 +78,30 @@ import Testing
     #expect(second is UnrequestedProtocolSwitch, "\(String(describing: second))")
   }
 }
+
+/// What crashes Foundation's URLSession on Linux (see "The transport on Linux"), through curl:
+/// these never run against URLSession, which would end the test process.
+@Suite struct CurlOnlyHostileServerTests {
+  private func send(_ path: String) async throws -> (HTTPResponse, Data) {
+    let client = try TransportUnderTest.curl.makeClient(idleTimeout: .seconds(10))
+    let url = try TestServers.fault.adding(path)
+    let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
+    return (response, try await body.collect(upTo: 1 << 20))
+  }
+
+  @Test func aChunkedBodyWithATrailerArrivesWhole() async throws {
+    let (response, body) = try await send("/chunked-trailer")
+    #expect(response.status == 200)
+    #expect(body == Data("hello".utf8))
+  }
+
+  @Test func aHeadCutOffBeforeItsEndIsAnError() async throws {
+    await #expect(throws: (any Error).self) { try await send("/cut-head") }
+  }
+
+  @Test func aContentLengthJustBelowTwoToTheSixtyThirdIsAnError() async throws {
+    await #expect(throws: (any Error).self) {
+      try await send("/content-length?value=9223372036854775807")
+    }
+  }
+}
