@@ -83,7 +83,9 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   /// - Throws: `CancellationError` when the calling task is cancelled, ``EndpointCore/IdleTimeout``,
   ///   ``EndpointCore/DeadlineExceeded``, ``ConnectionFailure``, ``EndpointCore/TooManyRedirects``,
   ///   ``EndpointCore/RedirectBodyNotReplayable``, ``EndpointCore/ResponseTooLarge``, ``UnsupportedRequest``,
-  ///   ``EndpointCore/BodyLengthMismatch`` for a streamed body that misses its declared length.
+  ///   ``EndpointCore/BodyLengthMismatch`` for a streamed body that misses its declared length;
+  ///   for a response that is not valid HTTP, ``EndpointCore/MalformedResponse``,
+  ///   ``EndpointCore/UnrequestedProtocolSwitch`` or ``EndpointCore/InvalidContentLength``.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)
   }
