@@ -11,6 +11,8 @@ import Synchronization
 /// dictionary access only.
 final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
   private let transfers = Mutex<[Int: Transfer]>([:])
+  /// Tasks the client cancelled that have not completed yet.
+  private let cancelling = Mutex<Set<Int>>([])
   private let worker: SessionWorker
 
   init(worker: SessionWorker) {
@@ -25,6 +27,18 @@ final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
   func remove(_ task: URLSessionTask) {
     let identifier = task.taskIdentifier
     _ = transfers.withLock { $0.removeValue(forKey: identifier) }
+  }
+
+  /// A cancellation was sent to `task`: until it completes, it may still be receiving.
+  func noteCancellation(of task: URLSessionTask) {
+    let identifier = task.taskIdentifier
+    _ = cancelling.withLock { $0.insert(identifier) }
+  }
+
+  /// Whether the session has no task in flight, cancelled ones included: its work queue is then
+  /// idle, and a call that waits on it returns at once.
+  var isIdle: Bool {
+    transfers.withLock { $0.isEmpty } && cancelling.withLock { $0.isEmpty }
   }
 
   /// How many transfers are in flight (for tests of clean-up).
@@ -109,6 +123,7 @@ final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
   ) {
     let identifier = task.taskIdentifier
     let transfer = transfers.withLock { $0.removeValue(forKey: identifier) }
+    _ = cancelling.withLock { $0.remove(identifier) }
     transfer?.didComplete(task: task, error: error)
   }
 }

@@ -79,8 +79,12 @@ final class Transfer: TimeoutTarget {
 
   /// Starts the transfer; `continuation` receives the response head and body.
   ///
-  /// The task is made and resumed on the client's worker thread, never on the caller's: both
-  /// wait on the session's work queue (see ``SessionWorker``).
+  /// Making and resuming the task wait on the session's work queue. When the session has
+  /// nothing else in flight, that queue is idle and the wait is nothing: the task is made here,
+  /// with no hop (the plain, sequential request path). Otherwise the queue may be busy for long
+  /// (a body without end, read or dropped, leaves Foundation no gap for up to seconds), and the
+  /// task is made on the client's worker thread, so that the caller's thread, one of the
+  /// cooperative pool's, never waits (see ``SessionWorker``).
   func start(_ continuation: TransferHeadContinuation) {
     let failure: (any Error)? = state.withLock { state in
       if case .failed(let error) = state.outcome { return error }
@@ -93,7 +97,11 @@ final class Transfer: TimeoutTarget {
     }
     startTimer()
     let hop = state.withLock { $0.hop }
-    worker.submit({ self.launch(hop) }, afterStop: { self.fail(with: CancellationError()) })
+    if router.isIdle {
+      launch(hop)
+    } else {
+      worker.submit({ self.launch(hop) }, afterStop: { self.fail(with: CancellationError()) })
+    }
   }
 
   /// The calling task was cancelled: stop the transfer and throw `CancellationError`.
@@ -459,7 +467,8 @@ final class Transfer: TimeoutTarget {
     } else {
       // Stopped while the task was being made: complete it so the session forgets it.
       router.remove(task)
-      task.cancel()
+      router.noteCancellation(of: task)
+      canceller.submit { task.cancel() }
     }
   }
 
@@ -578,7 +587,9 @@ final class Transfer: TimeoutTarget {
       // while the task completes on the thread that asked for it, and `cancel()` waits on the
       // session's work queue, which may be running this callback or be busy for a while.
       // On a thread of its own: a cancellation may wait long for a flooded work queue, and
-      // new requests must not wait behind it.
+      // new requests must not wait behind it. Until the task completes, the session counts as
+      // possibly flooded (see `start`).
+      router.noteCancellation(of: task)
       canceller.submit { task.cancel() }
     }
   }

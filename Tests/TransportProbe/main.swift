@@ -99,7 +99,8 @@ func storm(
   url: URL,
   count: Int,
   inFlight: Int,
-  stream: Bool
+  stream: Bool,
+  maxDelay: Int = 20_000
 ) async -> [String] {
   @Sendable func once() async -> String {
     let request = Task { () async throws -> Void in
@@ -110,7 +111,7 @@ func storm(
         _ = try await body.collect(upTo: 1 << 20)
       }
     }
-    try? await Task.sleep(for: .microseconds(Int.random(in: 0...20_000)))
+    try? await Task.sleep(for: .microseconds(Int.random(in: 0...maxDelay)))
     request.cancel()
     do {
       try await request.value
@@ -167,7 +168,8 @@ func main() async throws {
       url: url,
       count: Int(argument("--count") ?? "300") ?? 300,
       inFlight: Int(argument("--in-flight") ?? "16") ?? 16,
-      stream: CommandLine.arguments.contains("--stream")
+      stream: CommandLine.arguments.contains("--stream"),
+      maxDelay: Int(argument("--max-delay-us") ?? "20000") ?? 20_000
     )
   default:
     throw ProbeFailure(description: "unknown scenario \(scenario)")
