@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "EndpointTransport", targets: ["EndpointTransport"]),
     .library(name: "EndpointTesting", targets: ["EndpointTesting"]),
     .library(name: "EndpointCurl", targets: ["EndpointCurl"]),
+    .library(name: "EndpointDefaultClient", targets: ["EndpointDefaultClient"]),
     .executable(name: "EndpointExample", targets: ["EndpointExample"]),
   ],
   targets: [
@@ -23,9 +24,14 @@ let package = Package(
       linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
     ),
     .target(name: "EndpointCurl", dependencies: ["EndpointCore", "CCurl"]),
+    // The one module that imports both transports: the platform's default client.
+    .target(
+      name: "EndpointDefaultClient",
+      dependencies: ["EndpointCore", "EndpointTransport", "EndpointCurl"]
+    ),
     .executableTarget(
       name: "EndpointExample",
-      dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointTesting"],
+      dependencies: ["EndpointCore", "EndpointJSON", "EndpointDefaultClient", "EndpointTesting"],
       path: "Examples/EndpointExample"
     ),
     // Imports only EndpointCore and EndpointJSON; the linkage check runs `ldd` on it.
@@ -44,6 +50,12 @@ let package = Package(
       dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointCurl"],
       path: "Benchmarks/TransportBenchmarks"
     ),
+    // Run by the transport tests as a child process: wedges and crashes fail a test, not the run.
+    .executableTarget(
+      name: "TransportProbe",
+      dependencies: ["EndpointCore", "EndpointTransport", "EndpointCurl"],
+      path: "Tests/TransportProbe"
+    ),
     // Shared by the test targets that reach the loopback test servers; not a product.
     .target(
       name: "EndpointTestSupport",
@@ -56,6 +68,7 @@ let package = Package(
       name: "EndpointTransportTests",
       dependencies: [
         "EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointCurl", "EndpointTestSupport",
+        "EndpointDefaultClient",
       ]
     ),
     .testTarget(

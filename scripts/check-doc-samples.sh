@@ -21,7 +21,7 @@ cd "$ROOT"
 OUT=".build/doc-samples"
 PRELUDES="Docs/Samples"
 SOURCES=(Docs/Endpoint.docc/*.md README.md)
-LIBRARIES=(EndpointCore EndpointJSON EndpointTransport EndpointTesting EndpointCurl)
+LIBRARIES=(EndpointCore EndpointJSON EndpointTransport EndpointTesting EndpointCurl EndpointDefaultClient)
 
 build_args=()
 for library in "${LIBRARIES[@]}"; do build_args+=(--target "$library"); done

@@ -29,7 +29,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-MODULES=(EndpointCore EndpointJSON EndpointTransport EndpointTesting EndpointCurl)
+MODULES=(EndpointCore EndpointJSON EndpointTransport EndpointTesting EndpointCurl EndpointDefaultClient)
 CATALOG="Docs/Endpoint.docc"
 OUT=".build/docs"
 GRAPHS="$OUT/symbol-graphs"

@@ -1,10 +1,11 @@
 // The README's first command: `swift run EndpointExample`.
 //
 // With no arguments the tour runs on an in-memory fake backend (EndpointTesting's StubClient),
-// so it works offline. With `--base-url URL` it runs the same tour over the URLSession
-// transport against a real server, such as `python3 Examples/todo_server.py 8080`.
+// so it works offline. With `--base-url URL` it runs the same tour over the platform's default
+// client (DefaultHTTPClient: URLSession on Apple platforms, libcurl on Linux) against a real
+// server, such as `python3 Examples/todo_server.py 8080`.
 
-import EndpointTransport
+import EndpointDefaultClient
 import Foundation
 
 let options: ExampleOptions
@@ -23,7 +24,8 @@ func runTour(client: some HTTPClient, api: URL, options: ExampleOptions) async -
     try await tour.run()
     return 0
   } catch {
-    if case .server(let url) = options, error is ConnectionFailure {
+    // A refused connection is transient on every transport.
+    if case .server(let url) = options, (error as? any TransportFailure)?.isTransient == true {
       FileHandle.standardError.write(
         Data(
           """
@@ -44,6 +46,7 @@ case .fake:
   print("Base URL \(FakeBackend.baseURL); nothing is sent there.")
   exit(await runTour(client: FakeBackend.client(), api: FakeBackend.baseURL, options: options))
 case .server(let url):
-  print("Endpoint tour over URLSessionHTTPClient against \(url).")
-  exit(await runTour(client: URLSessionHTTPClient(), api: url, options: options))
+  let client = DefaultHTTPClient.make()
+  print("Endpoint tour over \(client.transport) (DefaultHTTPClient) against \(url).")
+  exit(await runTour(client: client, api: url, options: options))
 }

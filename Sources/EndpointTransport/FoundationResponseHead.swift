@@ -19,21 +19,56 @@ struct FoundationResponseHead: Sendable {
     self.response = response
   }
 
-  var status: Int { (response as? HTTPURLResponse)?.statusCode ?? 200 }
+  /// The status; a head that is not HTTP never gets this far (see ``refusal(method:url:request:)``).
+  var status: Int { (response as? HTTPURLResponse)?.statusCode ?? 0 }
 
   var url: URL? { response.url }
 
   /// The response as the SDK's type.
   var converted: HTTPResponse {
     if let http = response as? HTTPURLResponse { return HTTPResponse(http) }
-    return HTTPResponse(status: 200, url: response.url)
+    return HTTPResponse(status: status, url: response.url)
+  }
+
+  /// Why this head must not be delivered, if it must not: it is not HTTP, it is a `101` nobody
+  /// asked for (or another interim status given as final), or its `Content-Length` is not one
+  /// valid length.
+  func refusal(method: HTTPMethod, url: URL, request: HTTPFields) -> (any Error)? {
+    guard let http = response as? HTTPURLResponse else {
+      return MalformedResponse(method: method, url: url, reason: "no HTTP status line")
+    }
+    let status = http.statusCode
+    if (100..<200).contains(status) {
+      if status == 101 {
+        if !request.contains("Upgrade") {
+          return UnrequestedProtocolSwitch(
+            method: method,
+            url: url,
+            upgrade: http.value(forHTTPHeaderField: "Upgrade")
+          )
+        }
+      } else {
+        return MalformedResponse(
+          method: method,
+          url: url,
+          reason: "the interim status \(status) was given as the final one"
+        )
+      }
+    }
+    if let length = http.value(forHTTPHeaderField: "Content-Length"),
+      ContentLength.parse(length) == nil
+    {
+      return InvalidContentLength(method: method, url: url, value: length)
+    }
+    return nil
   }
 
   /// The body length the response declares, with the rules of
   /// ``EndpointCore/HTTPResponse/declaredBodyLength(method:)``.
   ///
-  /// Foundation joins repeated fields with `", "`, so repeated `Content-Length` or
-  /// `Content-Encoding` fields read as no number or as an encoding: an unknown length.
+  /// Foundation joins repeated fields with `", "`: repeated `Content-Length` fields of one value
+  /// read as that value (different ones are refused before, see ``refusal(method:url:request:)``),
+  /// and repeated `Content-Encoding` fields as an encoding: an unknown length.
   func declaredBodyLength(method: HTTPMethod) -> Int64? {
     guard let http = response as? HTTPURLResponse else { return nil }
     if !HTTPResponse.hasBody(status: http.statusCode, method: method) { return 0 }
@@ -42,9 +77,7 @@ struct FoundationResponseHead: Sendable {
     {
       return nil
     }
-    guard let text = http.value(forHTTPHeaderField: "Content-Length"), let length = Int64(text),
-      length >= 0
-    else { return nil }
-    return length
+    guard let text = http.value(forHTTPHeaderField: "Content-Length") else { return nil }
+    return ContentLength.parse(text)
   }
 }

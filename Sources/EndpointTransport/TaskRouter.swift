@@ -11,6 +11,13 @@ import Synchronization
 /// dictionary access only.
 final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
   private let transfers = Mutex<[Int: Transfer]>([:])
+  /// Tasks the client cancelled that have not completed yet.
+  private let cancelling = Mutex<Set<Int>>([])
+  private let worker: SessionWorker
+
+  init(worker: SessionWorker) {
+    self.worker = worker
+  }
 
   func register(_ task: URLSessionTask, for transfer: Transfer) {
     let identifier = task.taskIdentifier
@@ -20,6 +27,18 @@ final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
   func remove(_ task: URLSessionTask) {
     let identifier = task.taskIdentifier
     _ = transfers.withLock { $0.removeValue(forKey: identifier) }
+  }
+
+  /// A cancellation was sent to `task`: until it completes, it may still be receiving.
+  func noteCancellation(of task: URLSessionTask) {
+    let identifier = task.taskIdentifier
+    _ = cancelling.withLock { $0.insert(identifier) }
+  }
+
+  /// Whether the session has no task in flight, cancelled ones included: its work queue is then
+  /// idle, and a call that waits on it returns at once.
+  var isIdle: Bool {
+    transfers.withLock { $0.isEmpty } && cancelling.withLock { $0.isEmpty }
   }
 
   /// How many transfers are in flight (for tests of clean-up).
@@ -67,8 +86,10 @@ final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
   ) {
     // URLSession never follows a redirect itself: on Linux it drops the body of a 307/308 and
     // forwards credentials to any origin. The transfer applies the SDK's rules instead.
-    transfer(for: task)?.willRedirect(response, to: request, task: task)
-    completionHandler(nil)
+    // Answered here, at most once: the answer only queues work on the session's work queue, and
+    // the transfer says whether a cancellation already sent to the task forbids it.
+    let answer = transfer(for: task)?.willRedirect(response, to: request, task: task) ?? true
+    if answer { completionHandler(nil) }
   }
 
   func urlSession(
@@ -85,9 +106,9 @@ final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
       transfer(for: task)?.noteChallengeCancelled(task: task)
       // "Cancel" calls `task.cancel()`, which waits on the session's work queue: the queue this
       // callback runs on (see InlineDelegateQueue). URLSession accepts the answer from any
-      // thread; the handler is called exactly once.
+      // thread, so the client's worker gives it; the handler is called exactly once.
       nonisolated(unsafe) let answer = completionHandler
-      Transfer.offDelegateThread { answer(.cancelAuthenticationChallenge, nil) }
+      worker.submit { answer(.cancelAuthenticationChallenge, nil) }
     #else
       // Server trust is checked by the system; for HTTP authentication without a stored
       // credential, Apple's default handling returns the 401 as it is.
@@ -102,6 +123,7 @@ final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
   ) {
     let identifier = task.taskIdentifier
     let transfer = transfers.withLock { $0.removeValue(forKey: identifier) }
+    _ = cancelling.withLock { $0.remove(identifier) }
     transfer?.didComplete(task: task, error: error)
   }
 }

@@ -43,6 +43,8 @@ final class Transfer: TimeoutTarget {
   let mode: TransferMode
   private let session: URLSession
   private let router: TaskRouter
+  private let worker: SessionWorker
+  private let canceller: SessionWorker
   private let timeouts: TimeoutScheduler
   private let temporaryBodyFile: URL?
   private let startInstant = ContinuousClock.now
@@ -55,6 +57,8 @@ final class Transfer: TimeoutTarget {
     mode: TransferMode,
     session: URLSession,
     router: TaskRouter,
+    worker: SessionWorker,
+    canceller: SessionWorker,
     timeouts: TimeoutScheduler,
     temporaryBodyFile: URL?
   ) {
@@ -64,6 +68,8 @@ final class Transfer: TimeoutTarget {
     self.mode = mode
     self.session = session
     self.router = router
+    self.worker = worker
+    self.canceller = canceller
     self.timeouts = timeouts
     self.temporaryBodyFile = temporaryBodyFile
     state = Mutex(
@@ -74,6 +80,13 @@ final class Transfer: TimeoutTarget {
   // MARK: - Caller side
 
   /// Starts the transfer; `continuation` receives the response head and body.
+  ///
+  /// Making and resuming the task wait on the session's work queue. When the session has
+  /// nothing else in flight, that queue is idle and the wait is nothing: the task is made here,
+  /// with no hop (the plain, sequential request path). Otherwise the queue may be busy for long
+  /// (a body without end, read or dropped, leaves Foundation no gap for up to seconds), and the
+  /// task is made on the client's worker thread, so that the caller's thread, one of the
+  /// cooperative pool's, never waits (see ``SessionWorker``).
   func start(_ continuation: TransferHeadContinuation) {
     let failure: (any Error)? = state.withLock { state in
       if case .failed(let error) = state.outcome { return error }
@@ -85,7 +98,12 @@ final class Transfer: TimeoutTarget {
       return
     }
     startTimer()
-    launch(state.withLock { $0.hop })
+    let hop = state.withLock { $0.hop }
+    if router.isIdle {
+      launch(hop)
+    } else {
+      worker.submit({ self.launch(hop) }, afterStop: { self.fail(with: CancellationError()) })
+    }
   }
 
   /// The calling task was cancelled: stop the transfer and throw `CancellationError`.
@@ -141,6 +159,14 @@ final class Transfer: TimeoutTarget {
       }
       state.lastActivity = now
       let response = FoundationResponseHead(urlResponse)
+      let answered = response.url ?? state.hop.url
+      if let refusal = response.refusal(
+        method: state.hop.method,
+        url: answered,
+        request: state.hop.headerFields
+      ) {
+        return state.terminate(with: refusal)
+      }
       state.response = response
       state.responseStart = now
       let declared = response.declaredBodyLength(method: state.hop.method)
@@ -270,12 +296,30 @@ final class Transfer: TimeoutTarget {
   /// A redirect arrived. The SDK always tells URLSession not to follow it (so the 3xx comes in
   /// as an ordinary response); when the policy follows it, the 3xx is ignored and, once its
   /// task completes, a new task sends the request built by ``RedirectRule``.
-  func willRedirect(_ response: HTTPURLResponse, to newRequest: URLRequest, task: URLSessionTask) {
+  ///
+  /// - Returns: whether URLSession's redirect completion handler may be called. URLSession on
+  ///   Linux crashes the process when a cancellation reaches the task between this callback and
+  ///   the handler's answer (the answer then finds the task no longer waiting for it). So once a
+  ///   cancellation of the task has been sent, the handler is never called (the cancellation
+  ///   completes the task); once the handler is called, the task is never cancelled (its 3xx
+  ///   was received whole, and it completes by itself at once).
+  func willRedirect(
+    _ response: HTTPURLResponse,
+    to newRequest: URLRequest,
+    task: URLSessionTask
+  ) -> Bool {
+    let answer = state.withLock { state -> Bool in
+      guard state.task === task else { return true }
+      if state.taskCancelSent { return false }
+      state.redirectAnswered = true
+      return true
+    }
+    guard answer else { return false }
     // Stored before the next request is made, which URLSession gives the stored cookies.
     options.cookies?.store(from: response)
     guard let limit = options.redirectLimit,
       RedirectRule.isFollowed(response.statusCode)
-    else { return }
+    else { return true }
     let locationValue = response.value(forHTTPHeaderField: "Location") ?? ""
     let now = ContinuousClock.now
     let effects = state.withLock { state -> Effects in
@@ -310,6 +354,7 @@ final class Transfer: TimeoutTarget {
       return Effects()
     }
     perform(effects)
+    return true
   }
 
   /// An authentication challenge was answered with "cancel" so that the 401 reaches the caller;
@@ -341,9 +386,12 @@ final class Transfer: TimeoutTarget {
         return Effects()
       }
       guard let response = state.response else {
-        let missing = URLError(.badServerResponse)
         return state.terminate(
-          with: ConnectionFailure(method: state.hop.method, url: state.hop.url, underlying: missing)
+          with: MalformedResponse(
+            method: state.hop.method,
+            url: state.hop.url,
+            reason: "the transfer ended without a response head"
+          )
         )
       }
       switch state.delivery {
@@ -372,17 +420,18 @@ final class Transfer: TimeoutTarget {
     if let next {
       // Making and resuming a task waits on the session's work queue, which may be running this
       // callback (see InlineDelegateQueue).
-      Transfer.offDelegateThread { self.launch(next) }
+      worker.submit({ self.launch(next) }, afterStop: { self.fail(with: CancellationError()) })
     } else if let (file, head, response) = download {
       do {
         try file.commit()
-        head?.resume(returning: (response, HTTPBody.empty))
         deliverMetrics(state.withLock { $0.snapshot(error: nil) })
+        removeTemporaryBodyFile()
+        head?.resume(returning: (response, HTTPBody.empty))
       } catch {
-        head?.resume(throwing: error)
         deliverMetrics(state.withLock { $0.snapshot(error: error) })
+        removeTemporaryBodyFile()
+        head?.resume(throwing: error)
       }
-      removeTemporaryBodyFile()
     }
   }
 
@@ -401,6 +450,8 @@ final class Transfer: TimeoutTarget {
   }
 
   private func launch(_ hop: Hop) {
+    // Stopped while waiting for the worker: no task to make.
+    if state.withLock({ $0.outcome != nil }) { return }
     let request = hop.urlRequest(timeoutInterval: options.foundationTimeout)
     let task: URLSessionTask
     switch hop.body {
@@ -424,7 +475,8 @@ final class Transfer: TimeoutTarget {
     } else {
       // Stopped while the task was being made: complete it so the session forgets it.
       router.remove(task)
-      task.cancel()
+      router.noteCancellation(of: task)
+      canceller.submit { task.cancel() }
     }
   }
 
@@ -490,15 +542,21 @@ final class Transfer: TimeoutTarget {
       return IdleTimeout(method: method, url: url, limit: limit, silence: now - state.lastActivity)
     case .httpTooManyRedirects:
       return TooManyRedirects(method: method, limit: state.chain.count - 1, chain: state.chain)
+    case .unsupportedURL where Transfer.isHTTP(state.hop.url):
+      // What URLSession on Linux reports for a status line it cannot read.
+      return MalformedResponse(
+        method: state.hop.method,
+        url: url,
+        reason: "the status line cannot be read"
+      )
     default:
       return ConnectionFailure(method: state.hop.method, url: url, underlying: urlError)
     }
   }
 
-  /// Runs `work` later on another thread: for URLSession calls that wait on the session's work
-  /// queue, which delegate callbacks may be running on.
-  static func offDelegateThread(_ work: @escaping @Sendable () -> Void) {
-    DispatchQueue.global().async(execute: work)
+  static func isHTTP(_ url: URL) -> Bool {
+    guard let scheme = url.scheme else { return false }
+    return FieldName.equals(scheme, "http") || FieldName.equals(scheme, "https")
   }
 
   static func urlError(from error: any Error) -> URLError? {
@@ -517,6 +575,15 @@ final class Transfer: TimeoutTarget {
     if effects.stopTimer {
       timeouts.remove(self)
     }
+    // Before the caller resumes: once a call returns or throws, its metrics are delivered and
+    // its temporary body file is gone.
+    effects.discardFile?.discard()
+    if let metrics = effects.metrics {
+      deliverMetrics(metrics)
+    }
+    if effects.ended {
+      removeTemporaryBodyFile()
+    }
     if let (continuation, result) = effects.head {
       continuation.resume(with: result)
     }
@@ -526,15 +593,12 @@ final class Transfer: TimeoutTarget {
     if let task = effects.cancelTask {
       // Never on the caller's thread: URLSession on Linux can deadlock when a cancel lands
       // while the task completes on the thread that asked for it, and `cancel()` waits on the
-      // session's work queue, which may be running this callback.
-      Transfer.offDelegateThread { task.cancel() }
-    }
-    effects.discardFile?.discard()
-    if let metrics = effects.metrics {
-      deliverMetrics(metrics)
-    }
-    if effects.ended {
-      removeTemporaryBodyFile()
+      // session's work queue, which may be running this callback or be busy for a while.
+      // On a thread of its own: a cancellation may wait long for a flooded work queue, and
+      // new requests must not wait behind it. Until the task completes, the session counts as
+      // possibly flooded (see `start`).
+      router.noteCancellation(of: task)
+      canceller.submit { task.cancel() }
     }
   }
 
@@ -617,6 +681,10 @@ extension Transfer {
     var outcome: Outcome?
     var cancelRequested = false
     var challengeCancelled = false
+    /// A cancellation of `task` was sent to the canceller: its redirect is never answered.
+    var taskCancelSent = false
+    /// `task`'s redirect was answered: it completes by itself and is never cancelled.
+    var redirectAnswered = false
     var redirect: Hop?
     var chain: [URL]
     var lastActivity: ContinuousClock.Instant
@@ -689,6 +757,8 @@ extension Transfer {
       hop = next
       redirect = nil
       task = nil
+      taskCancelSent = false
+      redirectAnswered = false
       response = nil
       responseStart = nil
       firstByte = nil
@@ -735,7 +805,10 @@ extension Transfer {
       chunkIndex = 0
       bufferedBytes = 0
       inlineData = Data()
-      effects.cancelTask = task
+      if let task, !redirectAnswered {
+        effects.cancelTask = task
+        taskCancelSent = true
+      }
       if case .file(let file) = delivery { effects.discardFile = file }
       effects.ended = true
       if collectsMetrics { effects.metrics = snapshot(error: error) }

@@ -46,7 +46,12 @@ extension URLSession: HTTPClient {
       if let file = body.temporaryFile { try? FileManager.default.removeItem(at: file) }
       throw UnsupportedRequest(method: request.method, url: request.url, reason: reason)
     }
-    let call = CompletionCall(method: request.method, url: request.url, deadline: request.timeout)
+    let call = CompletionCall(
+      method: request.method,
+      url: request.url,
+      fields: request.headerFields,
+      deadline: request.timeout
+    )
     defer {
       if let file = body.temporaryFile { try? FileManager.default.removeItem(at: file) }
     }
@@ -58,21 +63,26 @@ extension URLSession: HTTPClient {
         (timeout.seconds + 1).rounded(.up) + 1
       )
     }
+    let outgoing = urlRequest
     return try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { continuation in
         let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = {
           data, response, error in
           call.complete(data: data, response: response, error: error)
         }
-        let task: URLSessionTask
-        switch hop.body {
-        case .none: task = dataTask(with: urlRequest, completionHandler: handler)
-        case .data(let data):
-          task = uploadTask(with: urlRequest, from: data, completionHandler: handler)
-        case .file(let fileURL):
-          task = uploadTask(with: urlRequest, fromFile: fileURL, completionHandler: handler)
+        // Making and resuming a task wait on the session's work queue: never on the
+        // cooperative pool (see SessionWorker).
+        SessionWorker.shared.submit {
+          let task: URLSessionTask
+          switch hop.body {
+          case .none: task = self.dataTask(with: outgoing, completionHandler: handler)
+          case .data(let data):
+            task = self.uploadTask(with: outgoing, from: data, completionHandler: handler)
+          case .file(let fileURL):
+            task = self.uploadTask(with: outgoing, fromFile: fileURL, completionHandler: handler)
+          }
+          call.start(task, continuation: continuation)
         }
-        call.start(task, continuation: continuation)
       }
     } onCancel: {
       call.cancel()
@@ -92,13 +102,15 @@ private final class CompletionCall: TimeoutTarget {
 
   private let method: HTTPMethod
   private let url: URL
+  private let fields: HTTPFields
   private let deadline: Duration?
   private let startInstant = ContinuousClock.now
   private let state = Mutex(State())
 
-  init(method: HTTPMethod, url: URL, deadline: Duration?) {
+  init(method: HTTPMethod, url: URL, fields: HTTPFields, deadline: Duration?) {
     self.method = method
     self.url = url
+    self.fields = fields
     self.deadline = deadline
   }
 
@@ -134,21 +146,24 @@ private final class CompletionCall: TimeoutTarget {
       let urlError = Transfer.urlError(from: error)
       switch urlError?.code {
       case .cancelled? where cancelled: result = .failure(CancellationError())
+      case .unsupportedURL? where Transfer.isHTTP(url):
+        let reason = "the status line cannot be read"
+        result = .failure(MalformedResponse(method: method, url: url, reason: reason))
       case let code?:
         result = .failure(
           ConnectionFailure(method: method, url: url, underlying: urlError ?? URLError(code))
         )
       case nil: result = .failure(error)
       }
-    } else if let http = response as? HTTPURLResponse {
-      result = .success((HTTPResponse(http), HTTPBody(data ?? Data())))
+    } else if let response {
+      let head = FoundationResponseHead(response)
+      if let refusal = head.refusal(method: method, url: response.url ?? url, request: fields) {
+        result = .failure(refusal)
+      } else {
+        result = .success((head.converted, HTTPBody(data ?? Data())))
+      }
     } else {
-      let failure = ConnectionFailure(
-        method: method,
-        url: url,
-        underlying: URLError(.badServerResponse)
-      )
-      result = .failure(failure)
+      result = .failure(MalformedResponse(method: method, url: url, reason: "no response head"))
     }
     finish(with: result, cancelTask: false, cancelled: false)
   }
@@ -179,7 +194,7 @@ private final class CompletionCall: TimeoutTarget {
     continuation?.resume(with: result)
     if cancelTask, let task {
       // Off the caller's thread: see the deadlock note in Transfer.
-      DispatchQueue.global().async { task.cancel() }
+      SessionWorker.shared.submit { task.cancel() }
     }
   }
 }

@@ -33,6 +33,10 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
 
   let session: URLSession
   let router: TaskRouter
+  /// Makes and resumes the session's tasks, off the cooperative pool.
+  let worker = SessionWorker(name: "Endpoint.URLSessionHTTPClient.worker")
+  /// Cancels the session's tasks and answers challenges, off the pool and apart from `worker`.
+  let canceller = SessionWorker(name: "Endpoint.URLSessionHTTPClient.canceller")
   let timeouts = TimeoutScheduler()
   /// Stores response cookies when URLSession does not (see ``CookieJar``).
   let cookies: CookieJar?
@@ -43,7 +47,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   ///   configuration; see ``Configuration``.
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
-    router = TaskRouter()
+    router = TaskRouter(worker: canceller)
     #if canImport(FoundationNetworking)
       // Callbacks run where URLSession delivers them, in order, with no hop per callback.
       let queue: OperationQueue = InlineDelegateQueue()
@@ -64,8 +68,11 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   }
 
   deinit {
-    // Lets requests in flight finish, then releases the delegate.
-    session.finishTasksAndInvalidate()
+    // Lets requests in flight finish, then releases the delegate; once the worker has made the
+    // tasks already asked of it: a task made on an invalidated session ends the process.
+    let session = session
+    worker.stop(then: { session.finishTasksAndInvalidate() })
+    canceller.stop()
   }
 
   /// Sends a request; returns the response head as soon as it arrives and the body as it comes.
@@ -76,7 +83,9 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   /// - Throws: `CancellationError` when the calling task is cancelled, ``EndpointCore/IdleTimeout``,
   ///   ``EndpointCore/DeadlineExceeded``, ``ConnectionFailure``, ``EndpointCore/TooManyRedirects``,
   ///   ``EndpointCore/RedirectBodyNotReplayable``, ``EndpointCore/ResponseTooLarge``, ``UnsupportedRequest``,
-  ///   ``EndpointCore/BodyLengthMismatch`` for a streamed body that misses its declared length.
+  ///   ``EndpointCore/BodyLengthMismatch`` for a streamed body that misses its declared length;
+  ///   for a response that is not valid HTTP, ``EndpointCore/MalformedResponse``,
+  ///   ``EndpointCore/UnrequestedProtocolSwitch`` or ``EndpointCore/InvalidContentLength``.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)
   }
@@ -125,6 +134,8 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
       mode: mode,
       session: session,
       router: router,
+      worker: worker,
+      canceller: canceller,
       timeouts: timeouts,
       temporaryBodyFile: body.temporaryFile
     )

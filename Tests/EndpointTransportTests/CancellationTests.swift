@@ -72,8 +72,13 @@ import Testing
       fault.adding("/slow-body?chunks=3&interval_ms=2"),
       fault.adding("/large?bytes=200000"),
     ]
-    let all = await outcomesOfCancelling(2000, atMost: 64) { _ in
-      .microseconds(Int.random(in: 0...3000))
+    // Up to 100 ms: at 64 in flight a request through URLSession takes tens of milliseconds
+    // (about 2,400 requests a second on two cores), and cancellations must race completions.
+    // (Cancellations once landed late because the client's URLSession calls held the pool's
+    // threads, which the timers of the cancelling tasks needed.) One request in 16 waits a
+    // second, so that some complete even on a busy machine.
+    let all = await outcomesOfCancelling(2000, atMost: 64) { index in
+      index % 16 == 0 ? .seconds(1) : .microseconds(Int.random(in: 0...100_000))
     } _: { index in
       let url = urls[index % urls.count]
       let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))

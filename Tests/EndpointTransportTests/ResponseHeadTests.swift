@@ -60,8 +60,56 @@ import Testing
     #expect(gzip.declaredBodyLength(method: .get) == nil)
     #expect(try head([:]).declaredBodyLength(method: .get) == nil)
     #expect(try head(["Content-Length": "-1"]).declaredBodyLength(method: .get) == nil)
-    #expect(try head(["Content-Length": "12, 12"]).declaredBodyLength(method: .get) == nil)
+    #expect(try head(["Content-Length": "12, 13"]).declaredBodyLength(method: .get) == nil)
     #expect(try head(["Content-Length": "ten"]).declaredBodyLength(method: .get) == nil)
+    #expect(try head(["Content-Length": "+12"]).declaredBodyLength(method: .get) == nil)
+  }
+
+  @Test func repeatedEqualLengthsDeclareThatLength() throws {
+    // Foundation joins repeated fields with ", "; one value repeated is that value (RFC 9110).
+    #expect(try head(["Content-Length": "12, 12"]).declaredBodyLength(method: .get) == 12)
+  }
+
+  @Test func aHeadThatIsNotHTTPIsRefusedNeverAssumedOK() throws {
+    let plain = FoundationResponseHead(
+      URLResponse(url: url, mimeType: nil, expectedContentLength: 4, textEncodingName: nil)
+    )
+    let refusal = plain.refusal(method: .get, url: url, request: HTTPFields())
+    #expect(refusal is MalformedResponse, "\(String(describing: refusal))")
+    #expect(plain.status != 200)
+    #expect(plain.declaredBodyLength(method: .get) == nil)
+  }
+
+  @Test func aSwitchOfProtocolsNobodyAskedForIsRefused() throws {
+    let switched = try head(["Upgrade": "websocket", "Connection": "Upgrade"], status: 101)
+    let refusal = try #require(
+      switched.refusal(method: .get, url: url, request: HTTPFields())
+        as? UnrequestedProtocolSwitch
+    )
+    #expect(refusal.upgrade == "websocket")
+    #expect("\(refusal)".contains("101"))
+    var asked = HTTPFields()
+    try asked.append("websocket", for: "Upgrade")
+    #expect(switched.refusal(method: .get, url: url, request: asked) == nil)
+    let interim = try head([:], status: 103)
+    #expect(interim.refusal(method: .get, url: url, request: asked) is MalformedResponse)
+  }
+
+  @Test(arguments: ["5, 10", "0x5", "+5", "1 0", "9223372036854775808", "-1", "", "5,"])
+  func aContentLengthThatIsNotOneLengthIsRefused(value: String) throws {
+    let refusal = try #require(
+      try head(["Content-Length": value]).refusal(method: .get, url: url, request: HTTPFields())
+        as? InvalidContentLength
+    )
+    #expect(refusal.value == value)
+    #expect(refusal.url == url)
+  }
+
+  @Test func aValidHeadIsDelivered() throws {
+    let fine = try head(["Content-Length": "10, 10"])
+    #expect(fine.refusal(method: .get, url: url, request: HTTPFields()) == nil)
+    #expect(
+      try head([:], status: 204).refusal(method: .get, url: url, request: HTTPFields()) == nil)
   }
 
   @Test func theCallbacksReadStatusAndURLWithoutConvertingTheHead() throws {
@@ -69,12 +117,6 @@ import Testing
     #expect(moved.status == 307)
     #expect(moved.url == url)
     #expect(moved.converted.headerFields["location"] == "/next")
-    let plain = FoundationResponseHead(
-      URLResponse(url: url, mimeType: nil, expectedContentLength: 4, textEncodingName: nil)
-    )
-    #expect(plain.status == 200)
-    #expect(plain.converted.status == 200)
-    #expect(plain.declaredBodyLength(method: .get) == nil)
   }
 
   @Test func responsesWithoutABodyDeclareZero() throws {

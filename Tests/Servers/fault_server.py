@@ -26,6 +26,17 @@ Routes (GET unless said):
   /early?status=S&location=L   (any method) answers S (default 413, with Location L if given)
                                right after the request head, without reading the body, then
                                drains and closes the connection
+  /endless                     200, chunked, 16 KiB chunks for as long as the client reads
+  /redirect-chain?hops=N       302 to /redirect-chain?hops=N-1, until 0: 200 {"hops": 0}
+  /switching-protocols         101 Switching Protocols (Upgrade: websocket) to any request,
+                               then raw bytes, then close
+  /content-length?value=V&repeat=W
+                               200 with Content-Length: V (as given, e.g. 0x5, +5, "1 0"),
+                               and a second Content-Length: W when given; 10 body bytes, close
+  /no-status                   answers bytes with no status line at all, then closes
+  /bad-status                  a status line that cannot be read (HTTP/1.1 abc OK), then closes
+  /chunked-trailer             200, chunked, with a trailer field after the last chunk
+  /cut-head                    a response head cut off before its blank line, then close
 
 Usage: fault_server.py [--host 127.0.0.1] [--port 0] [--port-file PATH]
 With --port 0 the kernel picks a free port; --port-file receives the chosen port once
@@ -415,6 +426,66 @@ def route_early(conn, request):
     return False
 
 
+def route_endless(conn, request):
+    head = head_bytes(
+        200,
+        [("Content-Type", "application/octet-stream"), ("Transfer-Encoding", "chunked")],
+    )
+    conn.sock.sendall(head)
+    chunk = b"%x\r\n" % 16384 + b"e" * 16384 + b"\r\n"
+    while True:
+        conn.sock.sendall(chunk)
+
+
+def route_redirect_chain(conn, request):
+    hops = request.int_param("hops", 3)
+    if hops <= 0:
+        return send_response(conn, 200, json_bytes({"hops": 0}))
+    location = f"/redirect-chain?hops={hops - 1}"
+    body = json_bytes({"hops": hops})
+    return send_response(conn, 302, body, extra=[("Location", location)])
+
+
+def route_switching_protocols(conn, request):
+    head = head_bytes(101, [("Upgrade", "websocket"), ("Connection", "Upgrade")])
+    conn.sock.sendall(head + b"\x81\x05hello" * 4)
+    return False
+
+
+def route_content_length(conn, request):
+    headers = [("Content-Type", "text/plain"), ("Content-Length", request.param("value", "10"))]
+    second = request.param("repeat")
+    if second is not None:
+        headers.append(("Content-Length", second))
+    headers.append(("Connection", "close"))
+    conn.sock.sendall(head_bytes(200, headers) + b"0123456789")
+    return False
+
+
+def route_no_status(conn, request):
+    conn.sock.sendall(b"hello, no status line here\n")
+    return False
+
+
+def route_bad_status(conn, request):
+    raw = b"HTTP/1.1 abc OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
+    conn.sock.sendall(raw)
+    return False
+
+
+def route_chunked_trailer(conn, request):
+    head = head_bytes(
+        200, [("Content-Type", "text/plain"), ("Transfer-Encoding", "chunked")]
+    )
+    conn.sock.sendall(head + b"5\r\nhello\r\n0\r\nX-Checksum: abc\r\n\r\n")
+    return True
+
+
+def route_cut_head(conn, request):
+    conn.sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n")
+    return False
+
+
 ROUTES = {
     "/silent": route_silent,
     "/stall": route_stall,
@@ -429,6 +500,14 @@ ROUTES = {
     "/headers-order": route_headers_order,
     "/no-content-length": route_no_content_length,
     "/early": route_early,
+    "/endless": route_endless,
+    "/redirect-chain": route_redirect_chain,
+    "/switching-protocols": route_switching_protocols,
+    "/content-length": route_content_length,
+    "/no-status": route_no_status,
+    "/bad-status": route_bad_status,
+    "/chunked-trailer": route_chunked_trailer,
+    "/cut-head": route_cut_head,
 }
 
 

@@ -1,0 +1,122 @@
+import EndpointCurl
+import EndpointTransport
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The right client for the platform the program runs on, made with one call.
+///
+/// On Apple platforms it sends through ``EndpointTransport/URLSessionHTTPClient``. On Linux it
+/// sends through ``EndpointCurl/CurlHTTPClient`` when libcurl can be loaded, otherwise through
+/// `URLSessionHTTPClient`: Foundation's URLSession there crashes the process on some server input
+/// (a chunked response with a trailer, a head cut off before its end) and is several times
+/// slower; see "Choosing a transport".
+///
+/// ```swift
+/// let client = DefaultHTTPClient.make().with(RetryMiddleware())
+/// let todo = try await client.call(Todo.with(id: 1))
+/// ```
+///
+/// Create one client and keep it: each has its own connection pool and thread. When one
+/// transport's own settings matter (TLS and proxy for curl, a `URLSessionConfiguration`), make
+/// that client directly instead.
+public struct DefaultHTTPClient: HTTPTransferClient, Sendable {
+  /// A transport the package offers.
+  public enum Transport: String, Sendable, Hashable, CustomStringConvertible {
+    /// ``EndpointTransport/URLSessionHTTPClient``.
+    case urlSession
+    /// ``EndpointCurl/CurlHTTPClient``.
+    case curl
+
+    /// The transport's client type, as a name.
+    public var description: String {
+      switch self {
+      case .urlSession: "URLSessionHTTPClient"
+      case .curl: "CurlHTTPClient"
+      }
+    }
+  }
+
+  /// The transport this client sends through.
+  public let transport: Transport
+  /// The client requests go to: a `CurlHTTPClient` or a `URLSessionHTTPClient`.
+  public let base: any HTTPTransferClient
+
+  /// Makes the platform's client with the settings every transport shares.
+  ///
+  /// - Parameters:
+  ///   - idleTimeout: the longest silence of a transfer before ``EndpointCore/IdleTimeout``;
+  ///     `nil` for none.
+  ///   - deadline: the longest a whole request may take before
+  ///     ``EndpointCore/DeadlineExceeded``, unless the request sets its own; `nil` for none.
+  ///   - redirectPolicy: which redirects are followed, and how many.
+  ///   - maximumResponseSize: the largest response body accepted
+  ///     (``EndpointCore/ResponseTooLarge``); `nil` for no limit.
+  ///   - metricsObserver: called once per request with its ``EndpointCore/TransferMetrics``.
+  /// - Returns: a client sending through `CurlHTTPClient` on Linux when libcurl loads, otherwise
+  ///   through `URLSessionHTTPClient`; ``transport`` says which.
+  public static func make(
+    idleTimeout: Duration? = .seconds(60),
+    deadline: Duration? = nil,
+    redirectPolicy: RedirectPolicy = .followDefault,
+    maximumResponseSize: Int? = nil,
+    metricsObserver: (@Sendable (TransferMetrics) -> Void)? = nil
+  ) -> DefaultHTTPClient {
+    #if os(Linux)
+      let curl = try? CurlHTTPClient(
+        configuration: .init(
+          idleTimeout: idleTimeout,
+          deadline: deadline,
+          redirectPolicy: redirectPolicy,
+          maximumResponseSize: maximumResponseSize,
+          metricsObserver: metricsObserver
+        )
+      )
+      if let curl { return DefaultHTTPClient(transport: .curl, base: curl) }
+    #endif
+    let session = URLSessionHTTPClient(
+      configuration: .init(
+        idleTimeout: idleTimeout,
+        deadline: deadline,
+        redirectPolicy: redirectPolicy,
+        maximumResponseSize: maximumResponseSize,
+        metricsObserver: metricsObserver
+      )
+    )
+    return DefaultHTTPClient(transport: .urlSession, base: session)
+  }
+
+  private init(transport: Transport, base: any HTTPTransferClient) {
+    self.transport = transport
+    self.base = base
+  }
+
+  /// Sends a request through the chosen transport; see ``EndpointCore/HTTPClient/send(_:)``.
+  public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+    try await base.send(request)
+  }
+
+  /// Sends a request with a body, reporting progress; see
+  /// ``EndpointCore/HTTPTransferClient/upload(_:progress:)``.
+  public func upload(
+    _ request: HTTPRequest,
+    progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    try await base.upload(request, progress: progress)
+  }
+
+  /// Downloads a response body to a file; see
+  /// ``EndpointCore/HTTPTransferClient/download(_:to:accepting:progress:)``.
+  @discardableResult
+  public func download(
+    _ request: HTTPRequest,
+    to destination: URL,
+    accepting accepted: AcceptedStatus = .success,
+    progress: (@Sendable (TransferProgress) -> Void)? = nil
+  ) async throws -> HTTPResponse {
+    try await base.download(request, to: destination, accepting: accepted, progress: progress)
+  }
+}

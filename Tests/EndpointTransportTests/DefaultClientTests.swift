@@ -1,0 +1,27 @@
+import EndpointCurl
+import EndpointDefaultClient
+import EndpointTransport
+import Foundation
+import Testing
+
+@Suite struct DefaultClientTests {
+  @Test func theDefaultClientIsCurlOnLinuxWhenLibcurlLoads() async throws {
+    let client = DefaultHTTPClient.make(idleTimeout: .seconds(5))
+    #if os(Linux)
+      let curlLoads = (try? CurlHTTPClient()) != nil
+      #expect(client.transport == (curlLoads ? .curl : .urlSession))
+      #expect((client.base is CurlHTTPClient) == curlLoads)
+    #else
+      #expect(client.transport == .urlSession)
+    #endif
+    let url = try TestServers.fault.adding("/echo")
+    let (response, body) = try await client.with([]).send(HTTPRequest(method: .get, url: url))
+    #expect(response.status == 200)
+    #expect(try await body.collect(upTo: 1 << 20).count > 0)
+  }
+
+  @Test func theTransportIsNamedAfterItsClientType() {
+    #expect(DefaultHTTPClient.Transport.curl.description == "CurlHTTPClient")
+    #expect(DefaultHTTPClient.Transport.urlSession.description == "URLSessionHTTPClient")
+  }
+}

@@ -1,0 +1,203 @@
+// Runs one misbehaving-server scenario against one client and prints a JSON report: the
+// transport tests run it as a child process, so a wedge or a crash fails a test (by its time
+// bound or its exit status) instead of stopping the whole test run.
+//
+//   TransportProbe abandon --client urlSession|curl --url URL --tasks N --rounds R
+//       R rounds of N tasks at once, each reading one chunk of an endless body and dropping it
+//   TransportProbe storm --client urlSession|curl --url URL --count N --in-flight M [--stream]
+//       N requests, M at once, each cancelled after a random 0–20 ms; --stream reads the
+//       body to its end (an endless body: until cancelled), otherwise the call collects it
+// Both finish with one request to --check URL that must succeed (the client still works).
+// Meanwhile a heartbeat task on the cooperative pool ticks every 10 ms: its longest gap shows
+// whether the pool was blocked (every task of the process stopped).
+// Report: {"elapsed": s, "rssStartMB", "rssEndMB", "poolStallMS", "outcomes": {"result": n, ...}}
+import EndpointCore
+import EndpointCurl
+import EndpointTransport
+import Foundation
+import Synchronization
+
+struct ProbeFailure: Error, CustomStringConvertible {
+  let description: String
+}
+
+func argument(_ name: String) -> String? {
+  let arguments = CommandLine.arguments
+  guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else {
+    return nil
+  }
+  return arguments[index + 1]
+}
+
+func residentMegabytes() -> Double {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+    return 0
+  }
+  for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+    let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? 0
+    return kilobytes / 1024
+  }
+  return 0
+}
+
+func makeClient(_ name: String) throws -> any HTTPClient {
+  switch name {
+  case "urlSession":
+    return URLSessionHTTPClient(
+      configuration: .init(idleTimeout: .seconds(30), maximumConnectionsPerHost: 16)
+    )
+  case "curl":
+    return try CurlHTTPClient(
+      configuration: .init(idleTimeout: .seconds(30), maximumConnectionsPerHost: 16)
+    )
+  default:
+    throw ProbeFailure(description: "unknown client \(name)")
+  }
+}
+
+/// How one request ended, as a short name.
+func outcome(of error: any Error) -> String {
+  switch error {
+  case is CancellationError: "cancelled"
+  case is IdleTimeout: "IdleTimeout"
+  case is ResponseBufferOverflow: "ResponseBufferOverflow"
+  default: "other: \(error)"
+  }
+}
+
+/// Reads one chunk of an endless body and drops the rest.
+func readOneChunk(_ client: any HTTPClient, _ url: URL) async -> String {
+  do {
+    let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+    for try await _ in body { break }
+    return "result"
+  } catch {
+    return outcome(of: error)
+  }
+}
+
+func abandon(_ client: any HTTPClient, url: URL, tasks: Int, rounds: Int) async -> [String] {
+  var outcomes: [String] = []
+  let start = ContinuousClock.now
+  for round in 0..<rounds {
+    if CommandLine.arguments.contains("--log") {
+      FileHandle.standardError.write(
+        Data("round \(round) at \(ContinuousClock.now - start)\n".utf8))
+    }
+    await withTaskGroup(of: String.self) { group in
+      for _ in 0..<tasks {
+        group.addTask { await readOneChunk(client, url) }
+      }
+      for await result in group { outcomes.append(result) }
+    }
+  }
+  return outcomes
+}
+
+func storm(
+  _ client: any HTTPClient,
+  url: URL,
+  count: Int,
+  inFlight: Int,
+  stream: Bool,
+  maxDelay: Int = 20_000
+) async -> [String] {
+  @Sendable func once() async -> String {
+    let request = Task { () async throws -> Void in
+      let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+      if stream {
+        for try await _ in body {}
+      } else {
+        _ = try await body.collect(upTo: 1 << 20)
+      }
+    }
+    try? await Task.sleep(for: .microseconds(Int.random(in: 0...maxDelay)))
+    request.cancel()
+    do {
+      try await request.value
+      return "result"
+    } catch {
+      return outcome(of: error)
+    }
+  }
+  return await withTaskGroup(of: String.self) { group in
+    var outcomes: [String] = []
+    for index in 0..<count {
+      if index >= inFlight, let result = await group.next() { outcomes.append(result) }
+      group.addTask { await once() }
+    }
+    for await result in group { outcomes.append(result) }
+    return outcomes
+  }
+}
+
+func main() async throws {
+  guard CommandLine.arguments.count > 1 else {
+    throw ProbeFailure(description: "usage: TransportProbe abandon|storm --client NAME --url URL")
+  }
+  let scenario = CommandLine.arguments[1]
+  let client = try makeClient(argument("--client") ?? "urlSession")
+  guard let url = argument("--url").flatMap(URL.init(string:)) else {
+    throw ProbeFailure(description: "--url is required")
+  }
+  let start = ContinuousClock.now
+  let rssStart = residentMegabytes()
+  let heartbeat = Task.detached { () -> Duration in
+    var last = ContinuousClock.now
+    var longest = Duration.zero
+    while !Task.isCancelled {
+      try? await Task.sleep(for: .milliseconds(10))
+      let now = ContinuousClock.now
+      longest = max(longest, now - last)
+      last = now
+    }
+    return longest
+  }
+  let outcomes: [String]
+  switch scenario {
+  case "abandon":
+    outcomes = await abandon(
+      client,
+      url: url,
+      tasks: Int(argument("--tasks") ?? "2") ?? 2,
+      rounds: Int(argument("--rounds") ?? "20") ?? 20
+    )
+  case "storm":
+    outcomes = await storm(
+      client,
+      url: url,
+      count: Int(argument("--count") ?? "300") ?? 300,
+      inFlight: Int(argument("--in-flight") ?? "16") ?? 16,
+      stream: CommandLine.arguments.contains("--stream"),
+      maxDelay: Int(argument("--max-delay-us") ?? "20000") ?? 20_000
+    )
+  default:
+    throw ProbeFailure(description: "unknown scenario \(scenario)")
+  }
+  if let check = argument("--check").flatMap(URL.init(string:)) {
+    _ = try await client.send(HTTPRequest(method: .get, url: check)).1.collect(upTo: 1 << 20)
+  }
+  let elapsed = ContinuousClock.now - start
+  heartbeat.cancel()
+  let stall = await heartbeat.value
+  var counts: [String: Int] = [:]
+  for outcome in outcomes { counts[outcome, default: 0] += 1 }
+  let report: [String: Any] = [
+    "elapsed": Double(elapsed.components.seconds)
+      + Double(elapsed.components.attoseconds) / 1e18,
+    "rssStartMB": rssStart,
+    "rssEndMB": residentMegabytes(),
+    "poolStallMS": Double(stall.components.seconds) * 1000
+      + Double(stall.components.attoseconds) / 1e15,
+    "outcomes": counts,
+  ]
+  let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
+  print(String(decoding: data, as: UTF8.self))
+}
+
+do {
+  try await main()
+} catch {
+  FileHandle.standardError.write(Data("TransportProbe: \(error)\n".utf8))
+  exit(2)
+}
