@@ -38,6 +38,21 @@ public struct RequestPayload: Sendable {
   /// No body and no `Content-Type`.
   public static let empty = RequestPayload(contentType: nil, body: nil)
 
+  /// An empty payload; with a content type, an empty body that declares it.
+  ///
+  /// `.empty()` is the same payload as the static property `empty`:
+  ///
+  /// ```swift
+  /// let page = Endpoint(url: url, method: "GET", payload: .empty(), parser: .string)
+  /// ```
+  ///
+  /// - Parameter contentType: the `Content-Type` of the empty body, or `nil` for no body at all.
+  /// - Returns: the property `empty` without a content type, else a zero-length body of that type.
+  public static func empty(contentType: String? = nil) -> RequestPayload {
+    guard let contentType else { return .empty }
+    return RequestPayload(contentType: contentType, body: .empty)
+  }
+
   /// Raw bytes with a media type.
   public static func data(
     _ data: Data,

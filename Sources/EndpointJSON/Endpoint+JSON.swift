@@ -154,6 +154,25 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
       parser: .json(decoder: decoder, expecting: status)
     )
   }
+
+  /// Creates an endpoint that sends `body` as JSON, with the header fields after the body as
+  /// TinyNetworking's README writes them: `Endpoint(json: .put, url: url, body: body, headers: auth)`.
+  ///
+  /// The same endpoint as `init(json:url:query:headers:body:)` with these arguments.
+  ///
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - url: the resolved URL.
+  ///   - body: the value sent as JSON; an encoding failure is thrown by `request()`.
+  ///   - headers: extra request fields.
+  public init<Body: Encodable>(
+    json method: HTTPMethod,
+    url: URL,
+    body: Body,
+    headers: [String: String]
+  ) {
+    self.init(json: method, url: url, headers: headers, body: body)
+  }
 }
 
 extension Endpoint where Resource == Void {
@@ -294,5 +313,24 @@ extension Endpoint where Resource == Void {
       timeout: timeout,
       parser: .json(expecting: status)
     )
+  }
+
+  /// Creates an endpoint that sends `body` as JSON, with the header fields after the body as
+  /// TinyNetworking's README writes them: `Endpoint(json: .put, url: url, body: body, headers: auth)`.
+  ///
+  /// The same endpoint as `init(json:url:query:headers:body:)` with these arguments.
+  ///
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - url: the resolved URL.
+  ///   - body: the value sent as JSON; an encoding failure is thrown by `request()`.
+  ///   - headers: extra request fields.
+  public init<Body: Encodable>(
+    json method: HTTPMethod,
+    url: URL,
+    body: Body,
+    headers: [String: String]
+  ) {
+    self.init(json: method, url: url, headers: headers, body: body)
   }
 }
