@@ -44,6 +44,23 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
     encoded = interpolation.encoded
   }
 
+  /// Creates a path from a string known only at run time, read as a literal would be: `/`
+  /// separates segments, `?` starts a query, and characters a URL cannot hold are
+  /// percent-encoded.
+  ///
+  /// ```swift
+  /// let route = "users/octocat/repos"          // from a configuration file
+  /// let endpoint = Endpoint<[Repo]>(json: .get, path: URLPath(route), relativeTo: api)
+  /// ```
+  ///
+  /// To keep a value that may contain `/` or `?` in one segment, interpolate it instead:
+  /// `"users/\(login)"`.
+  ///
+  /// - Parameter path: the path, relative to a base URL or absolute.
+  public init(_ path: String) {
+    self.init(stringLiteral: path)
+  }
+
   /// Creates a path from a literal with interpolations.
   public init(stringInterpolation: StringInterpolation) {
     encoded = stringInterpolation.encoded
