@@ -5,7 +5,7 @@
 #endif
 
 extension Endpoint {
-  /// TinyNetworking's name for ``Resource``, so its extensions (`where A == Image`) read the same.
+  /// TinyNetworking's name for `Resource`, so its extensions (`where A == Image`) read the same.
   public typealias A = Resource
 
   /// Creates an endpoint whose resource is made by a closure over the body, in TinyNetworking's
@@ -71,7 +71,7 @@ extension Endpoint {
   /// - Parameters:
   ///   - data: the response body, or `nil` for none.
   ///   - response: the response head, or `nil` for `200 OK`.
-  /// - Returns: the resource, or the error ``parse(_:_:)`` would throw.
+  /// - Returns: the resource, or the error ``parse(_:_:)-(HTTPResponse,Data)`` would throw.
   public func parse(_ data: Data?, _ response: HTTPResponse?) -> Result<Resource, any Error> {
     Result { try parse(response ?? HTTPResponse(status: 200), data ?? Data()) }
   }
