@@ -112,6 +112,53 @@ public struct Endpoint<Resource>: Sendable {
     self.urlError = urlError
   }
 
+  /// Creates an endpoint with a path and no base URL: the client gives the base, through
+  /// ``BaseURLMiddleware``, so one set of endpoints serves staging and production.
+  ///
+  /// ```swift
+  /// let user = Endpoint(.get, path: "users/\(id)", parser: .string)
+  /// let client = URLSessionHTTPClient().with(BaseURLMiddleware(api))
+  /// ```
+  ///
+  /// The endpoint's ``url`` is relative until the middleware resolves it; an absolute path
+  /// (`"https://…"`) is used as it is.
+  ///
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - path: the path relative to the client's base URL; interpolations are one segment each.
+  ///   - query: items appended to the query.
+  ///   - headers: extra request fields.
+  ///   - payload: the request body.
+  ///   - timeout: the whole exchange's deadline, or `nil` for the client's.
+  ///   - parser: turns the response into the resource.
+  public init(
+    _ method: HTTPMethod,
+    path: URLPath,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    payload: RequestPayload = .empty,
+    timeout: Duration? = nil,
+    parser: ResponseParser<Resource>
+  ) {
+    var url = URL(fileURLWithPath: "/")
+    var urlError: InvalidURL?
+    do {
+      url = try path.relativeURL()
+    } catch {
+      urlError = error
+    }
+    self.init(
+      method,
+      url: url,
+      query: query,
+      headers: headers,
+      payload: payload,
+      timeout: timeout,
+      parser: parser
+    )
+    self.urlError = urlError
+  }
+
   /// The request this endpoint describes: method, full URL, header fields and body.
   ///
   /// `Content-Type` comes from the payload and `Accept` from the parser unless ``headers`` sets

@@ -61,6 +61,28 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
     self.init(stringLiteral: path)
   }
 
+  /// A path whose text is already percent-encoded, such as a relative URL's.
+  init(encoded: String) {
+    self.encoded = encoded
+  }
+
+  /// The relative URL of this path, for an endpoint whose base URL the client gives.
+  func relativeURL() throws(InvalidURL) -> URL {
+    if isAbsoluteURL {
+      guard let url = URL(string: encoded) else {
+        throw InvalidURL(input: encoded, reason: "not a valid absolute URL")
+      }
+      return url
+    }
+    guard let url = URL(string: encoded), url.scheme == nil, url.host == nil else {
+      throw InvalidURL(
+        input: encoded,
+        reason: "not a relative path (a ':' in its first segment reads as a scheme)"
+      )
+    }
+    return url
+  }
+
   /// Creates a path from a literal with interpolations.
   public init(stringInterpolation: StringInterpolation) {
     encoded = stringInterpolation.encoded

@@ -65,3 +65,16 @@ import Testing
     #expect(throws: EncodingFailure.self) { try JSONValue(jsonObject: ["x": Double.infinity]) }
   }
 }
+
+@Suite struct RelativeJSONEndpointTests {
+  @Test func jsonEndpointsWithAPathAndNoBaseAreRelative() throws {
+    let get = Endpoint<Todo>(json: .get, path: "todos/\(1)")
+    #expect(get.url.absoluteString == "todos/1")
+    let post = Endpoint<Todo>(json: .post, path: "todos", body: NewTodo(title: "a"))
+    #expect(try post.request().headerFields["Content-Type"] == "application/json")
+    let delete = Endpoint<Void>(json: .delete, path: "todos/1")
+    #expect(try delete.request().url.absoluteString == "todos/1")
+    let put = Endpoint<Void>(json: .put, path: "todos/1", body: NewTodo(title: "b"))
+    #expect(try put.request().method == .put)
+  }
+}
