@@ -63,6 +63,25 @@ extension Endpoint {
     return copy
   }
 
+  /// A copy with the header field `name` set to `value`: the typed form,
+  /// `endpoint.settingHeader("Bearer \(token)", for: .authorization)`.
+  ///
+  /// - Parameters:
+  ///   - value: the field's value; checked when the request is made.
+  ///   - name: the field's name.
+  /// - Returns: the endpoint with the field replaced or added.
+  public func settingHeader(_ value: String, for name: HTTPFields.Name) -> Endpoint {
+    settingHeader(value, for: name.rawValue)
+  }
+
+  /// A copy without the header field `name`: the typed form, `removingHeader(.cookie)`.
+  ///
+  /// - Parameter name: the field's name.
+  /// - Returns: the endpoint without that field.
+  public func removingHeader(_ name: HTTPFields.Name) -> Endpoint {
+    removingHeader(name.rawValue)
+  }
+
   /// A copy with `items` added after the existing query items.
   public func addingQuery(_ items: [URLQueryItem]) -> Endpoint {
     var copy = self

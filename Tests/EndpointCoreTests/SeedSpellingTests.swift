@@ -72,3 +72,18 @@ import Testing
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
   }
 }
+
+@Suite struct TypedHeaderEndpointTests {
+  @Test func endpointHeadersTakeTypedNames() throws {
+    let endpoint = Endpoint(
+      .get, url: try makeURL("https://example.com/a"), headers: ["user-agent": "old"],
+      parser: .string
+    )
+    .settingHeader("MyApp/2.1", for: .userAgent)
+    .settingHeader("Bearer abc", for: .authorization)
+    #expect(endpoint.headers == ["User-Agent": "MyApp/2.1", "Authorization": "Bearer abc"])
+    let request = try endpoint.removingHeader(.authorization).request()
+    #expect(request.headerFields[.userAgent] == "MyApp/2.1")
+    #expect(!request.headerFields.contains(.authorization))
+  }
+}
