@@ -82,6 +82,7 @@ import Testing
     .settingHeader("MyApp/2.1", for: .userAgent)
     .settingHeader("Bearer abc", for: .authorization)
     #expect(endpoint.headers == ["User-Agent": "MyApp/2.1", "Authorization": "Bearer abc"])
+    #expect(endpoint.headers[.userAgent] == "MyApp/2.1")
     let request = try endpoint.removingHeader(.authorization).request()
     #expect(request.headerFields[.userAgent] == "MyApp/2.1")
     #expect(!request.headerFields.contains(.authorization))
