@@ -75,6 +75,11 @@ let package = Package(
       name: "EndpointCurlTests",
       dependencies: ["EndpointCore", "EndpointJSON", "EndpointCurl", "EndpointTestSupport"]
     ),
+    // The seed documents' samples, compiled and run against the loopback servers.
+    .testTarget(
+      name: "SeedTests",
+      dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointTestSupport"]
+    ),
     .testTarget(
       name: "EndpointTestingTests",
       dependencies: [

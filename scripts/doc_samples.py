@@ -237,6 +237,8 @@ def render(markdown_path, display_path):
     header = [f"import {name}" for name in modules]
     # On Linux, URLSession itself lives in FoundationNetworking.
     header += ["#if canImport(FoundationNetworking)", "import FoundationNetworking", "#endif"]
+    # And XMLParser in FoundationXML (see CustomFormats.md).
+    header += ["#if canImport(FoundationXML)", "import FoundationXML", "#endif"]
     for line in imports:
         if line not in header:
             header.append(line)

@@ -4,12 +4,21 @@
 /// let created: AcceptedStatus = .codes(201)
 /// created.contains(200)   // false
 /// ```
-public struct AcceptedStatus: Sendable, Hashable, CustomStringConvertible {
+public struct AcceptedStatus: Sendable, Hashable, CustomStringConvertible,
+  ExpressibleByArrayLiteral
+{
   private let ranges: [ClosedRange<Int>]
 
   /// Accepts every status in `ranges`.
   public init(_ ranges: [ClosedRange<Int>]) {
     self.ranges = ranges
+  }
+
+  /// Accepts exactly the statuses listed: `.void(expecting: [200, 204])`.
+  ///
+  /// - Parameter codes: the accepted status codes.
+  public init(arrayLiteral codes: Int...) {
+    self.init(codes.map { $0...$0 })
   }
 
   /// Any 2xx status: the default.

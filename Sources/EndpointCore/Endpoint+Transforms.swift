@@ -45,22 +45,43 @@ extension Endpoint {
 
   /// A copy with the header field `name` set to `value`, replacing any field of that name in any
   /// case.
+  ///
+  /// The field takes the place of the first one it replaces, or goes last. An invalid name or
+  /// value is reported by ``request()`` as ``InvalidHeaderField``.
   public func settingHeader(_ value: String, for name: String) -> Endpoint {
     var copy = self
-    for key in headers.keys where key.caseInsensitiveEquals(name) {
-      copy.headers[key] = nil
+    do {
+      try copy.headers.set(value, for: name)
+    } catch {
+      if copy.headerError == nil { copy.headerError = error }
     }
-    copy.headers[name] = value
     return copy
   }
 
   /// A copy without the header field `name`, in any case.
   public func removingHeader(_ name: String) -> Endpoint {
     var copy = self
-    for key in headers.keys where key.caseInsensitiveEquals(name) {
-      copy.headers[key] = nil
-    }
+    copy.headers.remove(name)
     return copy
+  }
+
+  /// A copy with the header field `name` set to `value`: the typed form,
+  /// `endpoint.settingHeader("Bearer \(token)", for: .authorization)`.
+  ///
+  /// - Parameters:
+  ///   - value: the field's value; checked when the request is made.
+  ///   - name: the field's name.
+  /// - Returns: the endpoint with the field replaced or added.
+  public func settingHeader(_ value: String, for name: HTTPFields.Name) -> Endpoint {
+    settingHeader(value, for: name.rawValue)
+  }
+
+  /// A copy without the header field `name`: the typed form, `removingHeader(.cookie)`.
+  ///
+  /// - Parameter name: the field's name.
+  /// - Returns: the endpoint without that field.
+  public func removingHeader(_ name: HTTPFields.Name) -> Endpoint {
+    removingHeader(name.rawValue)
   }
 
   /// A copy with `items` added after the existing query items.
@@ -96,18 +117,13 @@ extension Endpoint {
       method,
       url: url,
       query: query,
-      headers: headers,
       payload: payload,
       timeout: timeout,
       parser: parser
     )
+    endpoint.headers = headers
     endpoint.urlError = urlError
+    endpoint.headerError = headerError
     return endpoint
-  }
-}
-
-extension String {
-  func caseInsensitiveEquals(_ other: String) -> Bool {
-    HTTPToken.namesEqual(self, other)
   }
 }

@@ -28,8 +28,15 @@ public struct Endpoint<Resource>: Sendable {
   }
   /// Query items added after any query ``url`` already has, percent-encoded.
   public var query: [URLQueryItem]
-  /// Header fields to send. Checked when the request is resolved; ordered by name on the wire.
-  public var headers: [String: String]
+  /// Header fields to send, in the order given; a name may repeat.
+  ///
+  /// The initialisers take a `[String: String]` and order it by name; set fields in your own
+  /// order with a literal or ``settingHeader(_:for:)-(String,HTTPFields.Name)``:
+  ///
+  /// ```swift
+  /// endpoint.headers = [.accept: "text/csv", "X-Trace": "a", "X-Trace": "b"]
+  /// ```
+  public var headers: HTTPFields
   /// The body and its media type.
   public var payload: RequestPayload
   /// Validates the status and makes the resource from the body.
@@ -39,6 +46,9 @@ public struct Endpoint<Resource>: Sendable {
   public var timeout: Duration?
   /// A problem found while building the URL, reported by ``request()``.
   var urlError: InvalidURL?
+  /// The first invalid header field given to an initialiser or to `settingHeader`, reported by
+  /// ``request()``; the field itself is left out of ``headers``.
+  var headerError: InvalidHeaderField?
 
   /// Creates an endpoint in the memberwise form of the original TinyNetworking design.
   public init(
@@ -73,7 +83,15 @@ public struct Endpoint<Resource>: Sendable {
     self.method = method
     self.url = url
     self.query = query
-    self.headers = headers
+    var fields = HTTPFields(minimumCapacity: headers.count)
+    for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+      do {
+        try fields.append(value, for: name)
+      } catch {
+        if headerError == nil { headerError = error }
+      }
+    }
+    self.headers = fields
     self.payload = payload
     self.parser = parser
     self.timeout = timeout
@@ -112,6 +130,53 @@ public struct Endpoint<Resource>: Sendable {
     self.urlError = urlError
   }
 
+  /// Creates an endpoint with a path and no base URL: the client gives the base, through
+  /// ``BaseURLMiddleware``, so one set of endpoints serves staging and production.
+  ///
+  /// ```swift
+  /// let user = Endpoint(.get, path: "users/\(id)", parser: .string)
+  /// let client = URLSessionHTTPClient().with(BaseURLMiddleware(api))
+  /// ```
+  ///
+  /// The endpoint's ``url`` is relative until the middleware resolves it; an absolute path
+  /// (`"https://…"`) is used as it is.
+  ///
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - path: the path relative to the client's base URL; interpolations are one segment each.
+  ///   - query: items appended to the query.
+  ///   - headers: extra request fields.
+  ///   - payload: the request body.
+  ///   - timeout: the whole exchange's deadline, or `nil` for the client's.
+  ///   - parser: turns the response into the resource.
+  public init(
+    _ method: HTTPMethod,
+    path: URLPath,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    payload: RequestPayload = .empty,
+    timeout: Duration? = nil,
+    parser: ResponseParser<Resource>
+  ) {
+    var url = URL(fileURLWithPath: "/")
+    var urlError: InvalidURL?
+    do {
+      url = try path.relativeURL()
+    } catch {
+      urlError = error
+    }
+    self.init(
+      method,
+      url: url,
+      query: query,
+      headers: headers,
+      payload: payload,
+      timeout: timeout,
+      parser: parser
+    )
+    self.urlError = urlError
+  }
+
   /// The request this endpoint describes: method, full URL, header fields and body.
   ///
   /// `Content-Type` comes from the payload and `Accept` from the parser unless ``headers`` sets
@@ -123,14 +188,8 @@ public struct Endpoint<Resource>: Sendable {
     if let error = payload.deferredError { throw error }
     guard HTTPToken.isValid(method.rawValue) else { throw InvalidMethod(method: method) }
     if let timeout, timeout <= .zero { throw InvalidTimeout(timeout: timeout) }
-    var fields = HTTPFields(minimumCapacity: headers.count + 2)
-    if headers.count == 1, let (name, value) = headers.first {
-      try fields.append(value, for: name)
-    } else if !headers.isEmpty {
-      for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-        try fields.append(value, for: name)
-      }
-    }
+    if let headerError { throw headerError }
+    var fields = headers
     if let contentType = payload.contentType, !fields.contains("Content-Type") {
       try fields.append(contentType, for: "Content-Type")
     }

@@ -82,12 +82,19 @@ public struct HTTPBody: AsyncSequence, Sendable {
     return true
   }
 
+  /// The limit of ``collect(upTo:)`` when none is given: 32 MiB, the clients' default body limit.
+  public static let defaultLimit = 32 * 1024 * 1024
+
   /// Reads the whole body into memory.
   ///
-  /// - Parameter limit: the largest body accepted, in bytes.
+  /// ```swift
+  /// let (response, body) = try await client.send(request)
+  /// let data = try await body.collect()   // at most 32 MiB
+  /// ```
+  /// - Parameter limit: the largest body accepted, in bytes; ``defaultLimit`` unless given.
   /// - Throws: ``ResponseTooLarge`` past `limit` (checked against the declared length first, so a
   ///   body that is too large is not read at all), or the error the source throws.
-  public func collect(upTo limit: Int) async throws -> Data {
+  public func collect(upTo limit: Int = HTTPBody.defaultLimit) async throws -> Data {
     if let length, length > Int64(limit) {
       throw ResponseTooLarge(limit: limit, received: length)
     }

@@ -35,3 +35,23 @@ extension HTTPClient {
     return LoadHandle(task: task)
   }
 }
+
+extension HTTPClient {
+  /// Sends the endpoint's request and returns the parsed resource: the async form of
+  /// ``load(_:bodyLimit:completion:)``, the same call as ``call(_:bodyLimit:)``.
+  ///
+  /// ```swift
+  /// let user = try await URLSession.shared.load(userInfo(login: "objcio"))
+  /// ```
+  /// - Parameters:
+  ///   - endpoint: what to call.
+  ///   - bodyLimit: the largest body read, as in ``call(_:bodyLimit:)``.
+  /// - Returns: the resource the endpoint's parser made.
+  /// - Throws: what ``call(_:bodyLimit:)`` throws.
+  public func load<Resource>(
+    _ endpoint: Endpoint<Resource>,
+    bodyLimit: Int = defaultBodyLimit
+  ) async throws -> Resource {
+    try await call(endpoint, bodyLimit: bodyLimit)
+  }
+}

@@ -91,7 +91,7 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
 
   /// The values of every field called `name`, joined with `", "`; `nil` when there is none.
   ///
-  /// Use ``values(for:)`` for fields such as `Set-Cookie` whose values must not be joined.
+  /// Use ``values(for:)-(String)`` for fields such as `Set-Cookie` whose values must not be joined.
   public subscript(name: String) -> String? {
     let values = values(for: name)
     switch values.count {

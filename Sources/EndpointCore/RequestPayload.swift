@@ -38,6 +38,21 @@ public struct RequestPayload: Sendable {
   /// No body and no `Content-Type`.
   public static let empty = RequestPayload(contentType: nil, body: nil)
 
+  /// An empty payload; with a content type, an empty body that declares it.
+  ///
+  /// `.empty()` is the same payload as the static property `empty`:
+  ///
+  /// ```swift
+  /// let page = Endpoint(url: url, method: "GET", payload: .empty(), parser: .string)
+  /// ```
+  ///
+  /// - Parameter contentType: the `Content-Type` of the empty body, or `nil` for no body at all.
+  /// - Returns: the property `empty` without a content type, else a zero-length body of that type.
+  public static func empty(contentType: String? = nil) -> RequestPayload {
+    guard let contentType else { return .empty }
+    return RequestPayload(contentType: contentType, body: .empty)
+  }
+
   /// Raw bytes with a media type.
   public static func data(
     _ data: Data,
@@ -95,23 +110,68 @@ public struct RequestPayload: Sendable {
     multipart(parts, boundaryCandidates: { "endpoint-" + randomHex(count: 24) })
   }
 
+  /// A `multipart/form-data` body delimited by the boundary you choose, for a server or a test
+  /// that expects a known one.
+  ///
+  /// ```swift
+  /// let payload = try RequestPayload.multipart(
+  ///   [.text(name: "title", value: "Holiday")], boundary: "holiday-upload-1")
+  /// payload.contentType   // "multipart/form-data; boundary=holiday-upload-1"
+  /// ```
+  /// - Parameters:
+  ///   - parts: the parts, in order.
+  ///   - boundary: 1 to 70 ASCII letters, digits and `'+_-.`.
+  /// - Throws: ``InvalidMultipartBoundary`` if the boundary is not of that form, or occurs in a
+  ///   part (headers included), where it would end the body early.
+  public static func multipart(
+    _ parts: [MultipartPart],
+    boundary: String
+  ) throws(InvalidMultipartBoundary) -> RequestPayload {
+    guard (1...70).contains(boundary.utf8.count) else {
+      throw InvalidMultipartBoundary(boundary: boundary, reason: .length)
+    }
+    let allowed = Set("'+_-.".utf8)
+    guard
+      boundary.utf8.allSatisfy({
+        (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+          || allowed.contains($0)
+      })
+    else {
+      throw InvalidMultipartBoundary(boundary: boundary, reason: .character)
+    }
+    let rendered = render(parts)
+    let needle = Data(boundary.utf8)
+    if let index = rendered.firstIndex(where: { $0.firstRange(of: needle) != nil }) {
+      throw InvalidMultipartBoundary(boundary: boundary, reason: .occursInPart(index: index))
+    }
+    return assemble(rendered, boundary: boundary)
+  }
+
   static func multipart(
     _ parts: [MultipartPart],
     boundaryCandidates next: () -> String
   ) -> RequestPayload {
     // Each part is rendered once; the boundary is checked against the rendered bytes, headers
     // included, so no part can end the body early.
-    let rendered = parts.map { part in
-      var bytes = Data()
-      part.write(to: &bytes)
-      return bytes
-    }
+    let rendered = render(parts)
     var boundary = next()
     while case let needle = Data(boundary.utf8),
       rendered.contains(where: { $0.firstRange(of: needle) != nil })
     {
       boundary = next()
     }
+    return assemble(rendered, boundary: boundary)
+  }
+
+  private static func render(_ parts: [MultipartPart]) -> [Data] {
+    parts.map { part in
+      var bytes = Data()
+      part.write(to: &bytes)
+      return bytes
+    }
+  }
+
+  private static func assemble(_ rendered: [Data], boundary: String) -> RequestPayload {
     let delimiter = Data("--\(boundary)\r\n".utf8)
     var body = Data()
     body.reserveCapacity(

@@ -45,6 +45,45 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
     encoded = interpolation.encoded
   }
 
+  /// Creates a path from a string known only at run time, read as a literal would be: `/`
+  /// separates segments, `?` starts a query, and characters a URL cannot hold are
+  /// percent-encoded.
+  ///
+  /// ```swift
+  /// let route = "users/octocat/repos"          // from a configuration file
+  /// let endpoint = Endpoint<[Repo]>(json: .get, path: URLPath(route), relativeTo: api)
+  /// ```
+  ///
+  /// To keep a value that may contain `/` or `?` in one segment, interpolate it instead:
+  /// `"users/\(login)"`.
+  ///
+  /// - Parameter path: the path, relative to a base URL or absolute.
+  public init(_ path: String) {
+    self.init(stringLiteral: path)
+  }
+
+  /// A path whose text is already percent-encoded, such as a relative URL's.
+  init(encoded: String) {
+    self.encoded = encoded
+  }
+
+  /// The relative URL of this path, for an endpoint whose base URL the client gives.
+  func relativeURL() throws(InvalidURL) -> URL {
+    if isAbsoluteURL {
+      guard let url = URL(string: encoded) else {
+        throw InvalidURL(input: encoded, reason: "not a valid absolute URL")
+      }
+      return url
+    }
+    guard let url = URL(string: encoded), url.scheme == nil, url.host == nil else {
+      throw InvalidURL(
+        input: encoded,
+        reason: "not a relative path (a ':' in its first segment reads as a scheme)"
+      )
+    }
+    return url
+  }
+
   /// Creates a path from a literal with interpolations.
   public init(stringInterpolation: StringInterpolation) {
     encoded = stringInterpolation.encoded

@@ -25,6 +25,9 @@ public struct UnexpectedResponse: Error, Sendable, CustomStringConvertible {
   public let response: HTTPResponse
   /// The response body, complete.
   public let body: Data
+  /// The response body, complete: the same bytes as ``body``, under the name TinyNetworking's
+  /// playground used.
+  public var data: Data { body }
   /// The statuses the parser would have accepted.
   public let accepted: AcceptedStatus
 

@@ -154,6 +154,93 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
       parser: .json(decoder: decoder, expecting: status)
     )
   }
+
+  /// Creates an endpoint that sends `body` as JSON, with the header fields after the body as
+  /// TinyNetworking's README writes them: `Endpoint(json: .put, url: url, body: body, headers: auth)`.
+  ///
+  /// The same endpoint as `init(json:url:query:headers:body:)` with these arguments.
+  ///
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - url: the resolved URL.
+  ///   - body: the value sent as JSON; an encoding failure is thrown by `request()`.
+  ///   - headers: extra request fields.
+  public init<Body: Encodable>(
+    json method: HTTPMethod,
+    url: URL,
+    body: Body,
+    headers: [String: String]
+  ) {
+    self.init(json: method, url: url, headers: headers, body: body)
+  }
+
+  /// Creates a JSON endpoint with a path and no base URL: the client gives the base, through
+  /// `BaseURLMiddleware`, so one set of endpoints serves staging and production.
+  ///
+  /// ```swift
+  /// let user = Endpoint<User>(json: .get, path: "users/\(login)")
+  /// ```
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - path: the path relative to the client's base URL; interpolations are one segment each.
+  ///   - query: items appended to the query.
+  ///   - headers: extra request fields.
+  ///   - timeout: the whole exchange's deadline, or `nil` for the client's.
+  ///   - decoder: the response's decoder.
+  ///   - status: the statuses to parse; 2xx by default.
+  public init(
+    json method: HTTPMethod,
+    path: URLPath,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    timeout: Duration? = nil,
+    decoder: JSONDecoder = SharedCoders.decoder,
+    expecting status: AcceptedStatus = .success
+  ) {
+    self.init(
+      method,
+      path: path,
+      query: query,
+      headers: headers,
+      timeout: timeout,
+      parser: .json(decoder: decoder, expecting: status)
+    )
+  }
+
+  /// Creates a JSON endpoint that sends `body`, with a path and no base URL: the client gives
+  /// the base, through `BaseURLMiddleware`.
+  ///
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - path: the path relative to the client's base URL; interpolations are one segment each.
+  ///   - query: items appended to the query.
+  ///   - headers: extra request fields.
+  ///   - body: the value sent as JSON; an encoding failure is thrown by `request()`.
+  ///   - timeout: the whole exchange's deadline, or `nil` for the client's.
+  ///   - encoder: the body's encoder.
+  ///   - decoder: the response's decoder.
+  ///   - status: the statuses to parse; 2xx by default.
+  public init<Body: Encodable>(
+    json method: HTTPMethod,
+    path: URLPath,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    body: Body,
+    timeout: Duration? = nil,
+    encoder: JSONEncoder = SharedCoders.encoder,
+    decoder: JSONDecoder = SharedCoders.decoder,
+    expecting status: AcceptedStatus = .success
+  ) {
+    self.init(
+      method,
+      path: path,
+      query: query,
+      headers: headers,
+      payload: .jsonDeferringFailure(body, encoder: encoder),
+      timeout: timeout,
+      parser: .json(decoder: decoder, expecting: status)
+    )
+  }
 }
 
 extension Endpoint where Resource == Void {
@@ -288,6 +375,89 @@ extension Endpoint where Resource == Void {
       method,
       path: path,
       relativeTo: baseURL,
+      query: query,
+      headers: headers,
+      payload: .jsonDeferringFailure(body, encoder: encoder),
+      timeout: timeout,
+      parser: .json(expecting: status)
+    )
+  }
+
+  /// Creates an endpoint that sends `body` as JSON, with the header fields after the body as
+  /// TinyNetworking's README writes them: `Endpoint(json: .put, url: url, body: body, headers: auth)`.
+  ///
+  /// The same endpoint as `init(json:url:query:headers:body:)` with these arguments.
+  ///
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - url: the resolved URL.
+  ///   - body: the value sent as JSON; an encoding failure is thrown by `request()`.
+  ///   - headers: extra request fields.
+  public init<Body: Encodable>(
+    json method: HTTPMethod,
+    url: URL,
+    body: Body,
+    headers: [String: String]
+  ) {
+    self.init(json: method, url: url, headers: headers, body: body)
+  }
+
+  /// Creates a JSON endpoint with a path and no base URL: the client gives the base, through
+  /// `BaseURLMiddleware`, so one set of endpoints serves staging and production.
+  ///
+  /// ```swift
+  /// let user = Endpoint<User>(json: .get, path: "users/\(login)")
+  /// ```
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - path: the path relative to the client's base URL; interpolations are one segment each.
+  ///   - query: items appended to the query.
+  ///   - headers: extra request fields.
+  ///   - timeout: the whole exchange's deadline, or `nil` for the client's.
+  ///   - status: the statuses to parse; 2xx by default.
+  public init(
+    json method: HTTPMethod,
+    path: URLPath,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    timeout: Duration? = nil,
+    expecting status: AcceptedStatus = .success
+  ) {
+    self.init(
+      method,
+      path: path,
+      query: query,
+      headers: headers,
+      timeout: timeout,
+      parser: .json(expecting: status)
+    )
+  }
+
+  /// Creates a JSON endpoint that sends `body`, with a path and no base URL: the client gives
+  /// the base, through `BaseURLMiddleware`.
+  ///
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - path: the path relative to the client's base URL; interpolations are one segment each.
+  ///   - query: items appended to the query.
+  ///   - headers: extra request fields.
+  ///   - body: the value sent as JSON; an encoding failure is thrown by `request()`.
+  ///   - timeout: the whole exchange's deadline, or `nil` for the client's.
+  ///   - encoder: the body's encoder.
+  ///   - status: the statuses to parse; 2xx by default.
+  public init<Body: Encodable>(
+    json method: HTTPMethod,
+    path: URLPath,
+    query: [URLQueryItem] = [],
+    headers: [String: String] = [:],
+    body: Body,
+    timeout: Duration? = nil,
+    encoder: JSONEncoder = SharedCoders.encoder,
+    expecting status: AcceptedStatus = .success
+  ) {
+    self.init(
+      method,
+      path: path,
       query: query,
       headers: headers,
       payload: .jsonDeferringFailure(body, encoder: encoder),

@@ -28,6 +28,20 @@ extension RequestPayload {
     )
   }
 
+  /// A JSON body encoded now, under the name of TinyNetworking's playground:
+  /// `payload: try .json(encoding: item)` is ``json(_:encoder:)``.
+  ///
+  /// - Parameters:
+  ///   - value: the value to send.
+  ///   - encoder: the encoder; a shared one with `.sortedKeys` by default.
+  /// - Throws: ``EncodingFailure``, as ``json(_:encoder:)`` does.
+  public static func json<Value: Encodable>(
+    encoding value: Value,
+    encoder: JSONEncoder = SharedCoders.encoder
+  ) throws(EncodingFailure) -> RequestPayload {
+    try json(value, encoder: encoder)
+  }
+
   /// Like ``json(_:encoder:)``, but an encoding failure is kept in the payload and thrown by
   /// `Endpoint.request()`, so endpoint initialisers need no `try`.
   static func jsonDeferringFailure<Value: Encodable>(

@@ -135,11 +135,29 @@ import Testing
     let endpoint = Endpoint(
       .get, url: try makeURL("https://a.example"), headers: ["accept": "a", "X": "1"])
     let set = endpoint.settingHeader("b", for: "Accept")
-    #expect(set.headers == ["Accept": "b", "X": "1"])
+    #expect(set.headers == ["X": "1", "Accept": "b"], "in the place of the field it replaces")
     #expect(try set.request().headerFields.values(for: "accept") == ["b"])
     let removed = endpoint.removingHeader("ACCEPT")
     #expect(removed.headers == ["X": "1"])
-    #expect(endpoint.headers == ["accept": "a", "X": "1"], "the original is unchanged")
+    #expect(endpoint.headers == ["X": "1", "accept": "a"], "the original is unchanged")
+  }
+
+  @Test func headersKeepTheOrderGivenAndRepeatedNames() throws {
+    var endpoint = Endpoint(.get, url: try makeURL("https://a.example"), parser: .string)
+    endpoint.headers = ["X-Trace": "a", .accept: "text/csv", "x-trace": "b"]
+    let fields = try endpoint.request().headerFields
+    #expect(fields.map(\.name) == ["X-Trace", "Accept", "x-trace"])
+    #expect(fields.values(for: "X-Trace") == ["a", "b"])
+  }
+
+  @Test func anInvalidHeaderSetLaterIsReportedByRequest() throws {
+    let endpoint = Endpoint(.get, url: try makeURL("https://a.example"), parser: .string)
+      .settingHeader("a\nb", for: "X")
+      .settingHeader("fine", for: "Y")
+    #expect(throws: InvalidHeaderField(name: "X", reason: .forbiddenCharacterInValue("LF"))) {
+      try endpoint.request()
+    }
+    #expect(throws: InvalidHeaderField.self) { try endpoint.map { $0 + "!" }.request() }
   }
 
   @Test func timeoutIsCarriedToTheRequest() throws {

@@ -171,3 +171,39 @@ import Testing
     #expect(HTTPFields.isSensitive("x-session", additionalNames: ["X-Session"]))
   }
 }
+
+@Suite struct HTTPFieldNameTests {
+  @Test func typedNamesReadAndSetWithoutTry() {
+    var fields: HTTPFields = [.accept: "application/json", .userAgent: "MyApp/1.0"]
+    fields[.userAgent] = "MyApp/2.1"
+    fields[.authorization] = "Bearer abc"
+    #expect(fields["user-agent"] == "MyApp/2.1")
+    #expect(fields[.accept] == "application/json")
+    #expect(fields.map(\.name) == ["Accept", "User-Agent", "Authorization"])
+    fields[.accept] = nil
+    #expect(!fields.contains(.accept))
+  }
+
+  @Test func dictionaryLiteralKeepsOrderAndRepeatedNames() {
+    let fields: HTTPFields = ["X-Trace": "a", .contentType: "text/plain", "x-trace": "b"]
+    #expect(fields.values(for: "X-Trace") == ["a", "b"])
+    #expect(fields.map(\.name) == ["X-Trace", "Content-Type", "x-trace"])
+  }
+
+  @Test func settingAValueWithoutTryTurnsControlCharactersIntoSpaces() {
+    var fields = HTTPFields()
+    fields[.userAgent] = "App\r\nX-Injected: 1\u{0}\tend"
+    #expect(fields[.userAgent] == "App  X-Injected: 1 \tend")
+    #expect(fields.count == 1)
+    let literal: HTTPFields = [.cookie: "a=1\nb=2"]
+    #expect(literal[.cookie] == "a=1 b=2")
+  }
+
+  @Test func namesCompareWithoutCaseAndRuntimeNamesAreChecked() {
+    let lower = "content-type"
+    let inputs = ["Bad Name", "", "X:Y", "A\r\nB"]
+    #expect(HTTPFields.Name(lower) == .contentType)
+    #expect(HTTPFields.Name(lower)?.hashValue == HTTPFields.Name.contentType.hashValue)
+    #expect(inputs.allSatisfy { HTTPFields.Name($0) == nil })
+  }
+}

@@ -175,3 +175,45 @@ import Testing
     #expect(payload([]).body?.data == bytes("--BOUNDARY--\r\n"))
   }
 }
+
+@Suite struct ChosenBoundaryTests {
+  @Test func aChosenBoundaryDelimitsTheBody() throws {
+    let payload = try RequestPayload.multipart(
+      [.text(name: "title", value: "Holiday")], boundary: "holiday-upload-1")
+    #expect(payload.contentType == "multipart/form-data; boundary=holiday-upload-1")
+    let body = try #require(payload.body?.data)
+    #expect(
+      body
+        == bytes(
+          "--holiday-upload-1\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHoliday\r\n"
+            + "--holiday-upload-1--\r\n"))
+  }
+
+  @Test func aBoundaryOfTheWrongFormIsRefused() {
+    let parts: [MultipartPart] = [.text(name: "a", value: "b")]
+    for (boundary, reason) in [
+      ("", InvalidMultipartBoundary.Reason.length),
+      (String(repeating: "a", count: 71), .length),
+      ("with space", .character),
+      ("semi;colon", .character),
+      ("line\r\nbreak", .character),
+    ] {
+      #expect(throws: InvalidMultipartBoundary(boundary: boundary, reason: reason)) {
+        try RequestPayload.multipart(parts, boundary: boundary)
+      }
+    }
+  }
+
+  @Test func aBoundaryFoundInAPartIsRefused() {
+    let parts: [MultipartPart] = [
+      .text(name: "a", value: "fine"), .text(name: "b", value: "says --XYZ-- inside"),
+    ]
+    #expect(throws: InvalidMultipartBoundary(boundary: "XYZ", reason: .occursInPart(index: 1))) {
+      try RequestPayload.multipart(parts, boundary: "XYZ")
+    }
+    let error = InvalidMultipartBoundary(boundary: "XYZ", reason: .occursInPart(index: 1))
+    #expect(
+      error.description
+        == "Invalid multipart boundary \"XYZ\": it occurs in part 1, which it would end early")
+  }
+}

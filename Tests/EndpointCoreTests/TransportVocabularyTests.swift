@@ -53,6 +53,19 @@ import Testing
     #expect(idle.isTransient && deadline.isTransient)
   }
 
+  @Test func bothTimeoutErrorsSayTheyTimedOut() throws {
+    let url = try #require(URL(string: "https://example.com/slow"))
+    let idle = IdleTimeout(method: .get, url: url, limit: .milliseconds(300), silence: .seconds(1))
+    let deadline = DeadlineExceeded(
+      method: .post, url: url, limit: .seconds(2), elapsed: .seconds(2))
+    #expect(
+      idle.description
+        == "GET https://example.com/slow: timed out, no bytes for 1 s (idle timeout 0.3 s)")
+    #expect(
+      deadline.description
+        == "POST https://example.com/slow: timed out, not finished after 2 s (deadline 2 s)")
+  }
+
   @Test func metricsPrintOnlyThePhasesThatWereMeasured() throws {
     let start = ContinuousClock.now
     var metrics = TransferMetrics(

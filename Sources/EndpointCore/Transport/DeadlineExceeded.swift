@@ -15,7 +15,7 @@
 /// do {
 ///   _ = try await client.call(endpoint)
 /// } catch let error as DeadlineExceeded {
-///   print(error)  // GET http://… : not finished after 2.001 s (deadline 2 s)
+///   print(error)  // GET http://…: timed out, not finished after 2.001 s (deadline 2 s)
 /// }
 /// ```
 public struct DeadlineExceeded: Error, Hashable, Sendable, CustomStringConvertible {
@@ -39,7 +39,7 @@ public struct DeadlineExceeded: Error, Hashable, Sendable, CustomStringConvertib
   /// A sentence naming the request (credentials in its URL redacted), the time taken and the
   /// deadline.
   public var description: String {
-    "\(method) \(URLRedaction.redacted(url)): not finished after \(elapsed.shortDescription) "
+    "\(method) \(URLRedaction.redacted(url)): timed out, not finished after \(elapsed.shortDescription) "
       + "(deadline \(limit.shortDescription))"
   }
 }

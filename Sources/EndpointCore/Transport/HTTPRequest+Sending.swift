@@ -25,7 +25,11 @@ extension HTTPRequest {
     let scheme = url.scheme?.lowercased()
     guard scheme == "http" || scheme == "https" else {
       let named = url.scheme.map { "the scheme is \(HTTPToken.quotedForMessage($0, limit: 20))" }
-      return "only http and https URLs are sent (\(named ?? "the URL has no scheme"))"
+      guard let named else {
+        return "only http and https URLs are sent (a relative URL needs a client with a "
+          + "BaseURLMiddleware)"
+      }
+      return "only http and https URLs are sent (\(named))"
     }
     guard let host = url.host, !host.isEmpty else {
       return "an http or https URL needs a host"

@@ -14,7 +14,7 @@
 /// do {
 ///   _ = try await client.call(endpoint)
 /// } catch let error as IdleTimeout {
-///   print(error)  // GET http://… : no bytes for 0.3 s (idle timeout 0.3 s)
+///   print(error)  // GET http://…: timed out, no bytes for 0.3 s (idle timeout 0.3 s)
 /// }
 /// ```
 public struct IdleTimeout: Error, Hashable, Sendable, CustomStringConvertible {
@@ -37,7 +37,7 @@ public struct IdleTimeout: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// A sentence naming the request (credentials in its URL redacted), the silence and the limit.
   public var description: String {
-    "\(method) \(URLRedaction.redacted(url)): no bytes for \(silence.shortDescription) "
+    "\(method) \(URLRedaction.redacted(url)): timed out, no bytes for \(silence.shortDescription) "
       + "(idle timeout \(limit.shortDescription))"
   }
 }
