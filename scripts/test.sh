@@ -5,8 +5,9 @@
 #
 # 1. format lint   scripts/lint.sh: swift format lint --strict over every Swift directory
 # 2. build         swift build --build-tests -Xswiftc -warnings-as-errors
-# 3. tests         starts httpbin and the fault server (scripts/servers.sh), runs swift test,
-#                  stops the servers (also on failure or interrupt)
+# 3. tests         starts httpbin and the fault server (scripts/servers.sh), runs swift test
+#                  (the stress suites each on their own afterwards), stops the servers (also on
+#                  failure or interrupt)
 # 4. example       runs EndpointExample on its in-memory fake backend, then over URLSession against
 #                  Examples/todo_server.py on a free port (stopped afterwards, also on failure)
 # 5. linkage       scripts/check-linkage.sh: EndpointCore + EndpointJSON link no Foundation or ICU
@@ -116,7 +117,18 @@ run_tests() {
   source .test-servers/env
   set +a
   # Swift Testing only: --disable-xctest keeps an empty XCTest run out of the output.
-  swift test --disable-xctest "${BUILD_FLAGS[@]}"
+  # The stress suites flood both cores on purpose (child processes streaming endless bodies,
+  # thousands of racing cancellations); each runs on its own after the rest, so their load
+  # never stands in for a timing fault of another test.
+  local stress=(WedgeTests CancellationRaceTests)
+  local skip
+  skip="$(IFS='|'; echo "${stress[*]}")"
+  swift test --disable-xctest "${BUILD_FLAGS[@]}" --skip "$skip"
+  local suite
+  for suite in "${stress[@]}"; do
+    echo "tests: stress suite $suite on its own"
+    swift test --disable-xctest "${BUILD_FLAGS[@]}" --skip-build --filter "$suite"
+  done
 }
 
 # The README's first command, both ways: offline, and against the example's local server.
