@@ -16,6 +16,12 @@
 /// path.encoded   // "users/..%2Fadmin/repos"
 /// ```
 ///
+/// An interpolated value keeps the characters RFC 3986 allows in a segment as they are (letters,
+/// digits, `-` `.` `_` `~` and `:` `@` `,` `;` `=`) and encodes everything else: `/`, `?`, `#`,
+/// `%`, spaces, controls, the other sub-delimiters and non-ASCII; `.` and `..` alone are encoded
+/// so they cannot climb the path. In the query part a value is encoded as one query value.
+/// `\(raw: text)` inserts already-encoded text unchanged.
+///
 /// Resolution against a base URL (see ``resolved(against:)``):
 ///
 /// | base                      | path                | result                                  |
@@ -111,6 +117,17 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
       } else {
         encoded += PercentEncoding.encodePath(literal)
       }
+    }
+
+    /// Appends text that is already percent-encoded, as it is: for a segment an API gave you
+    /// encoded (a cursor, a signed key). Nothing is checked or encoded, so never pass user
+    /// input here.
+    ///
+    /// ```swift
+    /// let path: URLPath = "objects/\(raw: "photos%2F2024%2Fa.jpg")"
+    /// ```
+    public mutating func appendInterpolation(raw encodedText: String) {
+      encoded += encodedText
     }
 
     /// Appends a value as one percent-encoded segment (`/`, `?`, `#` and `%` included);

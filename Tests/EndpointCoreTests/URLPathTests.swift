@@ -169,3 +169,14 @@ import Testing
     #expect(url.absoluteString == expected)
   }
 }
+
+/// Already-encoded text goes into a path unchanged.
+@Suite struct RawSegmentTests {
+  @Test func rawTextIsInsertedAsItIs() throws {
+    let key = "photos%2F2024%2Fa.jpg"
+    let path: URLPath = "objects/\(raw: key)/meta"
+    #expect(path.encoded == "objects/photos%2F2024%2Fa.jpg/meta")
+    let url = try path.resolved(against: try #require(URL(string: "https://s3.example.com/b")))
+    #expect(url.absoluteString == "https://s3.example.com/b/objects/photos%2F2024%2Fa.jpg/meta")
+  }
+}
