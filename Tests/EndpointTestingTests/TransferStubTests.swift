@@ -80,4 +80,17 @@ import Testing
     #expect(response.status == 200)
     #expect(try String(contentsOf: file, encoding: .utf8) == "fresh")
   }
+
+  @Test func aRecordingClientRecordsADownload() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/report").reply(status: 200, text: "rows")
+    let recorder = RecordingClient(wrapping: stub)
+    let file = temporaryFile()
+    defer { try? FileManager.default.removeItem(at: file) }
+    try await recorder.download(
+      Endpoint<Data>(.get, url: api.appending(path: "report"), parser: .data), to: file)
+    #expect(try String(contentsOf: file, encoding: .utf8) == "rows")
+    #expect(recorder.exchanges.count == 1)
+    #expect(recorder.exchanges.first?.request.url.path == "/report")
+  }
 }
