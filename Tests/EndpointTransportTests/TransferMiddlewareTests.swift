@@ -1,6 +1,7 @@
 import EndpointCore
 import EndpointTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import EndpointCurl
@@ -38,5 +39,41 @@ import Testing
       payload: .data(Data("hello".utf8), contentType: "text/plain"), parser: .data)
     let body = try await client.upload(endpoint) { _ in }
     #expect(String(decoding: body, as: UTF8.self).contains("through-middleware"))
+  }
+
+  private func wrapped(
+    _ client: some HTTPTransferClient,
+    _ middleware: any Middleware...
+  ) -> some HTTPTransferClient {
+    client.with(middleware)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func aDownloadIsLoggedRetriedAndAuthorized(transport: TransportUnderTest) async throws {
+    let logged = Mutex<[Int]>([])
+    let attempts = Mutex(0)
+    let client = try wrapped(
+      transport.makeClient(),
+      RetryMiddleware(sleep: { _ in }),
+      AuthorizationMiddleware.bearer("download-token"),
+      // Fails the first attempt the way a busy server would, so the retry has work to do.
+      ClosureMiddleware { request, next in
+        let attempt = attempts.withLock { count -> Int in
+          count += 1
+          return count
+        }
+        if attempt == 1 { return (HTTPResponse(status: 503), .empty) }
+        return try await next(request)
+      },
+      LoggingMiddleware { entry in logged.withLock { $0.append(entry.status ?? 0) } })
+    let file = FileManager.default.temporaryDirectory.appending(path: "auth-\(UUID()).json")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let endpoint = Endpoint<Data>(
+      .get, url: try TestServers.httpbin.adding("/bearer"), parser: .data)
+    let response = try await client.download(endpoint, to: file)
+    #expect(response.status == 200)
+    #expect(try String(contentsOf: file, encoding: .utf8).contains("download-token"))
+    #expect(attempts.withLock { $0 } == 2)
+    #expect(logged.withLock { $0 } == [200])
   }
 }
