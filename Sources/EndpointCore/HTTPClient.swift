@@ -61,7 +61,9 @@ extension HTTPClient {
   /// for try await line in body.lines { print(line) }   // a 404 page never streams as lines
   /// ```
   ///
-  /// - Parameter errorBodyLimit: the most bytes of a rejected response's body kept on the error.
+  /// - Parameters:
+  ///   - endpoint: the call to make.
+  ///   - errorBodyLimit: the most bytes of a rejected response's body kept on the error.
   /// - Throws: the errors of ``Endpoint/request()``, of the client, or ``UnexpectedResponse`` for
   ///   a status the parser does not accept.
   public func stream<Resource>(

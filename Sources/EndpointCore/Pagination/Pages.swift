@@ -135,6 +135,8 @@ extension HTTPClient {
   /// ```
   ///
   /// - Parameters:
+  ///   - endpoint: the first page.
+  ///   - paginator: how to find each next page.
   ///   - maximumPages: the most pages fetched; `nil` for no limit.
   ///   - prefetch: whether the next page is fetched while the consumer works on the current one.
   public func pages<Resource: Sendable>(
@@ -157,6 +159,8 @@ extension HTTPClient {
   /// ```
   ///
   /// - Parameters:
+  ///   - endpoint: the first page.
+  ///   - paginator: how to find each next page.
   ///   - maximumItems: the most items given; `nil` for no limit.
   ///   - maximumPages: the most pages fetched; `nil` for no limit.
   ///   - prefetch: whether the next page is fetched while the current one's items are consumed.
