@@ -99,6 +99,13 @@ public struct RetryMiddleware: Middleware {
       guard let total else { return nil }
       return total - .seconds(now().timeIntervalSince(started)) - delay
     }
+    func attemptLimit(_ left: Duration?) -> Duration? {
+      switch (left, policy.attemptTimeout) {
+      case (let left?, let own?): min(left, own)
+      case (let left, let own): left ?? own
+      }
+    }
+    request.timeout = attemptLimit(total)
     var attempt = 1
     while true {
       let response: HTTPResponse
@@ -110,10 +117,13 @@ public struct RetryMiddleware: Middleware {
           policy.retriesError(error)
         else { throw error }
         let delay = policy.backoff(beforeRetry: attempt, random: random())
-        if let left = remaining(after: delay) {
-          guard left > .zero else { throw error }
-          request.timeout = left
+        let left = remaining(after: delay)
+        if let left, left <= .zero, let total {
+          throw RetryBudgetExhausted(
+            method: request.method, url: request.url, attempts: attempt, budget: total,
+            lastError: error)
         }
+        request.timeout = attemptLimit(left)
         try await wait(delay)
         attempt += 1
         continue
@@ -127,10 +137,9 @@ public struct RetryMiddleware: Middleware {
       case .wait(let wait): delay = wait
       case .none: delay = policy.backoff(beforeRetry: attempt, random: random())
       }
-      if let left = remaining(after: delay) {
-        guard left > .zero else { return (response, body) }
-        request.timeout = left
-      }
+      let left = remaining(after: delay)
+      if let left, left <= .zero { return (response, body) }
+      request.timeout = attemptLimit(left)
       await body.discard()
       try await wait(delay)
       attempt += 1

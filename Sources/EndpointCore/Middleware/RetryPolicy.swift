@@ -32,6 +32,9 @@ public struct RetryPolicy: Sendable {
   ///
   /// Cancellation is never retried, whatever this says.
   public var retriesError: @Sendable (any Error) -> Bool
+  /// How long one attempt may take, or `nil` for no limit of its own. The request's timeout
+  /// stays the budget of the whole call: an attempt gets the smaller of this and what is left.
+  public var attemptTimeout: Duration?
 
   /// The methods RFC 9110 calls idempotent, less `TRACE`: `GET`, `HEAD`, `PUT`, `DELETE`,
   /// `OPTIONS`.

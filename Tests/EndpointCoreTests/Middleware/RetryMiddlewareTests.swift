@@ -370,3 +370,37 @@ func retry(
     #expect(stub.requests.allSatisfy { $0.timeout == nil })
   }
 }
+
+/// The budget's own error, and a timeout per attempt.
+@Suite struct RetryBudgetTests {
+  struct Flaky: Error, TransportFailure {
+    var isTransient: Bool { true }
+  }
+
+  @Test func aFailureThatTheBudgetCannotRetryNamesTheBudget() async throws {
+    let time = RetryDeadlineTests.FakeTime()
+    let stub = ScriptedClient { _, _ in
+      time.advance(by: .milliseconds(300))
+      throw Flaky()
+    }
+    let middleware = RetryMiddleware(
+      policy: RetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(400)),
+      sleep: { time.advance(by: $0) }, random: { 1 }, now: { time.now })
+    let error = await #expect(throws: RetryBudgetExhausted.self) {
+      _ = try await stub.with(middleware).send(
+        HTTPRequest(method: .get, url: testURL(), timeout: .seconds(1)))
+    }
+    #expect(error?.attempts == 2)
+    #expect(error?.lastError is Flaky)
+    #expect(error?.description.contains("timeout of 1 s") == true)
+  }
+
+  @Test func eachAttemptGetsItsOwnLimitWithinTheBudget() async throws {
+    let stub = ScriptedClient(status: 503)
+    var policy = RetryPolicy(maxAttempts: 3)
+    policy.attemptTimeout = .milliseconds(200)
+    let middleware = RetryMiddleware(policy: policy, sleep: { _ in }, random: { 0 })
+    _ = try await stub.with(middleware).send(HTTPRequest(method: .get, url: testURL()))
+    #expect(stub.requests.map(\.timeout) == Array(repeating: .milliseconds(200), count: 3))
+  }
+}
