@@ -53,6 +53,10 @@ extension Fixture {
         interactions.append(Interaction(request: recordedRequest, response: nil, error: reason))
         continue
       }
+      // The versioned format accepts only these; a HAR imported and saved must read back.
+      guard (100...599).contains(status) else {
+        throw fail("entry \(index + 1) has no valid response status (\(status))")
+      }
       var body = Data()
       if let text = response["content"]?["text"]?.stringValue {
         if response["content"]?["encoding"]?.stringValue == "base64" {

@@ -81,6 +81,16 @@ import Testing
     #expect(try await client.call(userEndpoint(id: 5)) == User(id: 5, name: "Lin"))
   }
 
+  @Test func aStatusTheFixtureFormatRefusesIsRejectedSoImportsSaveAndReadBack() {
+    for status in [99, 600, 991, -1] {
+      let har =
+        #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.example/"}, "#
+        + #""response": {"status": \#(status), "headers": [], "content": {}}}]}}"#
+      let error = #expect(throws: InvalidFixture.self) { try Fixture(har: Data(har.utf8)) }
+      #expect(error?.description.contains("no valid response status (\(status))") == true)
+    }
+  }
+
   @Test func invalidHARIsRejectedWithAReason() {
     let error = #expect(throws: InvalidFixture.self) {
       try Fixture(har: Data(#"{"log": {}}"#.utf8))
