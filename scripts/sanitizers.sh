@@ -54,11 +54,20 @@ export TSAN_OPTIONS="halt_on_error=1:suppressions=$ROOT/scripts/tsan-curl.supp:$
 # own report is the one wanted.
 export SWIFT_BACKTRACE=enable=no
 
+# Tests run one at a time (--no-parallel): many assert wall-clock bounds of a few seconds, set
+# for uninstrumented code, and instrumented code runs 2 to 10 times slower; in parallel on a
+# small machine they starve each other past those bounds.
+# Skipped: a bound on resident memory, which AddressSanitizer breaks on purpose (it keeps up to
+# 256 MiB of freed memory in its quarantine to catch use after free, plus shadow memory); the
+# test runs uninstrumented in scripts/test.sh.
+SKIP='anEndlessTrailerFailsWithBoundedMemory'
+
 for kind in "${KINDS[@]}"; do
   short="${kind:0:1}san"
   echo "==> swift test --sanitize=$kind (.build/$short)"
   start=$SECONDS
-  swift test --disable-xctest --scratch-path ".build/$short" --sanitize="$kind" "$@"
+  swift test --disable-xctest --scratch-path ".build/$short" --sanitize="$kind" \
+    --no-parallel --skip "$SKIP" "$@"
   echo "sanitizers: $kind ok in $((SECONDS - start))s, nothing reported"
 done
 echo "sanitizers: ok (${KINDS[*]})"
