@@ -19,8 +19,9 @@ extension Fixture {
     }
     var interactions: [Interaction] = []
     for (index, entry) in entries.enumerated() {
+      // An empty method is refused as the fixture format refuses it.
       guard let request = entry["request"], let method = request["method"]?.stringValue,
-        let urlText = request["url"]?.stringValue, let url = URL(string: urlText)
+        !method.isEmpty, let urlText = request["url"]?.stringValue, let url = URL(string: urlText)
       else { throw fail("entry \(index + 1) has no request method and URL") }
       var requestBody = Data()
       if let text = request["postData"]?["text"]?.stringValue {

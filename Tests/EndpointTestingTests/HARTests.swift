@@ -91,6 +91,14 @@ import Testing
     }
   }
 
+  @Test func anEmptyMethodIsRejectedSoImportsSaveAndReadBack() {
+    let har =
+      #"{"log": {"entries": [{"request": {"method": "", "url": "https://a.example/"}, "#
+      + #""response": {"status": 200, "headers": [], "content": {}}}]}}"#
+    let error = #expect(throws: InvalidFixture.self) { try Fixture(har: Data(har.utf8)) }
+    #expect(error?.description.contains("entry 1 has no request method and URL") == true)
+  }
+
   @Test func invalidHARIsRejectedWithAReason() {
     let error = #expect(throws: InvalidFixture.self) {
       try Fixture(har: Data(#"{"log": {}}"#.utf8))
