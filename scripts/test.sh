@@ -16,6 +16,10 @@
 # 6. doc samples   scripts/check-doc-samples.sh: every Swift sample of the articles and README
 #                  type-checks against the built modules
 # 7. docs          scripts/docs.sh: DocC with --warnings-as-errors
+# 8. fuzz smoke    scripts/fuzz.sh 4: every libFuzzer target of Fuzz/ for 4 s from its seeds
+#                  (the instrumented build is kept in .build/fuzz); any crash fails
+#
+# Not here because they take long: scripts/fuzz.sh with a longer time, scripts/sanitizers.sh.
 #
 # It installs what it needs itself (the servers' Python virtual environment in .venv), so it
 # runs as is on a fresh machine with Swift 6.3.1 and python3.
@@ -204,6 +208,7 @@ stage "linkage" scripts/check-linkage.sh "${BUILD_FLAGS[@]}"
 stage "curl constants" scripts/check-curl-constants.sh
 stage "doc samples" scripts/check-doc-samples.sh "${BUILD_FLAGS[@]}"
 stage "docs" scripts/docs.sh "${BUILD_FLAGS[@]}"
+stage "fuzz smoke" scripts/fuzz.sh 4
 
 summary
 echo

@@ -81,7 +81,12 @@ struct HeadParser {
       if pendingName != nil {
         let more = Self.trimmed(text)
         pendingIsValid = pendingIsValid && Self.isFieldValue(more)
-        pendingValue += " " + String(decoding: more, as: UTF8.self)
+        // One space joins two non-empty parts; an empty part adds none, so the value stays
+        // trimmed as an unfolded one is.
+        if !more.isEmpty {
+          if !pendingValue.isEmpty { pendingValue += " " }
+          pendingValue += String(decoding: more, as: UTF8.self)
+        }
       }
       return .incomplete
     }

@@ -19,8 +19,9 @@ extension Fixture {
     }
     var interactions: [Interaction] = []
     for (index, entry) in entries.enumerated() {
+      // An empty method is refused as the fixture format refuses it.
       guard let request = entry["request"], let method = request["method"]?.stringValue,
-        let urlText = request["url"]?.stringValue, let url = URL(string: urlText)
+        !method.isEmpty, let urlText = request["url"]?.stringValue, let url = URL(string: urlText)
       else { throw fail("entry \(index + 1) has no request method and URL") }
       var requestBody = Data()
       if let text = request["postData"]?["text"]?.stringValue {
@@ -52,6 +53,10 @@ extension Fixture {
         let reason = response["_error"]?.stringValue ?? "no response was received"
         interactions.append(Interaction(request: recordedRequest, response: nil, error: reason))
         continue
+      }
+      // The versioned format accepts only these; a HAR imported and saved must read back.
+      guard (100...599).contains(status) else {
+        throw fail("entry \(index + 1) has no valid response status (\(status))")
       }
       var body = Data()
       if let text = response["content"]?["text"]?.stringValue {

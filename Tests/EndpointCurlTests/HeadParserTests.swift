@@ -47,6 +47,15 @@ import Testing
     #expect(!parser.fields.contains("X-Bad-Fold"))
   }
 
+  @Test func foldingAroundAnEmptyPartKeepsTheValueTrimmed() {
+    let (parser, _) = parse([
+      "HTTP/1.1 200 OK", "X-Empty-First:", "  two", "X-Empty-Fold: one", " \t", "X-Empty:", " ", "",
+    ])
+    #expect(parser.fields["X-Empty-First"] == "two")
+    #expect(parser.fields["X-Empty-Fold"] == "one")
+    #expect(parser.fields["X-Empty"] == "")
+  }
+
   @Test func interimHeadsAreSkipped() {
     let (parser, events) = parse([
       "HTTP/1.1 100 Continue", "X-Interim: 1", "", "HTTP/1.1 201 Created", "X-Final: 1", "",

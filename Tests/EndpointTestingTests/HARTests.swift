@@ -81,6 +81,24 @@ import Testing
     #expect(try await client.call(userEndpoint(id: 5)) == User(id: 5, name: "Lin"))
   }
 
+  @Test func aStatusTheFixtureFormatRefusesIsRejectedSoImportsSaveAndReadBack() {
+    for status in [99, 600, 991, -1] {
+      let har =
+        #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.example/"}, "#
+        + #""response": {"status": \#(status), "headers": [], "content": {}}}]}}"#
+      let error = #expect(throws: InvalidFixture.self) { try Fixture(har: Data(har.utf8)) }
+      #expect(error?.description.contains("no valid response status (\(status))") == true)
+    }
+  }
+
+  @Test func anEmptyMethodIsRejectedSoImportsSaveAndReadBack() {
+    let har =
+      #"{"log": {"entries": [{"request": {"method": "", "url": "https://a.example/"}, "#
+      + #""response": {"status": 200, "headers": [], "content": {}}}]}}"#
+    let error = #expect(throws: InvalidFixture.self) { try Fixture(har: Data(har.utf8)) }
+    #expect(error?.description.contains("entry 1 has no request method and URL") == true)
+  }
+
   @Test func invalidHARIsRejectedWithAReason() {
     let error = #expect(throws: InvalidFixture.self) {
       try Fixture(har: Data(#"{"log": {}}"#.utf8))
