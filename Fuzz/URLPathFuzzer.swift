@@ -2,7 +2,8 @@
 //
 // Input: a literal, an interpolated value, a second literal, then a base URL's path. Invariants:
 // encoded text is printable ASCII without space, `#` or a stray `%`; an interpolated value stays
-// one segment and decodes back to itself; encoding a path twice changes nothing; the resolved URL
+// one segment (keeping only `:` `@` `,` `;` `=` of the reserved characters) and decodes back to
+// itself; encoding a path twice changes nothing; the resolved URL
 // keeps the base's scheme and host (unless the path is an absolute URL).
 
 @testable import EndpointCore
@@ -38,7 +39,14 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   interpolation.appendLiteral(tail)
   let path = URLPath(stringInterpolation: interpolation)
   invariant(isEncoded(path.encoded, extra: Array("/:@!$&'()*+,;=?".utf8)), "path \(path.encoded)")
-  invariant(path.encoded.contains(component) || value == "." || value == "..", "segment lost")
+  // In the path a value keeps what a segment may hold (`:` `@` `,` `;` `=`); in the query it is
+  // one query value.
+  let segment = PercentEncoding.encodeSegment(value)
+  invariant(isEncoded(segment, extra: Array(":@,;=".utf8)), "segment not encoded: \(segment)")
+  invariant(PercentEncoding.decode(segment) == value, "decode(segment(x)) != x for \(value)")
+  let inQuery = literal.utf8.contains(UInt8(ascii: "?"))
+  let kept = path.encoded.contains(inQuery ? component : segment)
+  invariant(kept || value == "." || value == "..", "segment lost: \(literal) \(value)")
 
   let baseText = "https://api.example/" + PercentEncoding.encodePath(basePath)
   guard let base = URL(string: baseText) else { return 0 }
