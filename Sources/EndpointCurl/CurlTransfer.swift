@@ -523,8 +523,9 @@ final class CurlTransfer: @unchecked Sendable {
     }
   }
 
-  /// The most bytes of head lines one hop may send, interim heads included.
-  static let maximumHeadBytes = 1 << 20
+  /// The most bytes of head lines one hop may send, interim heads included (below libcurl's own
+  /// 300 KiB, so the error names the SDK's limit).
+  static let maximumHeadBytes = 256 << 10
   /// The most trailer fields, and bytes of them, after a chunked body.
   static let maximumTrailerFields = 100
   static let maximumTrailerBytes = 64 << 10

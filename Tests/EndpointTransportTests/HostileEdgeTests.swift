@@ -96,6 +96,23 @@ import Testing
     #expect(Self.residentBytes() - before < 256 << 20)
   }
 
+  @Test func anEndlessHeadFailsWithBoundedMemoryOverCurl() async throws {
+    let server = try CaptureServer { _ in
+      .endless(
+        "HTTP/1.1 200 OK\r\n", repeating: "X-Flood: " + String(repeating: "f", count: 500) + "\r\n")
+    }
+    defer { server.stop() }
+    let client = try TransportUnderTest.curl.makeClient(idleTimeout: .seconds(2))
+    let before = Self.residentBytes()
+    let start = ContinuousClock.now
+    let error = await #expect(throws: CurlHTTPClient.ConnectionFailure.self) {
+      _ = try await client.send(HTTPRequest(method: .get, url: server.url))
+    }
+    #expect(error?.description.contains("head passed") == true, "\(String(describing: error))")
+    #expect(ContinuousClock.now - start < .seconds(10))
+    #expect(Self.residentBytes() - before < 256 << 20)
+  }
+
   static let badLengths = [
     "Content-Length: 0x5", "Content-Length: +5", "Content-Length: 1 0", "Content-Length: 5, 10",
     "Content-Length: 5\r\nContent-Length: 10", "Content-Length: -1",
