@@ -76,6 +76,21 @@ import Testing
   func aCancellationStormOnEndlessStreamsEndsWithoutSpuriousErrors(
     transport: TransportUnderTest
   ) async throws {
+    guard transport == .urlSession else {
+      try await cancellationStorm(over: .curl)
+      return
+    }
+    // The same Foundation fault as above: while cancelled endless bodies still flood its work
+    // queue, URLSession on Linux may hold the client's next request past its idle timeout.
+    await withKnownIssue(
+      "URLSession on Linux may hold a request while cancelled bodies flood its queue",
+      isIntermittent: true
+    ) {
+      try await cancellationStorm(over: .urlSession)
+    }
+  }
+
+  private func cancellationStorm(over transport: TransportUnderTest) async throws {
     let endless = try TestServers.fault.adding("/endless")
     let report = try await Probe.run(
       [
