@@ -15,6 +15,8 @@ import Synchronization
 /// answered by ``respond`` (by default `200` with the body `ok`) on the same keep-alive
 /// connection. Bytes that follow a request on the connection are read as the next request, so a
 /// smuggled request shows up as one more entry in ``requests``.
+///
+/// Its threads keep it alive until ``stop()``: call it when the test ends (`defer`).
 public final class CaptureServer: Sendable {
   /// One request as received.
   public struct Request: Sendable {
@@ -147,10 +149,6 @@ public final class CaptureServer: Sendable {
       }
     }
     thread.start()
-  }
-
-  deinit {
-    stop()
   }
 
   /// `http://127.0.0.1:port/`.
