@@ -16,7 +16,13 @@ public protocol Middleware: Sendable {
   typealias Next = @Sendable (HTTPRequest) async throws -> (HTTPResponse, HTTPBody)
 
   /// Handles one request, usually by calling `next` with it.
-  func intercept(_ request: HTTPRequest, next: Next) async throws -> (HTTPResponse, HTTPBody)
+  ///
+  /// `next` may outlive the call: a middleware that shares one exchange between callers, or
+  /// revalidates a cached response in the background, keeps it in a task of its own. Most
+  /// middleware call it in place and can declare the parameter as plain `Next`.
+  func intercept(_ request: HTTPRequest, next: @escaping Next) async throws -> (
+    HTTPResponse, HTTPBody
+  )
 }
 
 /// A client that passes every request through a list of middleware before the base client.
