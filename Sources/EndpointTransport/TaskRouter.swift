@@ -41,6 +41,12 @@ final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     transfers.withLock { $0.isEmpty } && cancelling.withLock { $0.isEmpty }
   }
 
+  /// Fails every transfer in flight with the error `make` builds from its method and URL.
+  func failAll(with make: (HTTPMethod, URL) -> any Error) {
+    let all = transfers.withLock { Array($0.values) }
+    for transfer in all { transfer.fail(with: make(transfer.method, transfer.url)) }
+  }
+
   /// How many transfers are in flight (for tests of clean-up).
   var count: Int { transfers.withLock { $0.count } }
 

@@ -27,6 +27,8 @@ struct TransferOptions: Sendable {
   var downloadProgress: (@Sendable (TransferProgress) -> Void)?
   /// Where response cookies go when the client stores them in URLSession's place.
   var cookies: CookieJar?
+  /// The client's open/closed state: a hop is not launched once the client is shut down.
+  var lifecycle: ClientLifecycle?
 }
 
 /// One request from start to end, across redirects: the state machine behind
@@ -437,7 +439,7 @@ final class Transfer: TimeoutTarget {
 
   // MARK: - Internals
 
-  private func fail(with error: any Error) {
+  func fail(with error: any Error) {
     let effects = state.withLock { state -> Effects in
       guard state.outcome == nil else { return Effects() }
       return state.terminate(with: error)
@@ -452,6 +454,10 @@ final class Transfer: TimeoutTarget {
   private func launch(_ hop: Hop) {
     // Stopped while waiting for the worker: no task to make.
     if state.withLock({ $0.outcome != nil }) { return }
+    if options.lifecycle?.isClosed == true {
+      fail(with: URLSessionHTTPClient.ShutDown(method: method, url: url))
+      return
+    }
     let request = hop.urlRequest(timeoutInterval: options.foundationTimeout)
     let task: URLSessionTask
     switch hop.body {

@@ -40,6 +40,8 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   let timeouts = TimeoutScheduler()
   /// Stores response cookies when URLSession does not (see ``CookieJar``).
   let cookies: CookieJar?
+  /// Closed by ``shutdown()``.
+  let lifecycle = ClientLifecycle()
 
   /// Creates a client with its own session.
   ///
@@ -85,7 +87,8 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   ///   ``EndpointCore/RedirectBodyNotReplayable``, ``EndpointCore/ResponseTooLarge``, ``UnsupportedRequest``,
   ///   ``EndpointCore/BodyLengthMismatch`` for a streamed body that misses its declared length;
   ///   for a response that is not valid HTTP, ``EndpointCore/MalformedResponse``,
-  ///   ``EndpointCore/UnrequestedProtocolSwitch`` or ``EndpointCore/InvalidContentLength``.
+  ///   ``EndpointCore/UnrequestedProtocolSwitch`` or ``EndpointCore/InvalidContentLength``;
+  ///   ``ShutDown`` once ``shutdown()`` was called.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)
   }
@@ -96,6 +99,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
     uploadProgress: (@Sendable (TransferProgress) -> Void)?,
     downloadProgress: (@Sendable (TransferProgress) -> Void)?
   ) async throws -> (HTTPResponse, HTTPBody) {
+    if lifecycle.isClosed { throw ShutDown(method: request.method, url: request.url) }
     try request.checkSendable()
     let body: PreparedBody
     if request.body == nil {
@@ -128,6 +132,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
     options.uploadProgress = uploadProgress
     options.downloadProgress = downloadProgress
     options.cookies = cookies
+    options.lifecycle = lifecycle
     let transfer = Transfer(
       hop: hop,
       options: options,

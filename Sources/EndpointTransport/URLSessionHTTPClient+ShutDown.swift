@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension URLSessionHTTPClient {
+  /// The client was shut down: requests in flight at that moment fail with this error, and so
+  /// does every request sent afterwards.
+  ///
+  /// See ``URLSessionHTTPClient/shutdown()``.
+  public struct ShutDown: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The request's method.
+    public let method: HTTPMethod
+    /// The request's URL.
+    public let url: URL
+
+    /// Creates the error.
+    public init(method: HTTPMethod, url: URL) {
+      self.method = method
+      self.url = url
+    }
+
+    /// A sentence naming the request.
+    public var description: String {
+      "\(method) \(URLRedaction.redacted(url)): the URLSessionHTTPClient was shut down; "
+        + "make a new client to send more requests"
+    }
+  }
+
+  /// Stops the client: fails every request in flight (bodies being read included) with
+  /// ``ShutDown``, invalidates its session, and refuses later requests with the same error.
+  ///
+  /// Returns once the session is invalidated and the client's threads have ended. Calling it
+  /// again returns at once. Releasing the client without shutting it down lets requests in
+  /// flight finish instead.
+  public func shutdown() async {
+    guard lifecycle.close() else { return }
+    router.failAll(with: ShutDown.init(method:url:))
+    let session = session
+    let router = router
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      // Runs after every launch already asked of the worker: a launch that saw the client open
+      // has registered its task by then, and a later one sees it closed.
+      worker.stop(then: {
+        router.failAll(with: ShutDown.init(method:url:))
+        session.invalidateAndCancel()
+        continuation.resume()
+      })
+    }
+    canceller.stop()
+  }
+}
+
+/// Whether a client is still open; shared by the client and its transfers.
+final class ClientLifecycle: Sendable {
+  private let closed = Atomic<Bool>(false)
+
+  /// Whether ``close()`` was called.
+  var isClosed: Bool { closed.load(ordering: .acquiring) }
+
+  /// Closes the client; `false` when it was closed already.
+  func close() -> Bool {
+    !closed.exchange(true, ordering: .acquiringAndReleasing)
+  }
+}

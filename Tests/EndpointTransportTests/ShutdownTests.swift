@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@testable import EndpointTransport
+
+/// Shutting a URLSession client down, as the curl client's `shutdown()` does.
+@Suite struct URLSessionShutdownTests {
+  @Test func shuttingDownFailsRequestsInFlightAndLaterOnes() async throws {
+    let client = URLSessionHTTPClient()
+    let silent = try TestServers.fault.adding("/silent")
+    let stalled = try TestServers.fault.adding("/stall?after=100000")
+    let waiting = Task { try await client.send(HTTPRequest(method: .get, url: silent)) }
+    let (_, body) = try await client.send(HTTPRequest(method: .get, url: stalled))
+    let reading = Task { try await body.collect(upTo: 1 << 20) }
+    try await Task.sleep(for: .milliseconds(200))
+    await client.shutdown()
+
+    let first = await #expect(throws: URLSessionHTTPClient.ShutDown.self) {
+      try await waiting.value
+    }
+    #expect(first?.url == silent)
+    await #expect(throws: URLSessionHTTPClient.ShutDown.self) { try await reading.value }
+    let later = try await #require(throws: URLSessionHTTPClient.ShutDown.self) {
+      try await client.send(HTTPRequest(method: .get, url: silent))
+    }
+    #expect(later.description.contains("shut down"))
+    #expect(client.transfersInFlight == 0)
+    await client.shutdown()  // a second call returns at once
+  }
+
+  @Test func aRequestWaitingToStartFailsWithShutDownNotACrash() async throws {
+    let client = URLSessionHTTPClient()
+    let url = try TestServers.fault.adding("/silent")
+    let tasks = (0..<20).map { _ in
+      Task { try await client.send(HTTPRequest(method: .get, url: url)) }
+    }
+    await client.shutdown()
+    for task in tasks {
+      await #expect(throws: URLSessionHTTPClient.ShutDown.self) { try await task.value }
+    }
+  }
+
+  @Test func theErrorRedactsTheURL() throws {
+    let url = try #require(URL(string: "https://user:secret@example.com/x?token=abc"))
+    let error = URLSessionHTTPClient.ShutDown(method: .get, url: url)
+    #expect(!error.description.contains("secret"))
+    #expect(!error.description.contains("abc"))
+  }
+}
