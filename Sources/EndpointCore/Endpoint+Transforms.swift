@@ -103,6 +103,36 @@ extension Endpoint {
     return copy
   }
 
+  /// A copy that follows redirects by `policy`, whatever the client's policy is.
+  ///
+  /// ```swift
+  /// let probe = Endpoint(.head, url: link, parser: .data).following(.doNotFollow)
+  /// ```
+  public func following(_ policy: RedirectPolicy) -> Endpoint {
+    var copy = self
+    copy.options.redirectPolicy = policy
+    return copy
+  }
+
+  /// A copy whose transfer may go at most `limit` without receiving a byte, whatever the
+  /// client's idle timeout is.
+  public func idleTimeout(_ limit: RequestOptions.Limit<Duration>) -> Endpoint {
+    var copy = self
+    copy.options.idleTimeout = limit
+    return copy
+  }
+
+  /// A copy whose response body may have at most `limit` bytes, whatever the client's limit is.
+  ///
+  /// ```swift
+  /// let backup = Endpoint(.get, url: backupURL, parser: .data).maximumResponseSize(.unlimited)
+  /// ```
+  public func maximumResponseSize(_ limit: RequestOptions.Limit<Int>) -> Endpoint {
+    var copy = self
+    copy.options.maximumResponseSize = limit
+    return copy
+  }
+
   /// A copy whose parser accepts other statuses.
   public func accepting(_ status: AcceptedStatus) -> Endpoint {
     var copy = self
@@ -122,6 +152,7 @@ extension Endpoint {
       parser: parser
     )
     endpoint.headers = headers
+    endpoint.options = options
     endpoint.urlError = urlError
     endpoint.headerError = headerError
     return endpoint

@@ -44,6 +44,9 @@ public struct Endpoint<Resource>: Sendable {
   /// How long the whole exchange may take, or `nil` for the client's default. Must be positive:
   /// ``request()`` throws ``InvalidTimeout`` otherwise.
   public var timeout: Duration?
+  /// Redirect policy, idle timeout and response size limit for this endpoint's requests, over
+  /// the client's configuration; see ``RequestOptions``.
+  public var options = RequestOptions()
   /// A problem found while building the URL, reported by ``request()``.
   var urlError: InvalidURL?
   /// The first invalid header field given to an initialiser or to `settingHeader`, reported by
@@ -188,6 +191,7 @@ public struct Endpoint<Resource>: Sendable {
     if let error = payload.deferredError { throw error }
     guard HTTPToken.isValid(method.rawValue) else { throw InvalidMethod(method: method) }
     if let timeout, timeout <= .zero { throw InvalidTimeout(timeout: timeout) }
+    try options.check()
     if let headerError { throw headerError }
     var fields = headers
     if let contentType = payload.contentType, !fields.contains("Content-Type") {
@@ -201,7 +205,8 @@ public struct Endpoint<Resource>: Sendable {
       url: try resolvedURL(),
       headerFields: fields,
       body: payload.body,
-      timeout: timeout
+      timeout: timeout,
+      options: options
     )
   }
 

@@ -19,20 +19,33 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
   public var body: HTTPBody?
   /// How long the whole exchange may take, or `nil` for the client's default.
   public var timeout: Duration?
+  /// Redirect policy, idle timeout and response size limit for this request; `nil` settings
+  /// are the client's.
+  public var options: RequestOptions
 
   /// Creates a request.
+  ///
+  /// - Parameters:
+  ///   - method: the request method.
+  ///   - url: the full URL, query included.
+  ///   - headerFields: the header fields, in order.
+  ///   - body: the body, or `nil` for none.
+  ///   - timeout: how long the whole exchange may take, or `nil` for the client's default.
+  ///   - options: settings over the client's configuration for this request.
   public init(
     method: HTTPMethod,
     url: URL,
     headerFields: HTTPFields = HTTPFields(),
     body: HTTPBody? = nil,
-    timeout: Duration? = nil
+    timeout: Duration? = nil,
+    options: RequestOptions = RequestOptions()
   ) {
     self.method = method
     self.url = url
     self.headerFields = headerFields
     self.body = body
     self.timeout = timeout
+    self.options = options
   }
 
   /// `METHOD URL`, with credentials in the URL redacted (see ``URLRedaction``).

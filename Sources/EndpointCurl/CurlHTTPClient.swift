@@ -162,12 +162,16 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         body = .stream(stream)
       }
     }
+    let idleTimeout = request.options.idleTimeout(client: configuration.idleTimeout)
+    let redirectPolicy = request.options.redirectPolicy(client: configuration.redirectPolicy)
     var options = TransferOptions(
-      idleTimeout: configuration.idleTimeout,
+      idleTimeout: idleTimeout,
       deadline: request.timeout ?? configuration.deadline,
-      redirectLimit: configuration.redirectPolicy.limit,
-      credentialFieldNames: configuration.redirectPolicy.credentialFieldNames,
-      maximumResponseSize: configuration.maximumResponseSize,
+      redirectLimit: redirectPolicy.limit,
+      credentialFieldNames: redirectPolicy.credentialFieldNames,
+      maximumResponseSize: request.options.maximumResponseSize(
+        client: configuration.maximumResponseSize
+      ),
       streamBufferSize: configuration.streamBufferSize,
       inlineBodyLimit: configuration.inlineBodyLimit,
       metricsObserver: configuration.metricsObserver

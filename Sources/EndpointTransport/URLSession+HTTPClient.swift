@@ -23,7 +23,9 @@ import Synchronization
 /// the SDK's redirect policy (here URLSession's own: on Linux a 307/308 re-sends an empty body
 /// and credentials follow a redirect to any origin), a 401 with `WWW-Authenticate` returned at
 /// once (on Linux before Swift 6.3.2 URLSession waits forever for a credential: set a timeout),
-/// a maximum response size, progress and metrics. A session with a URL cache (such as
+/// a maximum response size, progress and metrics. For the same reason a request whose
+/// ``EndpointCore/HTTPRequest/options`` ask for a redirect policy, an idle timeout or a size
+/// limit is refused with ``UnsupportedRequest`` rather than sent without them. A session with a URL cache (such as
 /// `URLSession.shared`) can crash on Linux when a cancellation races a completion; the client's
 /// session has none.
 extension URLSession: HTTPClient {
@@ -34,6 +36,9 @@ extension URLSession: HTTPClient {
   ///   past ``EndpointCore/HTTPRequest/timeout``, ``ConnectionFailure``, ``UnsupportedRequest``.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try request.checkSendable()
+    if let reason = Self.unsupportedOptionsReason(request.options) {
+      throw UnsupportedRequest(method: request.method, url: request.url, reason: reason)
+    }
     let body = request.body == nil ? PreparedBody.none : try await PreparedBody(request)
     let hop = Hop(
       method: request.method,
@@ -87,6 +92,20 @@ extension URLSession: HTTPClient {
     } onCancel: {
       call.cancel()
     }
+  }
+}
+
+extension URLSession {
+  /// Why a session without the SDK's delegate cannot apply `options`, or `nil` when it
+  /// applies them all (none set, or only a lifted size limit, which is what it does anyway).
+  static func unsupportedOptionsReason(_ options: RequestOptions) -> String? {
+    var asked: [String] = []
+    if options.redirectPolicy != nil { asked.append("a redirect policy") }
+    if options.idleTimeout != nil { asked.append("an idle timeout") }
+    if case .limited? = options.maximumResponseSize { asked.append("a maximum response size") }
+    guard !asked.isEmpty else { return nil }
+    return "its options ask for \(asked.joined(separator: ", ")), which a URLSession used "
+      + "directly cannot apply; send it with URLSessionHTTPClient or CurlHTTPClient"
   }
 }
 

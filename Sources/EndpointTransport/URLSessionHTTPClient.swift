@@ -118,15 +118,19 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
       if let file = body.temporaryFile { try? FileManager.default.removeItem(at: file) }
       throw UnsupportedRequest(method: request.method, url: request.url, reason: reason)
     }
+    let idleTimeout = request.options.idleTimeout(client: configuration.idleTimeout)
+    let redirectPolicy = request.options.redirectPolicy(client: configuration.redirectPolicy)
     var options = TransferOptions(
-      idleTimeout: configuration.idleTimeout,
+      idleTimeout: idleTimeout,
       deadline: request.timeout ?? configuration.deadline,
-      redirectLimit: configuration.redirectPolicy.limit,
-      credentialFieldNames: configuration.redirectPolicy.credentialFieldNames,
-      maximumResponseSize: configuration.maximumResponseSize,
+      redirectLimit: redirectPolicy.limit,
+      credentialFieldNames: redirectPolicy.credentialFieldNames,
+      maximumResponseSize: request.options.maximumResponseSize(
+        client: configuration.maximumResponseSize
+      ),
       bodyBufferLimit: configuration.bodyBufferLimit,
       inlineBodyLimit: configuration.inlineBodyLimit,
-      foundationTimeout: Configuration.foundationTimeout(for: configuration.idleTimeout),
+      foundationTimeout: Configuration.foundationTimeout(for: idleTimeout),
       metricsObserver: configuration.metricsObserver
     )
     options.uploadProgress = uploadProgress

@@ -84,3 +84,40 @@ import Testing
     #expect(try endpoint.parse(try response(404), bytes("abc")) == 3)
   }
 }
+
+/// Per-request options: carried from the endpoint to its request, kept by transforms, checked.
+@Suite struct RequestOptionsValueTests {
+  @Test func anEndpointsOptionsReachItsRequestAndSurviveMap() throws {
+    let url = try #require(URL(string: "https://api.example.com/export"))
+    let endpoint = Endpoint(.get, url: url, parser: .data)
+      .following(.doNotFollow)
+      .idleTimeout(.limited(.seconds(120)))
+      .maximumResponseSize(.unlimited)
+      .map { $0.count }
+    let request = try endpoint.request()
+    #expect(request.options.redirectPolicy == .doNotFollow)
+    #expect(request.options.idleTimeout == .limited(.seconds(120)))
+    #expect(request.options.maximumResponseSize == .unlimited)
+    #expect(request.options.description.contains("redirects: do not follow"))
+  }
+
+  @Test func unsetOptionsFallBackToTheClients() {
+    let options = RequestOptions()
+    #expect(options.isEmpty)
+    #expect(options.description == "client's")
+    #expect(options.idleTimeout(client: .seconds(7)) == .seconds(7))
+    #expect(options.maximumResponseSize(client: 10) == 10)
+    #expect(options.redirectPolicy(client: .follow(upTo: 3)) == .follow(upTo: 3))
+    let lifted = RequestOptions(idleTimeout: .unlimited, maximumResponseSize: .unlimited)
+    #expect(lifted.idleTimeout(client: .seconds(7)) == nil)
+    #expect(lifted.maximumResponseSize(client: 10) == nil)
+  }
+
+  @Test func anEndpointWithAnUnusableOptionThrowsFromRequest() throws {
+    let url = try #require(URL(string: "https://api.example.com/export"))
+    let endpoint = Endpoint(.get, url: url, parser: .data).idleTimeout(.limited(.seconds(-1)))
+    let error = try #require(throws: InvalidRequestOption.self) { try endpoint.request() }
+    #expect(error.name == "idleTimeout")
+    #expect(error.reason.contains("greater than zero"))
+  }
+}

@@ -11,9 +11,10 @@ extension HTTPRequest {
   ///
   /// Header fields need no check here: ``HTTPFields`` refuses a bad field as it goes in.
   ///
-  /// - Throws: ``InvalidMethod`` or ``InvalidURL``.
+  /// - Throws: ``InvalidMethod``, ``InvalidRequestOption`` or ``InvalidURL``.
   package func checkSendable() throws {
     guard HTTPToken.isValid(method.rawValue) else { throw InvalidMethod(method: method) }
+    try options.check()
     if let reason = HTTPRequest.unsendableReason(url) {
       throw InvalidURL(input: URLRedaction.redacted(url), reason: reason)
     }
