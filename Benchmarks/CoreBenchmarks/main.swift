@@ -280,3 +280,74 @@ for result in results {
       + format(result.target, decimals: 2) + "× \(verdict)"
   )
 }
+
+// MARK: - Middleware cost
+
+/// A client that answers at once from memory: what is left to time is the middleware's own work.
+struct InstantClient: HTTPClient {
+  let body = Data(#"{"ok":true}"#.utf8)
+
+  func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+    (HTTPResponse(status: 200), HTTPBody(body))
+  }
+}
+
+func asyncNanosPerCall(_ iterations: Int, _ body: () async throws -> Void) async rethrows
+  -> Double
+{
+  let clock = ContinuousClock()
+  let start = clock.now
+  for _ in 0..<iterations { try await body() }
+  let elapsed = clock.now - start
+  let nanos =
+    Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+  return nanos / Double(iterations)
+}
+
+// An uncoalesced call (nothing else in flight) through CoalescingMiddleware, against the same
+// call without it: the price a request pays for the middleware when there is nothing to share.
+// Compare the added time with a loopback round trip (scripts/bench-transport.sh).
+let bare = InstantClient()
+let coalesced = InstantClient().with(CoalescingMiddleware())
+let coalescingRequest = HTTPRequest(
+  method: .get,
+  url: URL(string: "https://api.example.com/v1/catalog")!
+)
+let asyncIterations = max(1, iterations / 5)
+_ = try await asyncNanosPerCall(asyncIterations) {
+  blackHole(try await coalesced.send(coalescingRequest).1.collect())
+}
+var withTimes: [Double] = []
+var withoutTimes: [Double] = []
+var coalescingRatios: [Double] = []
+for round in 0..<rounds {
+  let with: Double
+  let without: Double
+  if round % 2 == 0 {
+    with = try await asyncNanosPerCall(asyncIterations) {
+      blackHole(try await coalesced.send(coalescingRequest).1.collect())
+    }
+    without = try await asyncNanosPerCall(asyncIterations) {
+      blackHole(try await bare.send(coalescingRequest).1.collect())
+    }
+  } else {
+    without = try await asyncNanosPerCall(asyncIterations) {
+      blackHole(try await bare.send(coalescingRequest).1.collect())
+    }
+    with = try await asyncNanosPerCall(asyncIterations) {
+      blackHole(try await coalesced.send(coalescingRequest).1.collect())
+    }
+  }
+  withTimes.append(with)
+  withoutTimes.append(without)
+  coalescingRatios.append(with / without)
+}
+let added = median(withTimes) - median(withoutTimes)
+print()
+print(
+  "uncoalesced call through CoalescingMiddleware vs without it (in-memory client): "
+    + format(median(withTimes), decimals: 0) + " ns vs "
+    + format(median(withoutTimes), decimals: 0) + " ns, ratio "
+    + format(median(coalescingRatios), decimals: 2) + "×; added "
+    + format(added, decimals: 0) + " ns per call"
+)
