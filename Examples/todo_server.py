@@ -28,7 +28,7 @@ import signal
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 DEMO_API_KEY = "demo-key-0000"
 
@@ -92,7 +92,7 @@ def make_handler(store, api_key):
             segments = [unquote(s) for s in urlsplit(self.path).path.split("/") if s]
             if segments == ["todos"]:
                 if method == "GET":
-                    return self.list_todos()
+                    return self.list_todos(parse_qs(urlsplit(self.path).query))
                 if method == "POST":
                     return self.create_todo(body)
                 return self.method_not_allowed("GET, POST")
@@ -119,10 +119,24 @@ def make_handler(store, api_key):
 
         # Handlers
 
-        def list_todos(self):
+        def list_todos(self, query):
             with store.lock:
                 todos = [store.todos[key] for key in sorted(store.todos)]
-            self.send_json(200, todos)
+            if "per_page" not in query:
+                return self.send_json(200, todos)
+            # Paginated: `page` (from 1) and `per_page`, the next page named in a Link field.
+            try:
+                per_page = int(query["per_page"][0])
+                page = int(query.get("page", ["1"])[0])
+            except ValueError:
+                return self.send_json(400, {"message": "page and per_page must be integers"})
+            if per_page < 1 or page < 1:
+                return self.send_json(400, {"message": "page and per_page must be at least 1"})
+            start = (page - 1) * per_page
+            headers = {}
+            if start + per_page < len(todos):
+                headers["Link"] = f'<todos?page={page + 1}&per_page={per_page}>; rel="next"'
+            self.send_json(200, todos[start:start + per_page], headers)
 
         def create_todo(self, body):
             draft = self.parse_draft(body)

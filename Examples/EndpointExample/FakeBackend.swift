@@ -24,8 +24,18 @@ enum FakeBackend {
     let store = Mutex(Store())
     let stub = StubClient(baseURL: baseURL)
 
-    stub.on(.get, "/todos").reply { _ in
-      .json(store.withLock { $0.todos.values.sorted { $0.id < $1.id } })
+    stub.on(.get, "/todos").reply { request in
+      let todos = store.withLock { $0.todos.values.sorted { $0.id < $1.id } }
+      guard let perPage = request.query("per_page").flatMap(Int.init), perPage > 0 else {
+        return .json(todos)
+      }
+      // Paginated like the todo server: `page` from 1, the next page in a Link field.
+      let page = max(1, request.query("page").flatMap(Int.init) ?? 1)
+      let start = min(todos.count, (page - 1) * perPage)
+      let slice = Array(todos[start..<min(todos.count, start + perPage)])
+      guard start + perPage < todos.count else { return .json(slice) }
+      let next = "<todos?page=\(page + 1)&per_page=\(perPage)>; rel=\"next\""
+      return .json(slice, headers: ["Link": next])
     }
     stub.on(.post, "/todos").reply { request in
       guard let draft = try? request.decode(TodoDraft.self) else {

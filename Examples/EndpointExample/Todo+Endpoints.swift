@@ -9,6 +9,12 @@ extension Todo {
       .map { $0.map(Todo.init) }
   }
 
+  /// The todos a page at a time: `perPage` on each, the next page named in a `Link` field.
+  /// Walk them with `client.items(of:paginator: .linkHeader())`.
+  static func pages(of perPage: Int, on api: URL) -> Endpoint<[Todo]> {
+    Todo.all(on: api).addingQuery("per_page", String(perPage))
+  }
+
   /// One todo by id, mapped from the wire type to the domain type.
   static func with(id: Int, on api: URL) -> Endpoint<Todo> {
     Endpoint<TodoDTO>(json: .get, path: "todos/\(id)", relativeTo: api)

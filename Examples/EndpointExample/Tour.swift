@@ -29,6 +29,7 @@ struct Tour<Client: HTTPClient> {
 
   private mutating func runSteps() async throws {
     let before = try await listAll()
+    try await listPaginated(expecting: before)
     let created = try await create()
     let fetched = try await fetch(created)
     let updated = try await update(fetched)
@@ -51,6 +52,26 @@ struct Tour<Client: HTTPClient> {
     note("\(todos.count) todos:")
     for todo in todos { note("  \(line(todo))") }
     return todos
+  }
+
+  private mutating func listPaginated(expecting all: [Todo]) async throws {
+    heading("Walk the todos a page at a time")
+    let firstPage = Todo.pages(of: 1, on: api)
+    try show(firstPage)
+    var pages = 0
+    for try await page in client.pages(of: firstPage, paginator: .linkHeader()) {
+      pages += 1
+      note("page \(page.index + 1): \(page.resource.map(\.title).joined(separator: ", "))")
+    }
+    var walked: [Todo] = []
+    for try await todo in client.items(of: firstPage, paginator: .linkHeader()) {
+      walked.append(todo)
+    }
+    note("\(walked.count) todos over \(pages) pages, each page found by its Link field")
+    try expect(
+      walked.map(\.id) == all.map(\.id) && pages == all.count,
+      "the paginated walk gave \(walked.count) todos over \(pages) pages, not \(all.count)"
+    )
   }
 
   private mutating func create() async throws -> Todo {
