@@ -486,6 +486,55 @@ def route_cut_head(conn, request):
     return False
 
 
+# Pagination: 10 items (0..9) served three ways, each page also saying which page it is.
+PAGED_ITEMS = list(range(10))
+
+
+def route_pages_link(conn, request):
+    """`?page=N&size=S`: the next page in awkward but valid Link fields (RFC 8288): a relative
+    target, several links in one field and across two fields, quoted parameters holding commas
+    and semicolons, `rel` with several relations. `delay_ms` delays pages after the first."""
+    page = request.int_param("page", 1)
+    size = request.int_param("size", 3)
+    if page < 1 or size < 1:
+        raise BadRequest("query items 'page' and 'size' must be at least 1")
+    delay_ms = request.int_param("delay_ms", 0)
+    if page > 1 and delay_ms > 0:
+        time.sleep(delay_ms / 1000.0)
+    start = (page - 1) * size
+    items = PAGED_ITEMS[start:start + size]
+    extra = [
+        ("Link", '<https://docs.example/pagination>; rel="help"; title="a, b; c"'),
+    ]
+    links = [f'</pages/link?page=1&size={size}>; rel="first"']
+    if start + size < len(PAGED_ITEMS):
+        suffix = f"&delay_ms={delay_ms}" if delay_ms else ""
+        links.append(f'<link?page={page + 1}&size={size}{suffix}>; title="next, please"; rel="next last-seen"')
+    extra.append(("Link", ", ".join(links)))
+    return send_response(conn, 200, json_bytes({"page": page, "items": items}), extra=extra)
+
+
+def route_pages_cursor(conn, request):
+    """`?after=X&limit=L`: items after X; the body names the next cursor (`null` at the end)."""
+    after = request.int_param("after", -1)
+    limit = request.int_param("limit", 4)
+    items = [item for item in PAGED_ITEMS if item > after][:limit]
+    more = bool(items) and items[-1] < PAGED_ITEMS[-1]
+    cursor = str(items[-1]) if more else None
+    return send_response(conn, 200, json_bytes({"items": items, "next": cursor}))
+
+
+def route_pages_number(conn, request):
+    """`?page=N&per_page=S`: numbered pages with the total in the body."""
+    page = request.int_param("page", 1)
+    per_page = request.int_param("per_page", 4)
+    if page < 1 or per_page < 1:
+        raise BadRequest("query items 'page' and 'per_page' must be at least 1")
+    start = (page - 1) * per_page
+    body = {"page": page, "items": PAGED_ITEMS[start:start + per_page], "total": len(PAGED_ITEMS)}
+    return send_response(conn, 200, json_bytes(body))
+
+
 ROUTES = {
     "/silent": route_silent,
     "/stall": route_stall,
@@ -508,6 +557,9 @@ ROUTES = {
     "/bad-status": route_bad_status,
     "/chunked-trailer": route_chunked_trailer,
     "/cut-head": route_cut_head,
+    "/pages/link": route_pages_link,
+    "/pages/cursor": route_pages_cursor,
+    "/pages/number": route_pages_number,
 }
 
 
