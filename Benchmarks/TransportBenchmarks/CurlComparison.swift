@@ -63,6 +63,14 @@ func bytesFetcher(_ client: some HTTPClient, url: URL, name: String) -> Fetcher 
   }
 }
 
+/// `callFetcher` of EndpointCurl from tasks that prefer the client's loop as their executor:
+/// decoding runs on the loop thread, with no hop back to the thread pool per response.
+func loopFetcher(_ client: CurlHTTPClient, url: URL) -> Fetcher {
+  var fetcher = callFetcher(client, url: url, name: "EndpointCurl, on its loop")
+  fetcher.executor = client.executor
+  return fetcher
+}
+
 /// EndpointCurl vs the URLSession client vs raw URLSession vs the curl tool: interleaved
 /// rounds (the order rotating each round), every contender one window at each concurrency.
 ///
@@ -90,6 +98,7 @@ func runCurlComparison(options: Options, base: URL) async throws -> CurlComparis
         name: "EndpointCurl, bytes"
       )
     ),
+    .swift(loopFetcher(try endpointCurlClient(connections: connections), url: document)),
   ]
   let concurrencies = options.curlInFlight
   // Requests per curl process, by concurrency.

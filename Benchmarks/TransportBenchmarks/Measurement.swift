@@ -54,9 +54,10 @@ func measure(_ fetcher: Fetcher, concurrency: Int, seconds: Double) async -> Sam
   let start = clock.now
   let deadline = start + .milliseconds(Int(seconds * 1000))
   let fetch = fetcher.fetch
+  let executor = fetcher.executor
   let results = await withTaskGroup(of: (Int, Int, String?).self) { group in
     for _ in 0..<concurrency {
-      group.addTask {
+      group.addTask(executorPreference: executor) {
         var done = 0
         var failed = 0
         var firstFailure: String?

@@ -47,6 +47,8 @@ func blackHole<T>(_ value: T) {
 struct Fetcher: Sendable {
   let name: String
   let fetch: @Sendable () async throws -> Void
+  /// The executor the measuring tasks prefer, if any (the curl client's loop).
+  var executor: (any TaskExecutor)? = nil
 }
 
 /// A session configured like the SDK's default one: ephemeral, no URL cache, the same

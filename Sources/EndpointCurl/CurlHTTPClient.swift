@@ -123,6 +123,23 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     await loop.shutdown()
   }
 
+  /// The client's loop thread as a task executor: code that runs with it as its preference
+  /// sends, receives and decodes on the thread that does the libcurl work, with no hop from that
+  /// thread back to Swift's thread pool when a response arrives.
+  ///
+  /// ```swift
+  /// let client = try CurlHTTPClient()
+  /// let user = try await withTaskExecutorPreference(client.executor) {
+  ///   try await client.call(User.with(id: 42))
+  /// }
+  /// ```
+  ///
+  /// Use it for short work per response (decoding, a few checks): every job that runs there
+  /// delays the transfers of the whole client, so blocking work (file I/O, a lock held long, a
+  /// CPU-heavy transform) stalls every request and belongs on the default executor. Once the
+  /// client is shut down or its loop has ended, jobs run on the global concurrent executor.
+  public var executor: any TaskExecutor { loop }
+
   func perform(
     _ request: HTTPRequest,
     mode: TransferMode,

@@ -25,12 +25,14 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: every stored property is either immutable, behind `inbox`'s lock, an
 /// atomic, or touched only on the loop thread (the ones marked so below).
-final class CurlLoop: @unchecked Sendable {
+final class CurlLoop: TaskExecutor, @unchecked Sendable {
   enum Command {
     case start(CurlTransfer)
     case detach(CurlTransfer)
     case unpause(CurlTransfer)
     case release
+    /// A job of a task that prefers the loop as its executor (see ``CurlHTTPClient/executor``).
+    case run(UnownedJob)
   }
 
   /// Settings that are the same for every request of a client.
@@ -124,6 +126,15 @@ final class CurlLoop: @unchecked Sendable {
 
   /// The `epoll_ctl` calls the loop made so far (for tests of keeping sockets registered).
   var pollerControlCalls: Int { poller.controlCalls }
+
+  /// Runs a job on the loop thread, between two rounds of libcurl work; once the loop no longer
+  /// takes commands (shut down), on the global concurrent executor instead.
+  func enqueue(_ job: consuming ExecutorJob) {
+    let unowned = UnownedJob(job)
+    if !submit(.run(unowned)) {
+      globalConcurrentExecutor.enqueue(ExecutorJob(unowned))
+    }
+  }
 
   /// The times the loop waited for events so far (for tests that it does not spin).
   var pollerWaits: Int { poller.waits }
@@ -258,6 +269,7 @@ final class CurlLoop: @unchecked Sendable {
           _ = ccurl_easy_pause(handle.pointer, CCURLPAUSE_CONT)
         }
       case .release: released = true
+      case .run(let job): job.runSynchronously(on: asUnownedTaskExecutor())
       }
     }
     drained.removeAll(keepingCapacity: true)
@@ -406,9 +418,15 @@ final class CurlLoop: @unchecked Sendable {
       return taken
     }
     for command in pending {
-      if case .start(let transfer) = command {
+      switch command {
+      case .start(let transfer):
         transfer.failOnLoop(transfer.shutDownError())
         retire(transfer)
+      case .run(let job):
+        // Accepted before the loop closed: it still runs, on the executor every task can use.
+        globalConcurrentExecutor.enqueue(ExecutorJob(job))
+      case .detach, .unpause, .release:
+        break
       }
     }
     for transfer in active {
