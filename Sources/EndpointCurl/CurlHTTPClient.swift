@@ -32,7 +32,8 @@
 /// let client = try CurlHTTPClient()
 /// let user = try await client.call(User.with(id: 42))
 ///
-/// let (response, body) = try await client.send(request)   // head first, body as it arrives
+/// // The head first, then the body as it arrives:
+/// let (response, body) = try await client.send(request)
 /// for try await chunk in body { consume(chunk) }
 /// ```
 ///
@@ -98,7 +99,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
   ///
   /// ```swift
   /// let export = HTTPBody(rowsAsCSV)   // an AsyncSequence of Data, read once
-  /// let (response, _) = try await client.send(HTTPRequest(method: .put, url: url, body: export))
+  /// let request = HTTPRequest(method: .put, url: url, body: export)
+  /// let (response, _) = try await client.send(request)
   /// ```
   ///
   /// - Throws: `CancellationError` when the calling task is cancelled, ``EndpointCore/IdleTimeout``,

@@ -40,7 +40,8 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
   /// Creates an endpoint that sends `body` as JSON and decodes a JSON response.
   ///
   /// ```swift
-  /// let create = Endpoint<Todo>(json: .post, url: todosURL, body: NewTodo(title: "Docs"))
+  /// let draft = NewTodo(title: "Docs")
+  /// let create = Endpoint<Todo>(json: .post, url: todosURL, body: draft)
   /// ```
   /// - Parameters:
   ///   - method: the request method.
@@ -278,7 +279,9 @@ extension Endpoint where Resource == Void {
   /// body.
   ///
   /// ```swift
-  /// let update = Endpoint<Void>(json: .put, url: todoURL, body: todo, expecting: .codes(204))
+  /// let update = Endpoint<Void>(
+  ///   json: .put, url: todoURL, body: todo, expecting: .codes(204)
+  /// )
   /// ```
   /// - Parameters:
   ///   - method: the request method.

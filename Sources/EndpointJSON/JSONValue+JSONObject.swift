@@ -14,7 +14,8 @@ extension JSONValue {
   ///
   /// ```swift
   /// let body: [String: Any] = ["title": "Milk", "tags": ["home"], "count": 2]
-  /// let endpoint = Endpoint<Todo>(json: .post, url: todosURL, body: try JSONValue(jsonObject: body))
+  /// let json = try JSONValue(jsonObject: body)
+  /// let endpoint = Endpoint<Todo>(json: .post, url: todosURL, body: json)
   /// ```
   ///
   /// Accepted: `JSONValue`, `String`, `Substring`, `Bool`, any integer or floating-point number

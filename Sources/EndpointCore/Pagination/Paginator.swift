@@ -8,7 +8,10 @@
 /// body, or by page number or offset. A plain value, named where the pages are walked:
 ///
 /// ```swift
-/// for try await repo in client.items(of: GitHub.repos(org: "apple"), paginator: .linkHeader()) {
+/// let repos = client.items(
+///   of: GitHub.repos(org: "apple"), paginator: .linkHeader()
+/// )
+/// for try await repo in repos {
 ///   print(repo.name)
 /// }
 /// ```

@@ -11,7 +11,9 @@
 /// (``upload(_:bodyLimit:progress:)``, ``download(_:to:progress:)``) for free:
 ///
 /// ```swift
-/// func save(_ archive: Endpoint<Void>, to file: URL, with client: some HTTPTransferClient)
+/// func save(
+///   _ archive: Endpoint<Void>, to file: URL, with client: some HTTPTransferClient
+/// )
 ///   async throws
 /// {
 ///   try await client.download(archive, to: file) { print($0) }

@@ -18,7 +18,8 @@
 ///
 /// ```swift
 /// configuration.metricsObserver = { metrics in
-///   print(metrics)  // GET http://… 200 in 1.2 ms (head 1.1 ms, dns 0.0 ms, …), 0 B sent, …
+///   print(metrics)
+///   // GET http://… 200 in 1.2 ms (head 1.1 ms, dns 0.0 ms, …), 0 B sent, …
 /// }
 /// ```
 public struct TransferMetrics: Sendable, CustomStringConvertible {
