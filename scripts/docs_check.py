@@ -11,6 +11,7 @@ standard library only), and fails when:
   - it stays blank: no title or no text in the main column after rendering;
   - the console reports an error, a script throws, or a request fails, except the viewer's
     optional theme-settings.json;
+  - a guide's title is cut off in the sidebar;
   - a code block is wider than its column (scrollWidth > clientWidth on a `pre` or on the box
     the viewer scrolls it in), so a reader would have to scroll sideways.
 """
@@ -162,7 +163,14 @@ INSPECT = """(() => {
       width: Math.max(pre.scrollWidth, box(pre).scrollWidth), column: box(pre).clientWidth,
       line: [...pre.innerText.split('\\n')].sort((a, b) => b.length - a.length)[0].slice(0, 100)
     }));
+  // Guides in the sidebar whose title is cut off (symbol names may be, guides' titles not).
+  const truncated = [...document.querySelectorAll('.navigator-card-item a.leaf-link')]
+    .filter(link => (link.getAttribute('href') || '').includes('/documentation/endpoint/'))
+    .filter(link => link.scrollWidth > link.clientWidth + 1)
+    .map(link => link.innerText.trim());
   return {
+    truncated: truncated,
+    sidebar: document.querySelectorAll('.navigator-card-item').length,
     title: title ? title.innerText.trim() : '',
     text: main.innerText.trim().length,
     wide: wide,
@@ -203,7 +211,11 @@ def problems_of(page, url):
             break
     page.drain(1.0)
     state = page.evaluate(INSPECT) or {"title": "", "text": 0, "wide": [], "codeBlocks": 0}
-    problems = []
+    if state["title"] and state.get("sidebar", 0) == 0:
+        problems_sidebar = ["sidebar: empty, no way to the guides"]
+    else:
+        problems_sidebar = []
+    problems = list(problems_sidebar)
     if not state["title"] or state["text"] < 200:
         problems.append(f"blank page (title {state['title']!r}, {state['text']} characters)")
     for event in page.events:
@@ -224,6 +236,8 @@ def problems_of(page, url):
             text = f"request failed: {params.get('errorText')}"
         if text and not any(name in text for name in OPTIONAL):
             problems.append(f"console: {text.strip()[:300]}")
+    for title in state.get("truncated", []):
+        problems.append(f"sidebar: the guide title {title!r} is cut off")
     for block in state["wide"]:
         problems.append(
             f"code block {block['width']} px wide in a {block['column']} px column: "
@@ -275,7 +289,7 @@ def main():
             status = "FAIL" if problems else "ok"
             print(
                 f"docs check: {status:4} {path} ({state['title']!r}, {state['codeBlocks']} code "
-                f"blocks, {time.time() - started:.1f} s)"
+                f"blocks, {state.get('sidebar', 0)} sidebar items, {time.time() - started:.1f} s)"
             )
             for problem in problems:
                 print(f"    {problem}")

@@ -11,9 +11,9 @@ import EndpointTransport
 ///
 /// On Apple platforms it sends through ``EndpointTransport/URLSessionHTTPClient``. On Linux it
 /// sends through ``EndpointCurl/CurlHTTPClient`` when libcurl can be loaded, otherwise through
-/// `URLSessionHTTPClient`: Foundation's URLSession there crashes the process on some server input
-/// (a chunked response with a trailer, a head cut off before its end) and is several times
-/// slower; see "Choosing a transport".
+/// ``EndpointTransport/URLSessionHTTPClient``: Foundation's URLSession there crashes the process
+/// on some server input (a chunked response with a trailer, a head cut off before its end) and
+/// is several times slower; see <doc:ChoosingATransport>.
 ///
 /// ```swift
 /// let client = DefaultHTTPClient.make().with(RetryMiddleware())

@@ -5,7 +5,9 @@
 #endif
 
 /// How to find the next page of a paginated API: from the `Link` header, from a cursor in the
-/// body, or by page number or offset. A plain value, named where the pages are walked:
+/// body, or by page number or offset.
+///
+/// A paginator is a plain value, named where the pages are walked:
 ///
 /// ```swift
 /// let repos = client.items(
