@@ -12,7 +12,7 @@
 /// when a server offers it, and easy handles are recycled, so a request costs a fraction of what
 /// it costs through URLSession on Linux.
 ///
-/// It behaves like EndpointTransport's `URLSessionHTTPClient`:
+/// It behaves like EndpointTransport's ``EndpointTransport/URLSessionHTTPClient``:
 /// - cancelling the calling task stops the transfer and throws `CancellationError`;
 /// - an idle timeout and a total deadline to the millisecond (``EndpointCore/IdleTimeout``,
 ///   ``EndpointCore/DeadlineExceeded``);
@@ -39,7 +39,7 @@
 ///
 /// libcurl (`libcurl.so.4`, 7.68 or newer) is opened when the first client is made; building
 /// needs no curl headers. On Apple platforms the module compiles but ``init(configuration:)``
-/// throws ``LibraryUnavailable``: use `URLSessionHTTPClient` there.
+/// throws ``LibraryUnavailable``: use ``EndpointTransport/URLSessionHTTPClient`` there.
 ///
 /// Create one client and keep it: each client has its own thread and connection pool. Call
 /// ``shutdown()`` to stop it; a client that is released stops by itself once its last request

@@ -42,7 +42,8 @@ public struct DefaultHTTPClient: HTTPTransferClient, Sendable {
 
   /// The transport this client sends through.
   public let transport: Transport
-  /// The client requests go to: a `CurlHTTPClient` or a `URLSessionHTTPClient`.
+  /// The client requests go to: a ``EndpointCurl/CurlHTTPClient`` or a
+  /// ``EndpointTransport/URLSessionHTTPClient``.
   public let base: any HTTPTransferClient
 
   /// Makes the platform's client with the settings every transport shares.
@@ -56,8 +57,9 @@ public struct DefaultHTTPClient: HTTPTransferClient, Sendable {
   ///   - maximumResponseSize: the largest response body accepted
   ///     (``EndpointCore/ResponseTooLarge``); `nil` for no limit.
   ///   - metricsObserver: called once per request with its ``EndpointCore/TransferMetrics``.
-  /// - Returns: a client sending through `CurlHTTPClient` on Linux when libcurl loads, otherwise
-  ///   through `URLSessionHTTPClient`; ``transport`` says which.
+  /// - Returns: a client sending through ``EndpointCurl/CurlHTTPClient`` on Linux when libcurl
+  ///   loads, otherwise through ``EndpointTransport/URLSessionHTTPClient``; ``transport`` says
+  ///   which.
   public static func make(
     idleTimeout: Duration? = .seconds(60),
     deadline: Duration? = nil,

@@ -176,7 +176,7 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
   }
 
   /// Creates a JSON endpoint with a path and no base URL: the client gives the base, through
-  /// `BaseURLMiddleware`, so one set of endpoints serves staging and production.
+  /// ``EndpointCore/BaseURLMiddleware``, so one set of endpoints serves staging and production.
   ///
   /// ```swift
   /// let user = Endpoint<User>(json: .get, path: "users/\(login)")
@@ -209,7 +209,7 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
   }
 
   /// Creates a JSON endpoint that sends `body`, with a path and no base URL: the client gives
-  /// the base, through `BaseURLMiddleware`.
+  /// the base, through ``EndpointCore/BaseURLMiddleware``.
   ///
   /// - Parameters:
   ///   - method: the request method.
@@ -406,7 +406,7 @@ extension Endpoint where Resource == Void {
   }
 
   /// Creates a JSON endpoint with a path and no base URL: the client gives the base, through
-  /// `BaseURLMiddleware`, so one set of endpoints serves staging and production.
+  /// ``EndpointCore/BaseURLMiddleware``, so one set of endpoints serves staging and production.
   ///
   /// ```swift
   /// let user = Endpoint<User>(json: .get, path: "users/\(login)")
@@ -437,7 +437,7 @@ extension Endpoint where Resource == Void {
   }
 
   /// Creates a JSON endpoint that sends `body`, with a path and no base URL: the client gives
-  /// the base, through `BaseURLMiddleware`.
+  /// the base, through ``EndpointCore/BaseURLMiddleware``.
   ///
   /// - Parameters:
   ///   - method: the request method.

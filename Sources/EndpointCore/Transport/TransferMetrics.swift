@@ -12,9 +12,10 @@
 ///
 /// The instants (``start`` … ``end``) are the SDK's own clock and exist for every transport.
 /// The connection phases (``nameLookup`` … ``total``, ``reusedConnection``, ``httpVersion``)
-/// exist only where the transport can measure them, and are `nil` elsewhere: `CurlHTTPClient`
-/// reports libcurl's timers for the final request of the exchange (after redirects), each
-/// measured from that request's start; the URLSession client cannot see them on Linux.
+/// exist only where the transport can measure them, and are `nil` elsewhere:
+/// ``EndpointCurl/CurlHTTPClient`` reports libcurl's timers for the final request of the
+/// exchange (after redirects), each measured from that request's start; the URLSession client
+/// cannot see them on Linux.
 ///
 /// ```swift
 /// configuration.metricsObserver = { metrics in
