@@ -33,7 +33,14 @@
 #   - a symbol of another module: prefix the module, ``EndpointCore/Endpoint``;
 #   - an article: <doc:GettingStarted>;
 #   - in the articles of Docs/Endpoint.docc every symbol link names its module, since a bare
-#     ``Endpoint`` there means the root page of the catalog.
+#     ``Endpoint`` there means the root page of the catalog;
+#   - the URLSession extension is ``EndpointTransport/Foundation/URLSession`` (see 2.).
+#
+# Why module pages and type extension files work in one catalog: the combined archive knows
+# every module, so `# ``EndpointCore`` ` extends the module's page and `# ``EndpointCore/Endpoint`` `
+# the type's, offline and with --warnings-as-errors; a link that no longer resolves fails the
+# build. A module page curates its guides under "Guides", which also puts them in that module's
+# sidebar: from any reference page, a guide is one click away.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
