@@ -12,6 +12,8 @@
 #    FoundationNetworking there) is filed under Foundation, the module readers import on every
 #    platform: the graph `EndpointTransport@FoundationNetworking` becomes
 #    `EndpointTransport@Foundation`, its `extendedModule` fields renamed.
+#    scripts/docs_lint.py then fails on an abstract that ends in a colon or a path of this
+#    repository (`scripts/…`, `Benchmarks/…`) in the catalog or a doc comment.
 # 3. `docc convert Docs/Endpoint.docc --warnings-as-errors` makes ONE combined archive,
 #    .build/docs/Endpoint.doccarchive: the catalog's root page (Endpoint.md, a technology root)
 #    curates the module pages and the articles. Module pages (Modules/EndpointCore.md, a
@@ -119,6 +121,9 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*@*.symbols.json"))):
         json.dump(graph, handle)
     os.remove(path)
 PY
+
+# Reader-facing text: no abstract ending in a colon, no path of this repository.
+python3 scripts/docs_lint.py "$CATALOG" "$GRAPHS"
 
 echo "docs: docc convert $CATALOG ($(ls "$GRAPHS" | tr '\n' ' '))"
 "$DOCC" convert "$CATALOG" \
