@@ -3,7 +3,8 @@
 #
 #   scripts/check-doc-samples.sh [swift build flags...]
 #
-# Covers the ```swift blocks of Docs/Endpoint.docc/*.md and README.md. Blocks marked
+# Covers the ```swift blocks of the catalog's Markdown files (Docs/Endpoint.docc, its module pages
+# and type extension files included) and README.md. Blocks marked
 # ```swift-other (other libraries' code) or ```swift-fragment (a piece that cannot stand alone,
 # such as a Package.swift excerpt) are not Swift to the checker and are skipped.
 #
@@ -13,6 +14,12 @@
 # names the samples assume (a base URL, a User type, a token...). Diagnostics point at the
 # Markdown file and line. Extra arguments are the build flags of scripts/test.sh, so the
 # modules come from the same build.
+#
+# Package.swift samples (a block that imports PackageDescription, or one of only `.package(...)`
+# dependencies) are type-checked against the toolchain's PackageDescription instead.
+#
+# It also fails when a line of a Swift or plain code block is wider than 80 columns, in these
+# files or in a `///` doc comment of Sources/: a wider line is cut off in the rendered page.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,7 +27,9 @@ cd "$ROOT"
 
 OUT=".build/doc-samples"
 PRELUDES="Docs/Samples"
-SOURCES=(Docs/Endpoint.docc/*.md README.md)
+mapfile -t SOURCES < <(find Docs/Endpoint.docc -name '*.md' | sort)
+SOURCES+=(README.md)
+COLUMNS_MAX=80
 LIBRARIES=(EndpointCore EndpointJSON EndpointTransport EndpointTesting EndpointCurl EndpointDefaultClient)
 
 build_args=()
@@ -33,12 +42,31 @@ modules="$(swift build --show-bin-path "$@")/Modules"
   exit 1
 }
 
+echo "doc samples: checking that code blocks fit in $COLUMNS_MAX columns"
+mapfile -t SWIFT_SOURCES < <(find Sources -name '*.swift' | sort)
+python3 scripts/doc_samples.py --check-width "$COLUMNS_MAX" "${SOURCES[@]}" "${SWIFT_SOURCES[@]}" || {
+  echo "doc samples: FAILED: the lines above are wider than $COLUMNS_MAX columns" >&2
+  exit 1
+}
+
+# PackageDescription, for the Package.swift samples.
+MANIFEST_API="$(dirname "$(readlink -f "$(command -v swift)")")/../lib/swift/pm/ManifestAPI"
+[[ -f "$MANIFEST_API/PackageDescription.swiftmodule" ]] || {
+  echo "doc samples: error: no PackageDescription.swiftmodule in $MANIFEST_API" >&2
+  exit 1
+}
+
 rm -rf "$OUT"
 mkdir -p "$OUT/logs"
 python3 scripts/doc_samples.py "$OUT" "${SOURCES[@]}" > "$OUT/index.tsv"
 
 check() {
-  local name="$1" file="$2" prelude=()
+  local name="$1" file="$2" kind="$3" prelude=()
+  if [[ "$kind" == manifest ]]; then
+    swiftc -typecheck -swift-version 6 -package-description-version 6.0 -I "$MANIFEST_API" \
+      "$file" > "$OUT/logs/$name.log" 2>&1
+    return
+  fi
   [[ -f "$PRELUDES/$name.swift" ]] && prelude=("$PRELUDES/$name.swift")
   # EndpointCurl's module needs its C module (Sources/CCurl) to load.
   swiftc -typecheck -swift-version 6 -parse-as-library -module-name "DocSamples$name" \
@@ -49,8 +77,8 @@ check() {
 failed=()
 pids=()
 names=()
-while IFS=$'\t' read -r name count file; do
-  check "$name" "$file" &
+while IFS=$'\t' read -r name count file kind; do
+  check "$name" "$file" "$kind" &
   pids+=($!)
   names+=("$name ($count blocks)")
   if ((${#pids[@]} == 2)); then
@@ -63,7 +91,7 @@ for index in "${!pids[@]}"; do
   wait "${pids[$index]}" || failed+=("${names[$index]}")
 done
 
-while IFS=$'\t' read -r name count _; do
+while IFS=$'\t' read -r name count _ _; do
   echo "doc samples: $name: $count blocks"
 done < "$OUT/index.tsv"
 if ((${#failed[@]} > 0)); then

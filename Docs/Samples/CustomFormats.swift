@@ -19,3 +19,13 @@ enum StubSamples {
 
   static let client = Client()
 }
+
+// The endpoints the tests at the end of the article use (the article declares them in
+// earlier samples, which the check wraps in functions).
+let items = Endpoint(.get, url: api.appending(path: "items.xml"), parser: .itemsXML)
+let upload = Endpoint(
+  .post,
+  url: api.appending(path: "readings"),
+  payload: .readings([Reading(sensor: 1, value: -5)]),
+  parser: .readings
+)

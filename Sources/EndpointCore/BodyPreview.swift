@@ -13,7 +13,8 @@ public enum BodyPreview {
   /// with the number of bytes left out; binary data is described by its size only.
   ///
   /// ```swift
-  /// BodyPreview.text(of: Data("hello world".utf8), limit: 5)  // "hello… (6 more bytes)"
+  /// BodyPreview.text(of: Data("hello world".utf8), limit: 5)
+  /// // "hello… (6 more bytes)"
   /// ```
   public static func text(of body: Data, limit: Int = defaultLimit) -> String {
     if body.isEmpty { return "<empty>" }

@@ -19,7 +19,8 @@ extension Endpoint {
   ///
   /// let avatar = Endpoint<Data>(.get, url: avatarURL) { data in
   ///   Result {
-  ///     guard let data, data.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { throw ImageError() }
+  ///     let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
+  ///     guard let data, data.starts(with: signature) else { throw ImageError() }
   ///     return data
   ///   }
   /// }

@@ -15,7 +15,8 @@
 ///     Endpoint(.get, path: "users/\(id)", relativeTo: api, parser: userParser)
 ///   }
 /// }
-/// let request = try User.with(id: 42).request()   // GET https://api.example.com/users/42
+/// // GET https://api.example.com/users/42
+/// let request = try User.with(id: 42).request()
 /// let user = try await client.call(User.with(id: 42))
 /// ```
 public struct Endpoint<Resource>: Sendable {

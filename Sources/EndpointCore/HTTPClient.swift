@@ -58,7 +58,8 @@ extension HTTPClient {
   ///
   /// ```swift
   /// let (_, body) = try await client.stream(Logs.follow(app: "api"))
-  /// for try await line in body.lines { print(line) }   // a 404 page never streams as lines
+  /// // A 404 page never streams as lines: it throws instead.
+  /// for try await line in body.lines { print(line) }
   /// ```
   ///
   /// - Parameters:

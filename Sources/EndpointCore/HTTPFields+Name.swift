@@ -95,7 +95,9 @@ extension HTTPFields: ExpressibleByDictionaryLiteral {
   /// Creates a list from a literal, in the order written; a name may repeat.
   ///
   /// ```swift
-  /// let fields: HTTPFields = [.accept: "application/json", "X-Trace": "a", "X-Trace": "b"]
+  /// let fields: HTTPFields = [
+  ///   .accept: "application/json", "X-Trace": "a", "X-Trace": "b",
+  /// ]
   /// ```
   ///
   /// Values are made valid as by the `fields[.name] = value` setter: each control character but

@@ -4,7 +4,9 @@
 /// do {
 ///   _ = try RequestPayload.multipart(parts, boundary: "my boundary")
 /// } catch {
-///   print(error)   // Invalid multipart boundary "my boundary": … only letters, digits and '+_-.
+///   print(error)
+///   // Invalid multipart boundary "my boundary": … only letters, digits
+///   // and '+_-.
 /// }
 /// ```
 public struct InvalidMultipartBoundary: Error, Hashable, Sendable, CustomStringConvertible {

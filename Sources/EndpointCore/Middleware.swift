@@ -3,7 +3,9 @@
 ///
 /// ```swift
 /// struct UserAgent: Middleware {
-///   func intercept(_ request: HTTPRequest, next: Next) async throws -> (HTTPResponse, HTTPBody) {
+///   func intercept(
+///     _ request: HTTPRequest, next: Next
+///   ) async throws -> (HTTPResponse, HTTPBody) {
 ///     var request = request
 ///     try request.headerFields.set("MyApp/1.0", for: "User-Agent")
 ///     return try await next(request)

@@ -8,7 +8,7 @@
 /// default headers and logging apply to them too.
 ///
 /// ```swift
-/// let client = transport.with(DefaultHeadersMiddleware(...), RetryMiddleware(), auth, logging)
+/// let client = transport.with(headers, RetryMiddleware(), auth, logging)
 /// try await client.download(Report.latest, to: file)
 /// ```
 extension MiddlewareClient: HTTPTransferClient where Base: HTTPTransferClient {

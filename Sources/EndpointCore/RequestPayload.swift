@@ -103,7 +103,9 @@ public struct RequestPayload: Sendable {
   /// ```swift
   /// let payload = RequestPayload.multipart([
   ///   .text(name: "title", value: "Holiday"),
-  ///   .file(name: "photo", filename: "beach.jpg", contentType: "image/jpeg", data: jpeg),
+  ///   .file(
+  ///     name: "photo", filename: "beach.jpg", contentType: "image/jpeg", data: jpeg
+  ///   ),
   /// ])
   /// ```
   public static func multipart(_ parts: [MultipartPart]) -> RequestPayload {

@@ -57,7 +57,9 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
   ///
   /// ```swift
   /// let route = "users/octocat/repos"          // from a configuration file
-  /// let endpoint = Endpoint<[Repo]>(json: .get, path: URLPath(route), relativeTo: api)
+  /// let endpoint = Endpoint<[Repo]>(
+  ///   json: .get, path: URLPath(route), relativeTo: api
+  /// )
   /// ```
   ///
   /// To keep a value that may contain `/` or `?` in one segment, interpolate it instead:

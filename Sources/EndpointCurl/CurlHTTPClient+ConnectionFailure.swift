@@ -13,7 +13,8 @@ extension CurlHTTPClient {
   /// message.
   ///
   /// ```swift
-  /// catch let error as CurlHTTPClient.ConnectionFailure where error.kind == .connectionLost {
+  /// catch let error as CurlHTTPClient.ConnectionFailure
+  ///   where error.kind == .connectionLost {
   ///   retry()
   /// }
   /// ```

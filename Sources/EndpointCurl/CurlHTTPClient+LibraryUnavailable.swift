@@ -10,7 +10,8 @@ extension CurlHTTPClient {
   ///   let client = try CurlHTTPClient()
   ///   _ = client
   /// } catch let error as CurlHTTPClient.LibraryUnavailable {
-  ///   print(error)  // libcurl is unavailable: cannot load libcurl.so.4 (…); install …
+  ///   print(error)
+  ///   // libcurl is unavailable: cannot load libcurl.so.4 (…); install …
   /// }
   /// ```
   public struct LibraryUnavailable: Error, Hashable, Sendable, CustomStringConvertible {

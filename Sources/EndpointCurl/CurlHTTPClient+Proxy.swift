@@ -13,7 +13,8 @@ extension CurlHTTPClient {
   /// them, or name a proxy with ``url(_:bypassing:)``.
   ///
   /// ```swift
-  /// configuration.proxy = .url(URL(string: "http://proxy.internal:3128")!, bypassing: ["localhost"])
+  /// let proxy = URL(string: "http://proxy.internal:3128")!
+  /// configuration.proxy = .url(proxy, bypassing: ["localhost"])
   /// configuration.proxy = .environment
   /// ```
   public struct Proxy: Sendable, Hashable, CustomStringConvertible {

@@ -8,7 +8,10 @@ extension CurlHTTPClient {
   ///
   /// ```swift
   /// var configuration = CurlHTTPClient.Configuration()
-  /// configuration.tls = .init(caBundlePath: "/etc/my-service/ca.pem", minimumVersion: .tls13)
+  /// configuration.tls = .init(
+  ///   caBundlePath: "/etc/my-service/ca.pem",
+  ///   minimumVersion: .tls13
+  /// )
   /// ```
   public struct TLS: Sendable, Hashable {
     /// A PEM file of trusted certificate authorities used instead of the system's trust store;

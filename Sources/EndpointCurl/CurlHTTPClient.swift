@@ -12,7 +12,7 @@
 /// when a server offers it, and easy handles are recycled, so a request costs a fraction of what
 /// it costs through URLSession on Linux.
 ///
-/// It behaves like EndpointTransport's `URLSessionHTTPClient`:
+/// It behaves like EndpointTransport's ``EndpointTransport/URLSessionHTTPClient``:
 /// - cancelling the calling task stops the transfer and throws `CancellationError`;
 /// - an idle timeout and a total deadline to the millisecond (``EndpointCore/IdleTimeout``,
 ///   ``EndpointCore/DeadlineExceeded``);
@@ -32,13 +32,14 @@
 /// let client = try CurlHTTPClient()
 /// let user = try await client.call(User.with(id: 42))
 ///
-/// let (response, body) = try await client.send(request)   // head first, body as it arrives
+/// // The head first, then the body as it arrives:
+/// let (response, body) = try await client.send(request)
 /// for try await chunk in body { consume(chunk) }
 /// ```
 ///
 /// libcurl (`libcurl.so.4`, 7.68 or newer) is opened when the first client is made; building
 /// needs no curl headers. On Apple platforms the module compiles but ``init(configuration:)``
-/// throws ``LibraryUnavailable``: use `URLSessionHTTPClient` there.
+/// throws ``LibraryUnavailable``: use ``EndpointTransport/URLSessionHTTPClient`` there.
 ///
 /// Create one client and keep it: each client has its own thread and connection pool. Call
 /// ``shutdown()`` to stop it; a client that is released stops by itself once its last request
@@ -98,7 +99,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
   ///
   /// ```swift
   /// let export = HTTPBody(rowsAsCSV)   // an AsyncSequence of Data, read once
-  /// let (response, _) = try await client.send(HTTPRequest(method: .put, url: url, body: export))
+  /// let request = HTTPRequest(method: .put, url: url, body: export)
+  /// let (response, _) = try await client.send(request)
   /// ```
   ///
   /// - Throws: `CancellationError` when the calling task is cancelled, ``EndpointCore/IdleTimeout``,

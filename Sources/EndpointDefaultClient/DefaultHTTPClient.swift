@@ -11,9 +11,9 @@ import EndpointTransport
 ///
 /// On Apple platforms it sends through ``EndpointTransport/URLSessionHTTPClient``. On Linux it
 /// sends through ``EndpointCurl/CurlHTTPClient`` when libcurl can be loaded, otherwise through
-/// `URLSessionHTTPClient`: Foundation's URLSession there crashes the process on some server input
-/// (a chunked response with a trailer, a head cut off before its end) and is several times
-/// slower; see "Choosing a transport".
+/// ``EndpointTransport/URLSessionHTTPClient``: Foundation's URLSession there crashes the process
+/// on some server input (a chunked response with a trailer, a head cut off before its end) and
+/// is several times slower; see <doc:ChoosingATransport>.
 ///
 /// ```swift
 /// let client = DefaultHTTPClient.make().with(RetryMiddleware())
@@ -42,7 +42,8 @@ public struct DefaultHTTPClient: HTTPTransferClient, Sendable {
 
   /// The transport this client sends through.
   public let transport: Transport
-  /// The client requests go to: a `CurlHTTPClient` or a `URLSessionHTTPClient`.
+  /// The client requests go to: a ``EndpointCurl/CurlHTTPClient`` or a
+  /// ``EndpointTransport/URLSessionHTTPClient``.
   public let base: any HTTPTransferClient
 
   /// Makes the platform's client with the settings every transport shares.
@@ -56,8 +57,9 @@ public struct DefaultHTTPClient: HTTPTransferClient, Sendable {
   ///   - maximumResponseSize: the largest response body accepted
   ///     (``EndpointCore/ResponseTooLarge``); `nil` for no limit.
   ///   - metricsObserver: called once per request with its ``EndpointCore/TransferMetrics``.
-  /// - Returns: a client sending through `CurlHTTPClient` on Linux when libcurl loads, otherwise
-  ///   through `URLSessionHTTPClient`; ``transport`` says which.
+  /// - Returns: a client sending through ``EndpointCurl/CurlHTTPClient`` on Linux when libcurl
+  ///   loads, otherwise through ``EndpointTransport/URLSessionHTTPClient``; ``transport`` says
+  ///   which.
   public static func make(
     idleTimeout: Duration? = .seconds(60),
     deadline: Duration? = nil,

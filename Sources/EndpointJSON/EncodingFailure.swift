@@ -12,7 +12,9 @@
 /// do {
 ///   _ = try RequestPayload.json(Reading(value: .nan))
 /// } catch {
-///   print(error)   // Could not encode Reading as JSON at value: Unable to encode Double.nan ...
+///   print(error)
+///   // Could not encode Reading as JSON at value:
+///   // Unable to encode Double.nan ...
 /// }
 /// ```
 public struct EncodingFailure: Error, Sendable, CustomStringConvertible {

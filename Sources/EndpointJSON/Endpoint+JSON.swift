@@ -40,7 +40,8 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
   /// Creates an endpoint that sends `body` as JSON and decodes a JSON response.
   ///
   /// ```swift
-  /// let create = Endpoint<Todo>(json: .post, url: todosURL, body: NewTodo(title: "Docs"))
+  /// let draft = NewTodo(title: "Docs")
+  /// let create = Endpoint<Todo>(json: .post, url: todosURL, body: draft)
   /// ```
   /// - Parameters:
   ///   - method: the request method.
@@ -175,7 +176,7 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
   }
 
   /// Creates a JSON endpoint with a path and no base URL: the client gives the base, through
-  /// `BaseURLMiddleware`, so one set of endpoints serves staging and production.
+  /// ``EndpointCore/BaseURLMiddleware``, so one set of endpoints serves staging and production.
   ///
   /// ```swift
   /// let user = Endpoint<User>(json: .get, path: "users/\(login)")
@@ -208,7 +209,7 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
   }
 
   /// Creates a JSON endpoint that sends `body`, with a path and no base URL: the client gives
-  /// the base, through `BaseURLMiddleware`.
+  /// the base, through ``EndpointCore/BaseURLMiddleware``.
   ///
   /// - Parameters:
   ///   - method: the request method.
@@ -278,7 +279,9 @@ extension Endpoint where Resource == Void {
   /// body.
   ///
   /// ```swift
-  /// let update = Endpoint<Void>(json: .put, url: todoURL, body: todo, expecting: .codes(204))
+  /// let update = Endpoint<Void>(
+  ///   json: .put, url: todoURL, body: todo, expecting: .codes(204)
+  /// )
   /// ```
   /// - Parameters:
   ///   - method: the request method.
@@ -403,7 +406,7 @@ extension Endpoint where Resource == Void {
   }
 
   /// Creates a JSON endpoint with a path and no base URL: the client gives the base, through
-  /// `BaseURLMiddleware`, so one set of endpoints serves staging and production.
+  /// ``EndpointCore/BaseURLMiddleware``, so one set of endpoints serves staging and production.
   ///
   /// ```swift
   /// let user = Endpoint<User>(json: .get, path: "users/\(login)")
@@ -434,7 +437,7 @@ extension Endpoint where Resource == Void {
   }
 
   /// Creates a JSON endpoint that sends `body`, with a path and no base URL: the client gives
-  /// the base, through `BaseURLMiddleware`.
+  /// the base, through ``EndpointCore/BaseURLMiddleware``.
   ///
   /// - Parameters:
   ///   - method: the request method.

@@ -6,7 +6,7 @@
 
 extension JSONValue {
   /// Converts an untyped JSON object — a `[String: Any]` body or parameter list — into a
-  /// `JSONValue`, checking every value at the call.
+  /// ``JSONValue``, checking every value at the call.
   ///
   /// `[String: Any]` cannot cross into a request: it is not `Sendable`, and a value JSON cannot
   /// hold would only fail once the body is encoded. Converting where the dictionary is made keeps
@@ -14,10 +14,11 @@ extension JSONValue {
   ///
   /// ```swift
   /// let body: [String: Any] = ["title": "Milk", "tags": ["home"], "count": 2]
-  /// let endpoint = Endpoint<Todo>(json: .post, url: todosURL, body: try JSONValue(jsonObject: body))
+  /// let json = try JSONValue(jsonObject: body)
+  /// let endpoint = Endpoint<Todo>(json: .post, url: todosURL, body: json)
   /// ```
   ///
-  /// Accepted: `JSONValue`, `String`, `Substring`, `Bool`, any integer or floating-point number
+  /// Accepted: ``JSONValue``, `String`, `Substring`, `Bool`, any integer or floating-point number
   /// (finite), `nil` (as `null`), and arrays and string-keyed dictionaries of these.
   ///
   /// - Parameter object: the value to convert.

@@ -4,7 +4,9 @@
 /// it from a response like any other `Codable` value:
 ///
 /// ```swift
-/// let body: JSONValue = ["name": "Ada", "tags": ["admin", 42], "score": 9.5, "manager": nil]
+/// let body: JSONValue = [
+///   "name": "Ada", "tags": ["admin", 42], "score": 9.5, "manager": nil,
+/// ]
 /// body["tags"]?[1]?.intValue        // 42
 /// let endpoint = try Endpoint<JSONValue>(json: .post, url: usersURL, body: body)
 /// ```

@@ -12,7 +12,8 @@ import Synchronization
 /// ```swift
 /// @Test func userProfile() async throws {
 ///   let client = ReplayClient(
-///     fixture: ReplayClient.fixtureURL(),             // Fixtures/<File>/userProfile.json
+///     // Fixtures/<File>/userProfile.json beside the test file
+///     fixture: ReplayClient.fixtureURL(),
 ///     recordingWith: URLSessionHTTPClient(),
 ///     redaction: FixtureRedaction(queryParameters: ["api_key"])
 ///   )

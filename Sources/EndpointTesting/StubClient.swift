@@ -10,7 +10,8 @@ import Synchronization
 /// ```swift
 /// let stub = StubClient(baseURL: URL(string: "https://api.example.com/v1")!)
 /// stub.on(.get, "/users/{id}").reply(json: User(id: 42, name: "Ada"))
-/// stub.on(.get, "/rates").query(["currency": "USD"]).reply(json: #"{"rate": 1.08}"#).once()
+/// stub.on(.get, "/rates").query(["currency": "USD"])
+///   .reply(json: #"{"rate": 1.08}"#).once()
 ///
 /// let user = try await stub.call(User.with(id: 42))
 /// #expect(user.name == "Ada")

@@ -8,7 +8,8 @@ import Foundation
 /// ```swift
 /// stub.on(.put, "/todos/{id}").reply { request in
 ///   let todo = try request.decode(Todo.self)
-///   return .json(todo, status: request.pathParameters["id"] == "\(todo.id)" ? 200 : 409)
+///   let matches = request.pathParameters["id"] == "\(todo.id)"
+///   return .json(todo, status: matches ? 200 : 409)
 /// }
 /// ```
 public struct StubbedRequest: Sendable, CustomStringConvertible {

@@ -11,7 +11,10 @@ import Foundation
 /// refused connection from a lost one.
 ///
 /// ```swift
-/// catch let error as ConnectionFailure where error.code == .networkConnectionLost { retry() }
+/// catch let error as ConnectionFailure
+///  where error.code == .networkConnectionLost {
+///   retry()
+/// }
 /// ```
 public struct ConnectionFailure: Error, Sendable, CustomStringConvertible {
   /// The request's method.

@@ -5,7 +5,9 @@ import Synchronization
   import FoundationNetworking
 #endif
 
-/// Any `URLSession`, `URLSession.shared` included, as an ``EndpointCore/HTTPClient``:
+/// Any `URLSession`, `URLSession.shared` included, as an ``EndpointCore/HTTPClient``.
+///
+/// Call an endpoint on the session you already have:
 ///
 /// ```swift
 /// let user = try await URLSession.shared.call(User.with(id: 42))

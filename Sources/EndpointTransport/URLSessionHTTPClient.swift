@@ -22,7 +22,8 @@ import Foundation
 /// let client = URLSessionHTTPClient()
 /// let user = try await client.call(User.with(id: 42))
 ///
-/// let (response, body) = try await client.send(request)   // head first, body as it arrives
+/// // The head first, then the body as it arrives:
+/// let (response, body) = try await client.send(request)
 /// for try await line in body.lines { print(line) }
 /// ```
 ///

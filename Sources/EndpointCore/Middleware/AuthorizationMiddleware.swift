@@ -13,11 +13,13 @@
 ///
 /// ```swift
 /// let github = transport.with(
-///   AuthorizationMiddleware.bearer(token).limited(to: [URL(string: "https://api.github.com")!])
+///   AuthorizationMiddleware.bearer(token)
+///     .limited(to: [URL(string: "https://api.github.com")!])
 /// )
 /// // Mailchimp: any user name, the API key as the password.
 /// let mailchimp = transport.with(
-///   AuthorizationMiddleware.basic(username: "anystring", password: apiKey).limited(to: [api])
+///   AuthorizationMiddleware.basic(username: "anystring", password: apiKey)
+///     .limited(to: [api])
 /// )
 /// ```
 ///

@@ -13,8 +13,12 @@
 /// absolute passes unchanged.
 ///
 /// ```swift
-/// let production = URLSessionHTTPClient().with(BaseURLMiddleware(URL(string: "https://api.example.com/v1")!))
-/// let staging = URLSessionHTTPClient().with(BaseURLMiddleware(URL(string: "https://staging.example.com/v1")!))
+/// let production = URLSessionHTTPClient().with(
+///   BaseURLMiddleware(URL(string: "https://api.example.com/v1")!)
+/// )
+/// let staging = URLSessionHTTPClient().with(
+///   BaseURLMiddleware(URL(string: "https://staging.example.com/v1")!)
+/// )
 /// let user = try await staging.call(Endpoint<User>(json: .get, path: "users/42"))
 /// ```
 ///

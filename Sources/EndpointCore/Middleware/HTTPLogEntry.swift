@@ -4,7 +4,7 @@
 /// Its ``description`` is the log line:
 ///
 /// ```text
-/// GET https://api.example.com/users?token=<redacted> → 200 OK, 1532 bytes in 84.2 ms
+/// GET https://api.example.com/users?token=<redacted> → 200 OK, 1532 bytes in 84 ms
 /// ```
 public struct HTTPLogEntry: Sendable, Hashable, CustomStringConvertible {
   /// How the exchange ended.

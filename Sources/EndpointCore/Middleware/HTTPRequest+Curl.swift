@@ -15,7 +15,8 @@ extension HTTPRequest {
   /// ```swift
   /// print(request.curlCommand())
   /// // curl -X POST 'https://api.example.com/items?token=<redacted>'
-  /// //   -H 'Authorization: <redacted>' -H 'Content-Type: application/json' --data-binary '{"a":1}'
+  /// //   -H 'Authorization: <redacted>' -H 'Content-Type: application/json'
+  /// //   --data-binary '{"a":1}'
   /// ```
   /// (one line in the real output).
   ///

@@ -10,12 +10,15 @@
 /// ```swift
 /// let client = transport.with(
 ///   LoggingMiddleware(
-///     redaction: .standard.adding(headerNames: ["X-Shop-Key"], queryParameterNames: ["sig"]),
+///     redaction: .standard.adding(
+///       headerNames: ["X-Shop-Key"], queryParameterNames: ["sig"]
+///     ),
 ///     bodyPreviewLimit: 256,
 ///     sink: { entry in logger.info("\(entry)") }
 ///   )
 /// )
-/// // GET https://api.example.com/orders?sig=<redacted> → 200 OK, 1532 bytes in 84.2 ms
+/// // GET https://api.example.com/orders?sig=<redacted>
+/// //   → 200 OK, 1532 bytes in 84.2 ms
 /// ```
 ///
 /// The entry is reported when the exchange is over, so its duration (measured on

@@ -21,7 +21,9 @@
 ///
 /// ```swift
 /// let redaction = Redaction.standard
-///   .adding(headerNames: ["X-Shop-Key"], queryParameterNames: ["sig"], jsonKeys: ["pin"])
+///   .adding(
+///     headerNames: ["X-Shop-Key"], queryParameterNames: ["sig"], jsonKeys: ["pin"]
+///   )
 ///   .adding(valuePatterns: [.prefixed("sk_live_")])
 ///   .allowing(["token_type"])  // keep `"token_type": "Bearer"` readable
 /// print(request.curlCommand(redacting: redaction))

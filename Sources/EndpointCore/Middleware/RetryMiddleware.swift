@@ -8,7 +8,8 @@
 /// jitter, as its ``RetryPolicy`` says.
 ///
 /// ```swift
-/// let client = transport.with(RetryMiddleware())   // 3 attempts, idempotent methods only
+/// // 3 attempts, idempotent methods only:
+/// let client = transport.with(RetryMiddleware())
 /// ```
 ///
 /// What it never does:

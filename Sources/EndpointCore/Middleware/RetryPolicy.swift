@@ -10,7 +10,8 @@
 ///
 /// ```swift
 /// var policy = RetryPolicy(maxAttempts: 5, baseDelay: .seconds(1))
-/// policy.methods.insert(.post)   // this API deduplicates POSTs with an Idempotency-Key
+/// // This API deduplicates POSTs with an Idempotency-Key.
+/// policy.methods.insert(.post)
 /// policy.retriesError = { error in
 ///   RetryPolicy.isTransientFailure(error) || error is MyGatewayError
 /// }

@@ -29,7 +29,9 @@ public struct WebLink: Sendable, Hashable {
   /// skipped.
   ///
   /// ```swift
-  /// WebLink.parse(#"<https://api.x/items?page=2>; rel="next", </items?page=9>; rel=last"#)
+  /// WebLink.parse(
+  ///   #"<https://api.x/items?page=2>; rel="next", </items?page=9>; rel=last"#
+  /// )
   /// ```
   public static func parse(_ values: [String]) -> [WebLink] {
     values.flatMap { parse($0) }

@@ -129,7 +129,8 @@ extension HTTPClient {
   /// The pages of `endpoint`, each found by `paginator` from the one before.
   ///
   /// ```swift
-  /// for try await page in client.pages(of: Issues.open(), paginator: .linkHeader()) {
+  /// let pages = client.pages(of: Issues.open(), paginator: .linkHeader())
+  /// for try await page in pages {
   ///   print(page.index, page.resource.count)
   /// }
   /// ```
@@ -153,7 +154,10 @@ extension HTTPClient {
   /// The items of every page of `endpoint`, in order, fetching pages as they are needed.
   ///
   /// ```swift
-  /// for try await repo in client.items(of: GitHub.repos(org: "apple"), paginator: .linkHeader()) {
+  /// let repos = client.items(
+  ///   of: GitHub.repos(org: "apple"), paginator: .linkHeader()
+  /// )
+  /// for try await repo in repos {
   ///   print(repo.name)
   /// }
   /// ```

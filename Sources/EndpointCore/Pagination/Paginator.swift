@@ -5,10 +5,15 @@
 #endif
 
 /// How to find the next page of a paginated API: from the `Link` header, from a cursor in the
-/// body, or by page number or offset. A plain value, named where the pages are walked:
+/// body, or by page number or offset.
+///
+/// A paginator is a plain value, named where the pages are walked:
 ///
 /// ```swift
-/// for try await repo in client.items(of: GitHub.repos(org: "apple"), paginator: .linkHeader()) {
+/// let repos = client.items(
+///   of: GitHub.repos(org: "apple"), paginator: .linkHeader()
+/// )
+/// for try await repo in repos {
 ///   print(repo.name)
 /// }
 /// ```

@@ -15,7 +15,8 @@
 /// do {
 ///   _ = try await client.call(endpoint)
 /// } catch let error as DeadlineExceeded {
-///   print(error)  // GET http://…: timed out, not finished after 2.001 s (deadline 2 s)
+///   print(error)
+///   // GET http://…: timed out, not finished after 2.001 s (deadline 2 s)
 /// }
 /// ```
 public struct DeadlineExceeded: Error, Hashable, Sendable, CustomStringConvertible {

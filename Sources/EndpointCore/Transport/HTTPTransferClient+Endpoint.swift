@@ -10,7 +10,9 @@ extension HTTPTransferClient {
   ///
   /// ```swift
   /// let endpoint = Endpoint<Void>(.post, url: url, payload: try .file(video))
-  /// try await client.upload(endpoint) { progress in print(progress.fractionCompleted ?? 0) }
+  /// try await client.upload(endpoint) { progress in
+  ///   print(progress.fractionCompleted ?? 0)
+  /// }
   /// ```
   /// - Parameters:
   ///   - endpoint: what to send.

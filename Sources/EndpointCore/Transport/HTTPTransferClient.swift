@@ -5,13 +5,16 @@
 #endif
 
 /// A client that also uploads with progress and downloads straight to a file: every transport
-/// of the package (`URLSessionHTTPClient`, `CurlHTTPClient`) adopts it.
+/// of the package (``EndpointTransport/URLSessionHTTPClient``,
+/// ``EndpointCurl/CurlHTTPClient``) adopts it.
 ///
 /// Write code once for any transport, and get the endpoint forms
 /// (``upload(_:bodyLimit:progress:)``, ``download(_:to:progress:)``) for free:
 ///
 /// ```swift
-/// func save(_ archive: Endpoint<Void>, to file: URL, with client: some HTTPTransferClient)
+/// func save(
+///   _ archive: Endpoint<Void>, to file: URL, with client: some HTTPTransferClient
+/// )
 ///   async throws
 /// {
 ///   try await client.download(archive, to: file) { print($0) }

@@ -14,7 +14,8 @@
 /// do {
 ///   _ = try await client.call(endpoint)
 /// } catch let error as IdleTimeout {
-///   print(error)  // GET http://…: timed out, no bytes for 0.3 s (idle timeout 0.3 s)
+///   print(error)
+///   // GET http://…: timed out, no bytes for 0.3 s (idle timeout 0.3 s)
 /// }
 /// ```
 public struct IdleTimeout: Error, Hashable, Sendable, CustomStringConvertible {

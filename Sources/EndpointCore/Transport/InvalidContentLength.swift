@@ -15,7 +15,9 @@
 /// do {
 ///   _ = try await client.call(endpoint)
 /// } catch let error as InvalidContentLength {
-///   print(error)  // GET http://…: the response's Content-Length "5, 10" is not one valid length…
+///   print(error)
+///   // GET http://…: the response's Content-Length "5, 10" is not one
+///   // valid length…
 /// }
 /// ```
 public struct InvalidContentLength: Error, Hashable, Sendable, CustomStringConvertible {

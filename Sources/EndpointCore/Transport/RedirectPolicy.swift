@@ -17,7 +17,8 @@
 ///
 /// ```swift
 /// configuration.redirectPolicy = .follow(upTo: 5)
-/// configuration.redirectPolicy = .doNotFollow   // the 3xx comes back with headers and body
+/// // The 3xx comes back with its header fields and body:
+/// configuration.redirectPolicy = .doNotFollow
 /// ```
 public struct RedirectPolicy: Sendable, Hashable, CustomStringConvertible {
   /// The most redirects followed; `nil` when redirects are not followed.
@@ -35,7 +36,8 @@ public struct RedirectPolicy: Sendable, Hashable, CustomStringConvertible {
   /// origin: credentials of your own that the SDK cannot recognise by name.
   ///
   /// ```swift
-  /// configuration.redirectPolicy = .followDefault.droppingAcrossOrigins(["X-Tenant-Key"])
+  /// configuration.redirectPolicy = .followDefault
+  ///   .droppingAcrossOrigins(["X-Tenant-Key"])
   /// ```
   public func droppingAcrossOrigins(_ names: Set<String>) -> RedirectPolicy {
     var copy = self

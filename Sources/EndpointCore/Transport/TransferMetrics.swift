@@ -12,13 +12,15 @@
 ///
 /// The instants (``start`` … ``end``) are the SDK's own clock and exist for every transport.
 /// The connection phases (``nameLookup`` … ``total``, ``reusedConnection``, ``httpVersion``)
-/// exist only where the transport can measure them, and are `nil` elsewhere: `CurlHTTPClient`
-/// reports libcurl's timers for the final request of the exchange (after redirects), each
-/// measured from that request's start; the URLSession client cannot see them on Linux.
+/// exist only where the transport can measure them, and are `nil` elsewhere:
+/// ``EndpointCurl/CurlHTTPClient`` reports libcurl's timers for the final request of the
+/// exchange (after redirects), each measured from that request's start; the URLSession client
+/// cannot see them on Linux.
 ///
 /// ```swift
 /// configuration.metricsObserver = { metrics in
-///   print(metrics)  // GET http://… 200 in 1.2 ms (head 1.1 ms, dns 0.0 ms, …), 0 B sent, …
+///   print(metrics)
+///   // GET http://… 200 in 1.2 ms (head 1.1 ms, dns 0.0 ms, …), 0 B sent, …
 /// }
 /// ```
 public struct TransferMetrics: Sendable, CustomStringConvertible {

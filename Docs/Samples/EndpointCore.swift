@@ -1,0 +1,17 @@
+// The names the samples of the EndpointCore module page assume.
+import EndpointJSON
+import EndpointTransport
+import Foundation
+
+let baseURL = URL(string: "https://api.example.com/v1/")!
+let client = URLSessionHTTPClient()
+let login = "octocat"
+
+struct Todo: Codable, Sendable {
+  var id: Int
+  var title: String
+
+  static func with(id: Int) -> Endpoint<Todo> {
+    Endpoint(json: .get, path: "todos/\(id)", relativeTo: baseURL)
+  }
+}
