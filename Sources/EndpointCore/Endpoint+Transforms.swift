@@ -106,7 +106,8 @@ extension Endpoint {
   /// A copy that follows redirects by `policy`, whatever the client's policy is.
   ///
   /// ```swift
-  /// let probe = Endpoint(.head, url: link, parser: .data).following(.doNotFollow)
+  /// let probe = Endpoint(.head, url: link, parser: .data)
+  ///   .following(.doNotFollow)
   /// ```
   public func following(_ policy: RedirectPolicy) -> Endpoint {
     var copy = self
@@ -125,7 +126,8 @@ extension Endpoint {
   /// A copy whose response body may have at most `limit` bytes, whatever the client's limit is.
   ///
   /// ```swift
-  /// let backup = Endpoint(.get, url: backupURL, parser: .data).maximumResponseSize(.unlimited)
+  /// let backup = Endpoint(.get, url: backupURL, parser: .data)
+  ///   .maximumResponseSize(.unlimited)
   /// ```
   public func maximumResponseSize(_ limit: RequestOptions.Limit<Int>) -> Endpoint {
     var copy = self

@@ -12,7 +12,8 @@ import Synchronization
 /// a burst of clients needing one upstream document, sends one request instead of many:
 ///
 /// ```swift
-/// let client = DefaultHTTPClient.make().with(CoalescingMiddleware(), RetryMiddleware())
+/// let client = DefaultHTTPClient.make()
+///   .with(CoalescingMiddleware(), RetryMiddleware())
 /// ```
 ///
 /// Requests are identical when they have the same method, URL, deadline and
