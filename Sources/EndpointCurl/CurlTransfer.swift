@@ -135,6 +135,12 @@ final class CurlTransfer: @unchecked Sendable {
   private var firstBodyByte: ContinuousClock.Instant?
   private var expectedLength: Int64?
   private var hopBytesReceived: Int64 = 0
+  /// Whether this hop's response body is decoded by the client (see ``ContentDecoder``): the
+  /// caller set no `Accept-Encoding` and zlib loaded.
+  private var decodesContent = false
+  /// The decoder for this hop's body, once its head named a coding it decodes.
+  private var contentDecoder: ContentDecoder?
+  private var contentDecoderResolved = false
   private var bytesReceived: Int64 = 0
   private var bytesSent: Int64 = 0
   private var chain: [URL]
@@ -300,6 +306,9 @@ final class CurlTransfer: @unchecked Sendable {
     expectedLength = nil
     hopBytesReceived = 0
     uploadOffset = 0
+    contentDecoder = nil
+    contentDecoderResolved = false
+    decodesContent = ContentDecoder.isAvailable && !hop.headerFields.contains("Accept-Encoding")
 
     let context = Unmanaged.passUnretained(self).toOpaque()
     let urlCode = hop.url.absoluteString.withCString {
@@ -347,8 +356,11 @@ final class CurlTransfer: @unchecked Sendable {
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_TCP_NODELAY, 1)
     configureTLS(easy)
     configureProxy(easy)
-    // Every decoder libcurl was built with.
-    _ = ccurl_easy_setopt_string(easy, CCURLOPT_ACCEPT_ENCODING, "")
+    // Bodies are decoded by the client when zlib loads (ContentDecoder); otherwise by libcurl,
+    // with every decoder it was built with.
+    if !ContentDecoder.isAvailable {
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_ACCEPT_ENCODING, "")
+    }
     _ = ccurl_easy_setopt_data_callback(easy, CCURLOPT_HEADERFUNCTION) {
       buffer, size, count, context in
       guard let buffer, let context else { return 0 }
@@ -459,7 +471,8 @@ final class CurlTransfer: @unchecked Sendable {
     var list: OpaquePointer?
     var hasExpect = false
     var hasContentType = false
-    WireFields.forEach(in: hop.headerFields) { name, value in
+    let acceptEncoding = decodesContent ? WireFields.defaultAcceptEncoding : nil
+    WireFields.forEach(in: hop.headerFields, acceptEncoding: acceptEncoding) { name, value in
       if FieldName.equals(name, "expect") { hasExpect = true }
       if FieldName.equals(name, "content-type") { hasContentType = true }
       // "Name;" is libcurl's way to send a field with an empty value ("Name:" removes it).
@@ -597,6 +610,58 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   private func receivedBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+    if decodesContent, let response, !isRedirectDelivery {
+      if !contentDecoderResolved {
+        contentDecoderResolved = true
+        contentDecoder = ContentDecoder(
+          contentEncoding: response.headerFields.values(for: "Content-Encoding"))
+      }
+      if let decoder = contentDecoder {
+        return receivedEncodedBody(bytes, decoder: decoder, response: response)
+      }
+    }
+    return deliverBody(bytes, mustTake: false)
+  }
+
+  /// Whether the hop's body is the response's (not a redirect's, not an error body's).
+  private var endsWithBody: Bool {
+    switch delivery {
+    case .redirect, .errorBody: false
+    case .pending, .inline, .streaming, .file: true
+    }
+  }
+
+  private var isRedirectDelivery: Bool {
+    if case .redirect = delivery { return true }
+    return false
+  }
+
+  /// Decodes `bytes` and hands the result on; libcurl is told every byte was taken (a paused
+  /// transfer would hand the same encoded bytes over again).
+  private func receivedEncodedBody(
+    _ bytes: UnsafeRawBufferPointer,
+    decoder: ContentDecoder,
+    response: HTTPResponse
+  ) -> Int {
+    let decoded: Data
+    do {
+      decoded = try decoder.decode(bytes)
+    } catch {
+      failOnLoop(
+        MalformedResponse(method: hop.method, url: response.url ?? hop.url, reason: error.reason))
+      return 0
+    }
+    if decoded.isEmpty {
+      lastActivity = loop.now
+      return bytes.count
+    }
+    let taken = decoded.withUnsafeBytes { deliverBody($0, mustTake: true) }
+    return taken == decoded.count ? bytes.count : 0
+  }
+
+  /// Hands body bytes to the reader, the file or the buffer. With `mustTake`, bytes that arrive
+  /// while the reader's buffer is full are queued anyway and receiving pauses after them.
+  private func deliverBody(_ bytes: UnsafeRawBufferPointer, mustTake: Bool) -> Int {
     let count = bytes.count
     let now = loop.now
     if case .redirect = delivery {
@@ -640,6 +705,7 @@ final class CurlTransfer: @unchecked Sendable {
       let limit = options.streamBufferSize
       enum Handoff {
         case queued
+        case queuedThenPaused
         case reader(ChunkContinuation)
         case paused
         case stopped
@@ -652,7 +718,10 @@ final class CurlTransfer: @unchecked Sendable {
         }
         if shared.bufferedBytes >= limit {
           shared.pausedForReader = true
-          return .paused
+          guard mustTake else { return .paused }
+          shared.chunks.append(data)
+          shared.bufferedBytes += count
+          return .queuedThenPaused
         }
         shared.chunks.append(data)
         shared.bufferedBytes += count
@@ -660,6 +729,11 @@ final class CurlTransfer: @unchecked Sendable {
       }
       switch handoff {
       case .queued: loop.bytesWaitingForReaders.add(count, ordering: .relaxed)
+      case .queuedThenPaused:
+        loop.bytesWaitingForReaders.add(count, ordering: .relaxed)
+        // Taken, and no more until the reader catches up (the reader unpauses, as for a
+        // pause returned from this callback).
+        if let handle = easy { _ = ccurl_easy_pause(handle.pointer, CCURLPAUSE_RECV) }
       case .reader(let waiter): waiter.resume(returning: data)
       // libcurl keeps the bytes and hands them over again once unpaused.
       case .paused: return Int(CCURL_WRITEFUNC_PAUSE)
@@ -794,6 +868,16 @@ final class CurlTransfer: @unchecked Sendable {
     }
     guard let response else {
       failOnLoop(connectionFailure(.invalidResponse, code: 0, "the server sent no response head"))
+      return .retire
+    }
+    if let decoder = contentDecoder, !decoder.isFinished, endsWithBody {
+      failOnLoop(
+        MalformedResponse(
+          method: hop.method,
+          url: response.url ?? hop.url,
+          reason: "the \(decoder.coding) body ended before the end of its compressed stream "
+            + "(cut short by the server or the connection)"
+        ))
       return .retire
     }
     switch delivery {

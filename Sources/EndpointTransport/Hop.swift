@@ -39,7 +39,7 @@ struct Hop: RedirectHop {
     // GET is the default; setting it again costs a copy of Foundation's request.
     if method != .get { request.httpMethod = method.rawValue }
     request.timeoutInterval = timeoutInterval
-    WireFields.forEach(in: headerFields) { name, value in
+    WireFields.forEach(in: headerFields, acceptEncoding: Hop.acceptEncoding) { name, value in
       request.setValue(value, forHTTPHeaderField: name)
     }
     if case .none = body, WireFields.sendsZeroLength(for: method) {
@@ -48,6 +48,14 @@ struct Hop: RedirectHop {
     }
     return request
   }
+
+  /// The `Accept-Encoding` sent when the caller sets none: on Linux the one the curl client
+  /// sends (URLSession still decodes it); on Apple platforms URLSession's own.
+  #if canImport(FoundationNetworking)
+    static let acceptEncoding: String? = WireFields.defaultAcceptEncoding
+  #else
+    static let acceptEncoding: String? = nil
+  #endif
 
   /// The request URLSession cannot send, if this is one.
   func unsupportedReason() -> String? {

@@ -153,7 +153,11 @@ import Testing
     #expect(request.httpMethod == "GET")
     #expect(request.timeoutInterval == 7)
     let sent = try #require(request.allHTTPHeaderFields)
-    #expect(sent.keys.map { $0.lowercased() }.sorted() == ["accept", "user-agent", "x-trace"])
+    #expect(
+      sent.keys.map { $0.lowercased() }.sorted()
+        == (Hop.acceptEncoding == nil
+          ? ["accept", "user-agent", "x-trace"]
+          : ["accept", "accept-encoding", "user-agent", "x-trace"]))
     #expect(request.value(forHTTPHeaderField: "X-Trace") == "1, 2")
     #expect(request.value(forHTTPHeaderField: "User-Agent") == WireFields.defaultUserAgent)
     let patch = Hop(

@@ -45,6 +45,7 @@ the socket listens, so a caller never races another process for the port.
 
 import argparse
 import base64
+import gzip
 import json
 import os
 import select
@@ -54,6 +55,7 @@ import struct
 import sys
 import threading
 import time
+import zlib
 from http import HTTPStatus
 from urllib.parse import parse_qs, urlsplit
 
@@ -535,6 +537,33 @@ def route_pages_number(conn, request):
     return send_response(conn, 200, json_bytes(body))
 
 
+def route_gzip_body(conn, request):
+    """`?size=N` bytes of text, gzip-encoded. `length=1` declares the encoded length, else the
+    body is delimited by closing the connection; `cut=1` sends only the first half of the
+    encoded bytes; `corrupt=1` spoils the checksum at the end; `coding=deflate` uses zlib's wrapper."""
+    size = request.int_param("size", 100000)
+    if size < 0:
+        raise BadRequest("query item 'size' must not be negative")
+    text = (b"endpoint gzip body " * (size // 19 + 1))[:size]
+    if request.param("coding") == "deflate":
+        coding, data = "deflate", zlib.compress(text)
+    else:
+        coding, data = "gzip", gzip.compress(text)
+    if request.param("cut") == "1":
+        data = data[: len(data) // 2]
+    if request.param("corrupt") == "1":
+        # The checksum at the end no longer matches the data.
+        data = data[:-8] + bytes(b ^ 0x5A for b in data[-8:-4]) + data[-4:]
+    headers = [("Content-Type", "text/plain"), ("Content-Encoding", coding)]
+    if request.param("length") == "1":
+        headers.append(("Content-Length", str(len(data))))
+        conn.sock.sendall(head_bytes(200, headers) + data)
+        return True
+    headers.append(("Connection", "close"))
+    conn.sock.sendall(head_bytes(200, headers) + data)
+    return False
+
+
 ROUTES = {
     "/silent": route_silent,
     "/stall": route_stall,
@@ -560,6 +589,7 @@ ROUTES = {
     "/pages/link": route_pages_link,
     "/pages/cursor": route_pages_cursor,
     "/pages/number": route_pages_number,
+    "/gzip-body": route_gzip_body,
 }
 
 

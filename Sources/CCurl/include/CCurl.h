@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "CCurlInflate.h"
 #include "CCurlPoller.h"
 
 // Opaque handles: CURL, CURLM and struct curl_slist.
@@ -100,6 +101,7 @@ typedef struct ccurl_slist ccurl_slist;
 #define CCURL_SSLVERSION_TLSv1_3 7
 #define CCURLPROTO_HTTP 1
 #define CCURLPROTO_HTTPS 2
+#define CCURLPAUSE_RECV 1
 #define CCURLPAUSE_CONT 0
 #define CCURL_WRITEFUNC_PAUSE 0x10000001
 #define CCURL_READFUNC_ABORT 0x10000000

@@ -7,6 +7,10 @@ package enum WireFields {
   /// The `User-Agent` sent when the caller sets none: `Endpoint/0.1.0`.
   package static let defaultUserAgent = "Endpoint/\(sdkVersion)"
 
+  /// The `Accept-Encoding` both clients send on Linux when the caller sets none: the codings
+  /// both decode, and whose end both can check (the curl client decodes them itself).
+  package static let defaultAcceptEncoding = "gzip, deflate"
+
   /// Calls `emit` once per field name of `fields`, in the order names first appear:
   /// - framing fields (`Content-Length`, `Transfer-Encoding`, `Host`, `Connection`) are left to
   ///   the transport;
@@ -15,13 +19,16 @@ package enum WireFields {
   /// - a `User-Agent` naming the SDK is added when the caller set none.
   package static func forEach(
     in fields: HTTPFields,
+    acceptEncoding: String? = nil,
     _ emit: (_ name: String, _ value: String) -> Void
   ) {
     var hasUserAgent = false
+    var hasAcceptEncoding = false
     for index in fields.indices {
       let name = fields[index].name
       if FieldName.isFraming(name) { continue }
       if !hasUserAgent, FieldName.equals(name, "user-agent") { hasUserAgent = true }
+      if FieldName.equals(name, "accept-encoding") { hasAcceptEncoding = true }
       // A name seen before was emitted with its first occurrence.
       if fields[..<index].contains(where: { HTTPToken.namesEqual($0.name, name) }) { continue }
       var value = fields[index].value
@@ -35,6 +42,7 @@ package enum WireFields {
       emit(name, value)
     }
     if !hasUserAgent { emit("User-Agent", defaultUserAgent) }
+    if let acceptEncoding, !hasAcceptEncoding { emit("Accept-Encoding", acceptEncoding) }
   }
 
   /// Whether a request with `method` and no body carries `Content-Length: 0`: every method
