@@ -67,15 +67,20 @@ struct SigV4Signer: Middleware {
     }
     request.headerFields.remove("Authorization")
 
-    var signed: [(name: String, value: String)] = [("host", Self.hostField(request.url))]
+    // The transports send exactly `hostField` and `requestTarget`: sign those.
+    guard let host = request.hostField else {
+      throw InvalidURL(input: request.description, reason: "a signed request needs a host")
+    }
+    var signed: [(name: String, value: String)] = [("host", host)]
     for field in request.headerFields where field.name.lowercased().hasPrefix("x-amz-") {
       signed.append((field.name.lowercased(), field.value))
     }
     let (lines, names) = Self.canonicalHeaders(signed)
+    let (path, query) = Self.split(request.requestTarget)
     let canonicalRequest = [
       request.method.rawValue,
-      Self.path(of: request.url),
-      request.url.query(percentEncoded: true) ?? "",
+      path,
+      query,
       lines,
       names,
       payloadHash ?? Self.unsignedPayload,
@@ -105,12 +110,16 @@ struct SigV4Signer: Middleware {
     query.append(("X-Amz-Expires", String(expires)))
     if let token = credentials.sessionToken { query.append(("X-Amz-Security-Token", token)) }
     query.append(("X-Amz-SignedHeaders", "host"))
-    let unsigned = try Self.canonicalURL(url, query: query)
+    let unsigned = HTTPRequest(method: method, url: try Self.canonicalURL(url, query: query))
+    guard let host = unsigned.hostField else {
+      throw InvalidURL(input: unsigned.description, reason: "a signed URL needs a host")
+    }
+    let (path, canonicalQuery) = Self.split(unsigned.requestTarget)
     let canonicalRequest = [
       method.rawValue,
-      Self.path(of: unsigned),
-      unsigned.query(percentEncoded: true) ?? "",
-      "host:\(Self.hostField(unsigned))\n",
+      path,
+      canonicalQuery,
+      "host:\(host)\n",
       "host",
       Self.unsignedPayload,
     ].joined(separator: "\n")
@@ -160,19 +169,10 @@ struct SigV4Signer: Middleware {
     return (lines, names.joined(separator: ";"))
   }
 
-  /// The `Host` field a transport sends for `url`: the host, and the port unless it is the
-  /// scheme's default.
-  static func hostField(_ url: URL) -> String {
-    var host = url.host(percentEncoded: false) ?? ""
-    if host.contains(":") { host = "[\(host)]" }
-    guard let port = url.port else { return host }
-    let defaultPort = url.scheme?.lowercased() == "https" ? 443 : 80
-    return port == defaultPort ? host : "\(host):\(port)"
-  }
-
-  private static func path(of url: URL) -> String {
-    let path = url.path(percentEncoded: true)
-    return path.isEmpty ? "/" : path
+  /// A request target's path and query (empty when it has none).
+  private static func split(_ target: String) -> (path: String, query: String) {
+    guard let mark = target.firstIndex(of: "?") else { return (target, "") }
+    return (String(target[..<mark]), String(target[target.index(after: mark)...]))
   }
 
   // MARK: - Canonical encoding
