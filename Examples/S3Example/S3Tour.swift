@@ -37,6 +37,10 @@ final class S3Tour<Transport: HTTPTransferClient> {
       try SHA256.checkKnownAnswers()
     }
 
+    try await step("SigV4 pre-signs AWS's published example to its published signature") {
+      try SigV4Signer.checkPublishedExample()
+    }
+
     try await step("create the bucket \(bucket)") {
       try await client.s3(S3.createBucket(bucket))
     }
@@ -248,6 +252,26 @@ extension SHA256 {
       hmac(key: Array("Jefe".utf8), "what do ya want for nothing?".utf8).hex
         == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
       "HMAC-SHA256 is wrong")
+  }
+}
+
+extension SigV4Signer {
+  /// The pre-signed URL example of Amazon S3's documentation ("Authenticating Requests: Using
+  /// Query Parameters"): its key, bucket, time and expiry give its signature.
+  static func checkPublishedExample() throws {
+    let signer = SigV4Signer(
+      credentials: AWSCredentials(
+        accessKeyID: "AKIAIOSFODNN7EXAMPLE",
+        secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+      region: "us-east-1")
+    let url = try signer.presignedURL(
+      for: URL(string: "https://examplebucket.s3.amazonaws.com/test.txt")!, expires: 86_400,
+      at: Date(timeIntervalSince1970: 1_369_353_600))  // 2013-05-24T00:00:00Z
+    let signature = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+      .first { $0.name == "X-Amz-Signature" }?.value
+    try check(
+      signature == "aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404",
+      "the signature of AWS's example is \(signature ?? "missing")")
   }
 }
 
