@@ -14,6 +14,9 @@ by moto (a wrong signature is a 403 `SignatureDoesNotMatch`). moto does not chec
 URLs (query-string signatures) and fails them once checking is on, so this file checks them
 itself, with its own SigV4 code below (independent of the Swift signer it tests), then lets moto
 answer the request. Requests with neither are answered by moto as an anonymous caller.
+
+One fault is added for the example's retry step: the first two GETs of a key ending in
+`slow-down-twice` are answered `503 SlowDown`, as S3 answers a client it throttles.
 """
 
 import datetime
@@ -145,8 +148,30 @@ def presigned_error(environ, keys):
     return None
 
 
+# Keys whose first two GETs are answered `503 SlowDown`, as S3 does under load: the example's
+# retry step reads one. Counted per path.
+SLOW_DOWN_SUFFIX = "/slow-down-twice"
+SLOW_DOWN_ANSWERS = 2
+
+
 def with_presigned_check(app, keys):
+    slowed = {}
+
     def checked(environ, start_response):
+        path = environ.get("PATH_INFO", "")
+        if environ["REQUEST_METHOD"] == "GET" and path.endswith(SLOW_DOWN_SUFFIX):
+            slowed[path] = slowed.get(path, 0) + 1
+            if slowed[path] <= SLOW_DOWN_ANSWERS:
+                body = (
+                    '<?xml version="1.0" encoding="UTF-8"?>\n'
+                    "<Error><Code>SlowDown</Code>"
+                    "<Message>Please reduce your request rate.</Message></Error>"
+                ).encode()
+                start_response(
+                    "503 Slow Down",
+                    [("Content-Type", "application/xml"), ("Content-Length", str(len(body)))],
+                )
+                return [body]
         query = environ.get("QUERY_STRING", "")
         if "X-Amz-Signature=" not in query or "HTTP_AUTHORIZATION" in environ:
             return app(environ, start_response)

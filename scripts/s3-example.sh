@@ -9,8 +9,9 @@
 # 3. starts Examples/s3_server.py on a free port of 127.0.0.1: moto, checking every signature,
 #    with an IAM access key made at start-up, handed to the example through AWS_ACCESS_KEY_ID
 #    and AWS_SECRET_ACCESS_KEY
-# 4. runs the example with the default client, then with --urlsession; each must exit 0 and
-#    report all its steps passed
+# 4. runs the example with the default client, then with --urlsession, both with
+#    --server-slows-down (the server answers 503 SlowDown for the retry step); each must exit 0,
+#    report all its steps passed and skip none
 # 5. stops the server, also on failure or interrupt
 #
 # Nothing leaves loopback: the example talks only to the URL the server printed.
@@ -84,8 +85,10 @@ run() {
   shift
   local status=0
   AWS_ACCESS_KEY_ID="$key_id" AWS_SECRET_ACCESS_KEY="$secret" \
-    "$bin" --endpoint "$url" "$@" > "$SCRATCH/$name.out" 2>&1 || status=$?
-  if [[ "$status" != 0 ]] || ! grep -q '^All [0-9]* steps passed\.$' "$SCRATCH/$name.out"; then
+    "$bin" --endpoint "$url" --server-slows-down "$@" > "$SCRATCH/$name.out" 2>&1 || status=$?
+  # Every step runs here: a skipped one fails the run.
+  if [[ "$status" != 0 ]] || ! grep -q '^All [0-9]* steps passed\.$' "$SCRATCH/$name.out" \
+    || grep -q '^skipped' "$SCRATCH/$name.out"; then
     cat "$SCRATCH/$name.out"
     echo "----- server log (last 40 lines) -----"
     tail -n 40 "$SCRATCH/server.err"

@@ -8,6 +8,9 @@ struct S3Options: Sendable {
   var secretAccessKey: String?
   var bucket: String?
   var useURLSession = false
+  /// The server answers the first two GETs of a key ending in `slow-down-twice` with
+  /// `503 SlowDown` (Examples/s3_server.py does); the retry step needs it.
+  var serverSlowsDown = false
 
   static let usage = """
     Usage: swift run S3Example --endpoint URL [options]
@@ -22,6 +25,9 @@ struct S3Options: Sendable {
       --secret-key SECRET   the secret access key (else AWS_SECRET_ACCESS_KEY)
       --bucket NAME         the bucket to create and delete (a fresh name by default)
       --urlsession          send with URLSessionHTTPClient instead of the default client
+      --server-slows-down   the server answers the first two GETs of a key ending in
+                            slow-down-twice with 503 SlowDown (Examples/s3_server.py does);
+                            without it the retry step is skipped
       -h, --help            show this help
     """
 
@@ -50,6 +56,7 @@ struct S3Options: Sendable {
       case "--secret-key": options.secretAccessKey = try value(argument)
       case "--bucket": options.bucket = try value(argument)
       case "--urlsession": options.useURLSession = true
+      case "--server-slows-down": options.serverSlowsDown = true
       default: throw UsageError("unknown argument '\(argument)'")
       }
     }

@@ -1,5 +1,6 @@
 import EndpointCore
 import Foundation
+import Synchronization
 
 /// The S3 calls of the example, one step each, every result checked.
 final class S3Tour<Transport: HTTPTransferClient> {
@@ -12,11 +13,13 @@ final class S3Tour<Transport: HTTPTransferClient> {
   /// Steps passed so far.
   private(set) var steps = 0
   private let scratch: URL
+  private let serverSlowsDown: Bool
 
   init(
     transport: Transport, endpoint: URL, region: String, credentials: AWSCredentials,
-    bucket: String?
+    bucket: String?, serverSlowsDown: Bool
   ) {
+    self.serverSlowsDown = serverSlowsDown
     self.transport = transport
     self.endpoint = endpoint
     signer = SigV4Signer(credentials: credentials, region: region)
@@ -166,6 +169,33 @@ final class S3Tour<Transport: HTTPTransferClient> {
       try await expectS3Error("SignatureDoesNotMatch", status: 403) {
         try await transport.s3(Endpoint(url: forged.url!, parser: .data))
       }
+    }
+
+    if serverSlowsDown {
+      try await step("503 SlowDown is a typed error; RetryMiddleware resends, signed afresh") {
+        let key = "retry/slow-down-twice"
+        try await client.s3(S3.putObject(bucket, key: key, payload: .text("patience")))
+        try await expectS3Error("SlowDown", status: 503) {
+          try await client.s3(S3.getObject(bucket, key: key))
+        }
+        // Retries wrap the signer, so every attempt carries its own date and signature.
+        let attempts = Mutex(0)
+        let counting = ClosureMiddleware { request, next in
+          attempts.withLock { $0 += 1 }
+          return try await next(request)
+        }
+        let retrying = transport.with(
+          BaseURLMiddleware(endpoint),
+          RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200))),
+          signer, counting)
+        let body = try await retrying.s3(S3.getObject(bucket, key: key))
+        try check(
+          String(decoding: body, as: UTF8.self) == "patience", "the object came back changed")
+        let sent = attempts.withLock { $0 }
+        try check(sent == 2, "\(sent) attempts, not 2 (one 503, then the object)")
+      }
+    } else {
+      print("skipped: the retry step (the server does not slow down; see --server-slows-down)")
     }
 
     try await step("delete every object, then the bucket; it is gone: S3Error NoSuchBucket") {

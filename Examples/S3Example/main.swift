@@ -41,7 +41,7 @@ func run(over transport: some HTTPTransferClient, named name: String) async -> I
   print("S3 tour over \(name) against \(options.endpoint), region \(options.region).")
   let tour = S3Tour(
     transport: transport, endpoint: options.endpoint, region: options.region,
-    credentials: credentials, bucket: options.bucket)
+    credentials: credentials, bucket: options.bucket, serverSlowsDown: options.serverSlowsDown)
   do {
     try await tour.run()
     print("All \(tour.steps) steps passed.")
