@@ -55,11 +55,12 @@ struct SigV4Signer: Middleware {
   func sign(_ request: inout HTTPRequest, at date: Date) async throws {
     let stamp = SigV4Time(date)
     request.url = try Self.canonicalURL(request.url)
-    var payloadHash = request.headerFields["x-amz-content-sha256"]
-    if payloadHash == nil {
-      let hash = try await Self.payloadHash(of: request.body)
-      try request.headerFields.set(hash, for: "x-amz-content-sha256")
-      payloadHash = hash
+    let payloadHash: String
+    if let given = request.headerFields["x-amz-content-sha256"] {
+      payloadHash = given
+    } else {
+      payloadHash = try await Self.payloadHash(of: request.body)
+      try request.headerFields.set(payloadHash, for: "x-amz-content-sha256")
     }
     try request.headerFields.set(stamp.dateTime, for: "x-amz-date")
     if let token = credentials.sessionToken {
@@ -83,7 +84,7 @@ struct SigV4Signer: Middleware {
       query,
       lines,
       names,
-      payloadHash ?? Self.unsignedPayload,
+      payloadHash,
     ].joined(separator: "\n")
     let signature = signature(of: canonicalRequest, at: stamp)
     try request.headerFields.set(
