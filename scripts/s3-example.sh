@@ -6,13 +6,14 @@
 # 1. installs moto into .venv (pinned in Examples/s3-requirements.txt; skipped when the stamp
 #    .venv/.endpoint-s3-requirements.sha256 matches the file), making .venv if there is none
 # 2. builds S3Example (extra arguments are build flags, so scripts/test.sh reuses its build)
-# 3. starts Examples/s3_server.py on a free port of 127.0.0.1: moto, checking every signature,
+# 3. checks that a bad argument and missing credentials are refused (exit status 64)
+# 4. starts Examples/s3_server.py on a free port of 127.0.0.1: moto, checking every signature,
 #    with an IAM access key made at start-up, handed to the example through AWS_ACCESS_KEY_ID
 #    and AWS_SECRET_ACCESS_KEY
-# 4. runs the example with the default client, then with --urlsession, both with
+# 5. runs the example with the default client, then with --urlsession, both with
 #    --server-slows-down (the server answers 503 SlowDown for the retry step); each must exit 0,
 #    report all its steps passed and skip none
-# 5. stops the server, also on failure or interrupt
+# 6. stops the server, also on failure or interrupt
 #
 # Nothing leaves loopback: the example talks only to the URL the server printed.
 set -euo pipefail
@@ -64,6 +65,21 @@ install_moto
 
 swift build --product S3Example "${BUILD_FLAGS[@]}"
 bin="$(swift build --show-bin-path "${BUILD_FLAGS[@]}")/S3Example"
+
+# Bad input is refused with the usage (exit 64, EX_USAGE) before anything is sent.
+usage_status=0
+"$bin" --endpoint not-a-url > /dev/null 2> "$SCRATCH/usage.err" || usage_status=$?
+if [[ "$usage_status" != 64 ]] || ! grep -q '^Usage: swift run S3Example' "$SCRATCH/usage.err"; then
+  cat "$SCRATCH/usage.err" >&2
+  die "a bad --endpoint: expected exit status 64 and the usage, got $usage_status"
+fi
+usage_status=0
+env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY "$bin" --endpoint http://127.0.0.1:9 \
+  > /dev/null 2> "$SCRATCH/usage.err" || usage_status=$?
+if [[ "$usage_status" != 64 ]] || ! grep -q 'no credentials' "$SCRATCH/usage.err"; then
+  cat "$SCRATCH/usage.err" >&2
+  die "no credentials: expected exit status 64 and a message, got $usage_status"
+fi
 
 # Port 0: the OS picks a free port; the server prints its URL and keys once it listens.
 "$VENV/bin/python" Examples/s3_server.py 0 > "$SCRATCH/server.out" 2> "$SCRATCH/server.err" &
