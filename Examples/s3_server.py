@@ -15,6 +15,9 @@ URLs (query-string signatures) and fails them once checking is on, so this file 
 itself, with its own SigV4 code below (independent of the Swift signer it tests), then lets moto
 answer the request. Requests with neither are answered by moto as an anonymous caller.
 
+Like S3 (and unlike moto), it also checks that a body's SHA-256 is the `x-amz-content-sha256`
+the request signed: a mismatch is a 400 `XAmzContentSHA256Mismatch`.
+
 One fault is added for the example's retry step: the first two GETs of a key ending in
 `slow-down-twice` are answered `503 SlowDown`, as S3 answers a client it throttles.
 """
@@ -22,6 +25,7 @@ One fault is added for the example's retry step: the first two GETs of a key end
 import datetime
 import hashlib
 import hmac
+import io
 import os
 import sys
 import urllib.parse
@@ -154,6 +158,36 @@ SLOW_DOWN_SUFFIX = "/slow-down-twice"
 SLOW_DOWN_ANSWERS = 2
 
 
+def error_answer(start_response, status, code, message):
+    body = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f"<Error><Code>{code}</Code><Message>{message}</Message></Error>"
+    ).encode()
+    start_response(
+        status, [("Content-Type", "application/xml"), ("Content-Length", str(len(body)))]
+    )
+    return [body]
+
+
+def payload_hash_mismatch(environ):
+    """S3's check that moto leaves out: the body's SHA-256 is the `x-amz-content-sha256` the
+    request signed (unless it signed `UNSIGNED-PAYLOAD`). Returns the error, or None.
+
+    The body is read here and handed on to moto unchanged."""
+    claimed = environ.get("HTTP_X_AMZ_CONTENT_SHA256")
+    if claimed is None or claimed == "UNSIGNED-PAYLOAD":
+        return None
+    length = int(environ.get("CONTENT_LENGTH") or 0)
+    body = environ["wsgi.input"].read(length) if length > 0 else b""
+    environ["wsgi.input"] = io.BytesIO(body)
+    if hashlib.sha256(body).hexdigest() == claimed:
+        return None
+    return (
+        "XAmzContentSHA256Mismatch",
+        "The provided 'x-amz-content-sha256' header does not match what was computed.",
+    )
+
+
 def with_presigned_check(app, keys):
     slowed = {}
 
@@ -162,30 +196,18 @@ def with_presigned_check(app, keys):
         if environ["REQUEST_METHOD"] == "GET" and path.endswith(SLOW_DOWN_SUFFIX):
             slowed[path] = slowed.get(path, 0) + 1
             if slowed[path] <= SLOW_DOWN_ANSWERS:
-                body = (
-                    '<?xml version="1.0" encoding="UTF-8"?>\n'
-                    "<Error><Code>SlowDown</Code>"
-                    "<Message>Please reduce your request rate.</Message></Error>"
-                ).encode()
-                start_response(
-                    "503 Slow Down",
-                    [("Content-Type", "application/xml"), ("Content-Length", str(len(body)))],
+                return error_answer(
+                    start_response, "503 Slow Down", "SlowDown", "Please reduce your request rate."
                 )
-                return [body]
+        mismatch = payload_hash_mismatch(environ)
+        if mismatch is not None:
+            return error_answer(start_response, "400 Bad Request", *mismatch)
         query = environ.get("QUERY_STRING", "")
         if "X-Amz-Signature=" not in query or "HTTP_AUTHORIZATION" in environ:
             return app(environ, start_response)
         error = presigned_error(environ, keys)
         if error is not None:
-            body = (
-                '<?xml version="1.0" encoding="UTF-8"?>\n'
-                f"<Error><Code>{error[0]}</Code><Message>{error[1]}</Message></Error>"
-            ).encode()
-            start_response(
-                "403 Forbidden",
-                [("Content-Type", "application/xml"), ("Content-Length", str(len(body)))],
-            )
-            return [body]
+            return error_answer(start_response, "403 Forbidden", *error)
         return unchecked(lambda: list(app(environ, start_response)))
 
     return checked

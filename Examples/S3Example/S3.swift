@@ -117,8 +117,12 @@ enum S3 {
   }
 
   /// `UploadPart`: part `number` (from 1); every part but the last holds at least 5 MiB.
+  ///
+  /// - Parameter sha256: the part's SHA-256 in hex; required for a body read only once (a
+  ///   stream), which the signer cannot hash without consuming it.
   static func uploadPart(
-    _ bucket: String, key: String, uploadID: String, number: Int, bytes: Data
+    _ bucket: String, key: String, uploadID: String, number: Int, body: HTTPBody,
+    sha256: String? = nil
   ) -> Endpoint<Part> {
     Endpoint(
       .put, path: "\(bucket)/\(raw: keyPath(key))",
@@ -126,7 +130,8 @@ enum S3 {
         URLQueryItem(name: "partNumber", value: String(number)),
         URLQueryItem(name: "uploadId", value: uploadID),
       ],
-      payload: .data(bytes),
+      headers: sha256.map { ["x-amz-content-sha256": $0] } ?? [:],
+      payload: RequestPayload(contentType: "application/octet-stream", body: body),
       parser: eTag.map { Part(number: number, eTag: $0) })
   }
 

@@ -84,6 +84,15 @@ final class S3Tour<Transport: HTTPTransferClient> {
       try check(try TestFile.sha256(of: copy) == fileHash, "the downloaded file differs")
     }
 
+    try await step("a body that is not the hash it signed is refused: XAmzContentSHA256Mismatch") {
+      let wrongHash = SHA256.hash(Array("another body".utf8)).hex
+      try await expectS3Error("XAmzContentSHA256Mismatch", status: 400) {
+        try await client.s3(
+          S3.putObject(
+            bucket, key: "files/mismatch.bin", payload: try .file(file), sha256: wrongHash))
+      }
+    }
+
     try await step("stream a file up, hashed by the signer as it signs") {
       let key = "files/hashed-by-signer.bin"
       try await client.s3(S3.putObject(bucket, key: key, payload: try .file(file)))
@@ -114,17 +123,21 @@ final class S3Tour<Transport: HTTPTransferClient> {
     let big = scratch.appendingPathComponent("multipart.bin")
     let partSize = 5 << 20  // S3's smallest part but the last
     let bigHash = try TestFile.write(big, bytes: partSize + 1 << 20 + 7, seed: 2)
-    try await step("multipart upload of a 6 MiB file in two parts") {
+    try await step("multipart upload of a 6 MiB file in two parts, each streamed from disk") {
       let uploadID = try await client.s3(S3.createMultipartUpload(bucket, key: bigKey))
-      let reader = try FileHandle(forReadingFrom: big)
-      defer { try? reader.close() }
+      let size = Int64(try TestFile.size(of: big))
       var parts: [S3.Part] = []
       do {
-        while let bytes = try reader.read(upToCount: partSize), !bytes.isEmpty {
+        for offset in stride(from: Int64(0), to: size, by: partSize) {
+          let slice = FileSlice(
+            file: big, offset: offset, length: min(Int64(partSize), size - offset))
+          // A one-shot stream: hashed first, so the signer signs the hash instead of reading it.
+          let hash = try await slice.sha256()
           parts.append(
             try await client.s3(
               S3.uploadPart(
-                bucket, key: bigKey, uploadID: uploadID, number: parts.count + 1, bytes: bytes)))
+                bucket, key: bigKey, uploadID: uploadID, number: parts.count + 1,
+                body: HTTPBody(slice, length: slice.length), sha256: hash)))
         }
         let eTag = try await client.s3(
           S3.completeMultipartUpload(bucket, key: bigKey, uploadID: uploadID, parts: parts))
@@ -305,8 +318,60 @@ extension SigV4Signer {
   }
 }
 
+/// Bytes `offset..<offset + length` of a file, read in 64 KiB chunks as they are asked for: a
+/// multipart upload's part, sent without holding it in memory.
+struct FileSlice: AsyncSequence, Sendable {
+  typealias Element = Data
+  let file: URL
+  let offset: Int64
+  let length: Int64
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    let slice: FileSlice
+    var handle: FileHandle?
+    var remaining: Int64
+
+    mutating func next() async throws -> Data? {
+      guard remaining > 0 else {
+        try handle?.close()
+        handle = nil
+        return nil
+      }
+      if handle == nil {
+        let opened = try FileHandle(forReadingFrom: slice.file)
+        try opened.seek(toOffset: UInt64(slice.offset))
+        handle = opened
+      }
+      guard let chunk = try handle?.read(upToCount: Int(Swift.min(remaining, 64 << 10))),
+        !chunk.isEmpty
+      else {
+        throw CheckFailed(description: "\(slice.file.lastPathComponent) ended early")
+      }
+      remaining -= Int64(chunk.count)
+      return chunk
+    }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(slice: self, handle: nil, remaining: length)
+  }
+
+  /// The SHA-256 of the slice, read through once.
+  func sha256() async throws -> String {
+    var hasher = SHA256()
+    for try await chunk in self { hasher.update(chunk) }
+    return hasher.finalize().hex
+  }
+}
+
 /// Files of pseudo-random bytes for the uploads.
 enum TestFile {
+  /// The size of a file in bytes.
+  static func size(of url: URL) throws -> Int {
+    let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+    return (attributes[.size] as? NSNumber)?.intValue ?? 0
+  }
+
   /// Writes `bytes` pseudo-random bytes (xorshift from `seed`) to `url`; returns their SHA-256.
   static func write(_ url: URL, bytes: Int, seed: UInt64) throws -> String {
     var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
