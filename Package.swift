@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "EndpointCurl", targets: ["EndpointCurl"]),
     .library(name: "EndpointDefaultClient", targets: ["EndpointDefaultClient"]),
     .executable(name: "EndpointExample", targets: ["EndpointExample"]),
+    .executable(name: "S3Example", targets: ["S3Example"]),
   ],
   targets: [
     .target(name: "EndpointCore"),
@@ -33,6 +34,12 @@ let package = Package(
       name: "EndpointExample",
       dependencies: ["EndpointCore", "EndpointJSON", "EndpointDefaultClient", "EndpointTesting"],
       path: "Examples/EndpointExample"
+    ),
+    // S3 through the SDK's public API: SigV4 middleware, XML, both transports (scripts/s3-example.sh).
+    .executableTarget(
+      name: "S3Example",
+      dependencies: ["EndpointCore", "EndpointDefaultClient", "EndpointTransport"],
+      path: "Examples/S3Example"
     ),
     // Imports only EndpointCore and EndpointJSON; the linkage check runs `ldd` on it.
     .executableTarget(

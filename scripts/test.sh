@@ -10,6 +10,9 @@
 #                  failure or interrupt)
 # 4. example       runs EndpointExample on its in-memory fake backend, then over URLSession against
 #                  Examples/todo_server.py on a free port (stopped afterwards, also on failure)
+# 4b. s3 example  scripts/s3-example.sh: installs moto into .venv, starts it on a free port of
+#                  127.0.0.1 (checking every SigV4 signature), runs S3Example over the default
+#                  client and over URLSession, stops moto (also on failure)
 # 5. linkage       scripts/check-linkage.sh: EndpointCore + EndpointJSON link no Foundation or ICU
 # 5b. curl constants scripts/check-curl-constants.sh: EndpointCurl's hand-declared libcurl constants
 #                  match libcurl's headers (installs libcurl4-openssl-dev with apt-get if needed)
@@ -204,6 +207,7 @@ stage "servers" scripts/servers.sh start
 stage "tests" run_tests
 stop_servers
 stage "example" run_example
+stage "s3 example" scripts/s3-example.sh "${BUILD_FLAGS[@]}"
 stage "linkage" scripts/check-linkage.sh "${BUILD_FLAGS[@]}"
 stage "curl constants" scripts/check-curl-constants.sh
 stage "doc samples" scripts/check-doc-samples.sh "${BUILD_FLAGS[@]}"

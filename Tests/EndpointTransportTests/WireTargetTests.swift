@@ -1,0 +1,46 @@
+import EndpointCore
+import EndpointTestSupport
+import Foundation
+import Testing
+
+/// `HTTPRequest.hostField` and `requestTarget` are what both clients send, byte for byte: a
+/// signing middleware (SigV4 and the like) signs these values, and a server that recomputes the
+/// signature from the wire must see the same ones.
+@Suite struct WireTargetTests {
+  /// Paths and queries as a signer leaves them: percent-encoded in canonical form, reserved
+  /// characters encoded inside a segment, `~` and other unreserved characters as they are.
+  static let targets = [
+    "/",
+    "/bucket",
+    "/bucket/notes/hello%20world%2B%C3%BC~.txt",
+    "/bucket/a%2Fb/c%3Bd%3De%40f",
+    "/bucket?list-type=2&continuation-token=a%2Bb%2F%3D%3D&max-keys=2",
+    "/bucket/key?uploads=",
+    "/bucket/key?partNumber=1&uploadId=x%20y%2Bz",
+    "/p%25q?x=%25",
+  ]
+
+  @Test(arguments: TransportUnderTest.allCases, targets)
+  func theRequestLineAndHostAreTheRequestsOwn(transport: TransportUnderTest, target: String)
+    async throws
+  {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let port = try #require(server.url.port)
+    // By address and by name: the Host field follows the URL, not the resolved address.
+    for host in ["127.0.0.1", "localhost"] {
+      let url = try #require(URL(string: "http://\(host):\(port)\(target)"))
+      let request = HTTPRequest(method: .get, url: url)
+      let before = server.requests.count
+      let client = try transport.makeClient()
+      let (_, body) = try await client.send(request)
+      _ = try await body.collect(upTo: 1024)
+      let received = Array(server.requests[before...])
+      try #require(received.count == 1, "\(transport) put \(received.count) requests on the wire")
+      #expect(request.requestTarget == target)
+      #expect(received[0].requestLine == "GET \(request.requestTarget) HTTP/1.1")
+      #expect(received[0].values(of: "Host") == [try #require(request.hostField)])
+      #expect(request.hostField == "\(host):\(port)")
+    }
+  }
+}
