@@ -14,8 +14,9 @@ extension HTTPRequest {
   /// Signatures) signs this value, knowing it is the one the server receives.
   ///
   /// ```swift
-  /// let request = HTTPRequest(method: .get, url: URL(string: "http://127.0.0.1:9000/b")!)
-  /// request.hostField      // "127.0.0.1:9000"
+  /// let url = URL(string: "http://127.0.0.1:9000/b")!
+  /// let request = HTTPRequest(method: .get, url: url)
+  /// request.hostField  // "127.0.0.1:9000"
   /// ```
   public var hostField: String? {
     guard var host = url.host(percentEncoded: true), !host.isEmpty else { return nil }
@@ -33,7 +34,8 @@ extension HTTPRequest {
   /// canonical form before it signs (as SigV4 requires) signs the bytes the server reads.
   ///
   /// ```swift
-  /// let request = HTTPRequest(method: .get, url: URL(string: "https://s3.example/b/a%20b?x=1")!)
+  /// let url = URL(string: "https://s3.example/b/a%20b?x=1")!
+  /// let request = HTTPRequest(method: .get, url: url)
   /// request.requestTarget  // "/b/a%20b?x=1"
   /// ```
   public var requestTarget: String {
