@@ -9,7 +9,7 @@
 # peak RSS of a 50 MB download and stream, and a 20,000-request load run. nginx is stopped on
 # exit, also on failure.
 #
-# Usage: scripts/bench-transport.sh [--ceiling] [options passed to TransportBenchmarks; --help
+# Usage: scripts/bench-transport.sh [--ceiling] [--tls] [options passed to TransportBenchmarks; --help
 #        lists them], e.g. --rounds 9 --window 2 --load 20000
 #        --ceiling first measures what nginx alone serves on loopback with wrk (installed from
 #        Debian when missing and possible), 1 thread, 1/8/64 connections, 3 s each.
@@ -18,6 +18,10 @@
 #        `perf record -g` (linux-perf from Debian) and print where the time goes; perf.data is
 #        kept in .build/perf-CLIENT.data. e.g. --perf curl --in-flight 8 --seconds 10
 #        scripts/bench-curl.sh runs the EndpointCurl comparison with this script.
+#        --tls also serves the site over HTTPS (TLS 1.3, a throwaway CA and certificate made with
+#        the openssl tool) on two more ports, HTTP/1.1 only and HTTP/2, and passes --tls-base,
+#        --h2-base and --ca; /close/... closes the connection after each response on every
+#        server, and the HTTP/1.1 one has no TLS session resumption (scripts/bench-https.sh).
 # Environment: ENDPOINT_BENCH_SKIP_BUILD=1 to run an existing release build.
 set -euo pipefail
 
@@ -135,6 +139,52 @@ JSON
   head -c 52428800 /dev/zero > "$WORK/www/large.bin"
 }
 
+# A certificate authority and a certificate for 127.0.0.1 and localhost, valid two days.
+make_certificates() {
+  command -v openssl > /dev/null || die "openssl is missing (Debian package openssl)"
+  local dir="$WORK/tls"
+  mkdir -p "$dir"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+    -subj "/CN=Endpoint benchmark CA" -keyout "$dir/ca.key" -out "$dir/ca.pem" \
+    > /dev/null 2>&1 || die "openssl could not make the CA"
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+    -subj "/CN=localhost" -keyout "$dir/server.key" -out "$dir/server.csr" \
+    > /dev/null 2>&1 || die "openssl could not make the key"
+  printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' \
+    > "$dir/server.ext"
+  openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" \
+    -CAcreateserial -days 2 -extfile "$dir/server.ext" -out "$dir/server.pem" \
+    > /dev/null 2>&1 || die "openssl could not sign the certificate"
+  chmod 644 "$dir"/*
+}
+
+tls_servers() {
+  [[ $TLS == 1 ]] || return 0
+  cat << CONF
+  ssl_certificate $WORK/tls/server.pem;
+  ssl_certificate_key $WORK/tls/server.key;
+  ssl_protocols TLSv1.3;
+  server {
+    listen 127.0.0.1:$TLS_PORT ssl;
+    server_name localhost;
+    root $WORK/www;
+    # Every new connection a full handshake.
+    ssl_session_tickets off;
+    ssl_session_cache off;
+    location /close/ {
+      keepalive_timeout 0;
+      alias $WORK/www/;
+    }
+  }
+  server {
+    listen 127.0.0.1:$H2_PORT ssl http2;
+    server_name localhost;
+    root $WORK/www;
+    http2_max_concurrent_streams 256;
+  }
+CONF
+}
+
 write_config() {
   local port=$1
   cat > "$WORK/nginx.conf" << CONF
@@ -167,7 +217,12 @@ http {
     listen 127.0.0.1:$port;
     server_name localhost;
     root $WORK/www;
+    location /close/ {
+      keepalive_timeout 0;
+      alias $WORK/www/;
+    }
   }
+$(tls_servers)
 }
 CONF
 }
@@ -176,6 +231,11 @@ start_nginx() {
   local binary port
   binary="$(nginx_binary)"
   port="$(free_port)"
+  if [[ $TLS == 1 ]]; then
+    TLS_PORT="$(free_port)"
+    H2_PORT="$(free_port)"
+    make_certificates
+  fi
   write_config "$port"
   "$binary" -t -q -p "$WORK" -c "$WORK/nginx.conf" -e "$WORK/error.log" \
     || die "nginx rejected the configuration"
@@ -185,6 +245,13 @@ start_nginx() {
   for _ in $(seq 100); do
     if curl -fsS -o /dev/null "$BASE_URL/doc.json" 2> /dev/null; then
       log "nginx $("$binary" -v 2>&1 | sed 's/.*\///') serving $BASE_URL (pid $NGINX_PID)"
+      if [[ $TLS == 1 ]]; then
+        TLS_ARGUMENTS=(--tls-base "https://127.0.0.1:$TLS_PORT" --h2-base "https://127.0.0.1:$H2_PORT"
+          --ca "$WORK/tls/ca.pem")
+        curl -fsS --http2 --cacert "$WORK/tls/ca.pem" -o /dev/null "https://127.0.0.1:$H2_PORT/doc.json" \
+          || die "nginx does not answer over HTTPS"
+        log "HTTPS: ${TLS_ARGUMENTS[*]}"
+      fi
       return 0
     fi
     kill -0 "$NGINX_PID" 2> /dev/null || die "nginx exited at start"
@@ -194,9 +261,17 @@ start_nginx() {
 }
 
 CEILING=0
+TLS=0
+TLS_PORT=""
+H2_PORT=""
+TLS_ARGUMENTS=()
 PERF_CLIENT=""
 if [[ "${1:-}" == "--ceiling" ]]; then
   CEILING=1
+  shift
+fi
+if [[ "${1:-}" == "--tls" ]]; then
+  TLS=1
   shift
 fi
 if [[ "${1:-}" == "--perf" ]]; then
@@ -215,7 +290,7 @@ start_nginx
 
 if [[ "${1:-}" == "--serve" ]]; then
   log "serving $BASE_URL/doc.json and $BASE_URL/large.bin; Ctrl-C stops nginx"
-  echo "ENDPOINT_BENCH_URL=$BASE_URL"
+  echo "ENDPOINT_BENCH_URL=$BASE_URL ${TLS_ARGUMENTS[*]}"
   wait "$NGINX_PID"
   exit 0
 fi
@@ -298,4 +373,4 @@ if [[ $CEILING == 1 ]]; then
   log "loopback ceiling: wrk against nginx alone"
   measure_ceiling
 fi
-"$BIN" --base "$BASE_URL" --scratch "$WORK" "$@"
+"$BIN" --base "$BASE_URL" --scratch "$WORK" "${TLS_ARGUMENTS[@]}" "$@"
