@@ -17,6 +17,8 @@
 #        scripts/bench-transport.sh --perf CLIENT [options]   run `--profile CLIENT` under
 #        `perf record -g` (linux-perf from Debian) and print where the time goes; perf.data is
 #        kept in .build/perf-CLIENT.data. e.g. --perf curl --in-flight 8 --seconds 10
+#        scripts/bench-transport.sh --tls --perf curl-h2 (or curl-tls) [options]: the same over
+#        HTTP/2 (one connection) or HTTP/1.1 + TLS
 #        scripts/bench-curl.sh runs the EndpointCurl comparison with this script.
 #        --tls also serves the site over HTTPS (TLS 1.3, a throwaway CA and certificate made with
 #        the openssl tool) on two more ports, HTTP/1.1 only and HTTP/2, and passes --tls-base,
@@ -310,7 +312,7 @@ BIN="$(swift build -c release --show-bin-path)/TransportBenchmarks"
 log "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [[ -n "$PERF_CLIENT" ]]; then
   OUT="$ROOT/.build/perf-$PERF_CLIENT.data"
-  perf record -g -o "$OUT" -- "$BIN" --base "$BASE_URL" --scratch "$WORK" \
+  perf record -g -o "$OUT" -- "$BIN" --base "$BASE_URL" --scratch "$WORK" "${TLS_ARGUMENTS[@]}" \
     --profile "$PERF_CLIENT" "$@"
   perf report -i "$OUT" --stdio --no-children --sort comm,dso -g none 2> /dev/null \
     | grep -v '^#' | grep -v '^$' | head -n 12

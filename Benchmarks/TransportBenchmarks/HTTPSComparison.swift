@@ -23,7 +23,7 @@ private struct Case {
 }
 
 /// EndpointCurl with the test certificate authority, at most `connections` per host.
-private func tlsClient(connections: Int, ca: String) throws -> CurlHTTPClient {
+func tlsClient(connections: Int, ca: String) throws -> CurlHTTPClient {
   var configuration = CurlHTTPClient.Configuration()
   configuration.maximumConnectionsPerHost = connections
   configuration.maximumIdleConnections = max(128, connections)
