@@ -9,7 +9,7 @@
 # peak RSS of a 50 MB download and stream, and a 20,000-request load run. nginx is stopped on
 # exit, also on failure.
 #
-# Usage: scripts/bench-transport.sh [--ceiling] [--tls] [options passed to TransportBenchmarks; --help
+# Usage: scripts/bench-transport.sh [--ceiling] [--tls] [--large] [options passed to TransportBenchmarks; --help
 #        lists them], e.g. --rounds 9 --window 2 --load 20000
 #        --ceiling first measures what nginx alone serves on loopback with wrk (installed from
 #        Debian when missing and possible), 1 thread, 1/8/64 connections, 3 s each.
@@ -24,11 +24,15 @@
 #        the openssl tool) on two more ports, HTTP/1.1 only and HTTP/2, and passes --tls-base,
 #        --h2-base and --ca; /close/... closes the connection after each response on every
 #        server, and the HTTP/1.1 one has no TLS session resumption (scripts/bench-https.sh).
+#        --large also serves a 1 GiB file (sparse; ENDPOINT_BENCH_LARGE_MIB to change its size)
+#        and accepts PUT /upload.bin (WebDAV, stored on tmpfs), with a scratch directory on
+#        /dev/shm, and passes --upload-file and --large-path (scripts/bench-large.sh).
 # Environment: ENDPOINT_BENCH_SKIP_BUILD=1 to run an existing release build.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK=""
+SHM=""
 NGINX_PID=""
 
 log() { printf 'bench-transport: %s\n' "$*" >&2; }
@@ -46,6 +50,9 @@ cleanup() {
       sleep 0.1
     done
     kill -KILL "$NGINX_PID" 2> /dev/null || true
+  fi
+  if [[ -n "$SHM" && -d "$SHM" ]]; then
+    rm -rf "$SHM"
   fi
   if [[ -n "$WORK" && -d "$WORK" ]]; then
     if [[ $status -ne 0 && -s "$WORK/error.log" ]]; then
@@ -139,6 +146,14 @@ write_site() {
 {"id":1296269,"login":"octocat","name":"The Octocat","company":"GitHub","blog":"https://github.blog","location":"San Francisco","email":"octocat@example.com","bio":"A cat that codes.","public_repos":8,"followers":9001,"following":9,"site_admin":false,"created_at":"2011-01-25T18:44:36Z","updated_at":"2024-05-01T10:00:00Z"}
 JSON
   head -c 52428800 /dev/zero > "$WORK/www/large.bin"
+  if [[ $LARGE == 1 ]]; then
+    SHM="$(mktemp -d -p /dev/shm endpoint-bench.XXXXXX)"
+    mkdir -p "$SHM/body" "$SHM/put" "$SHM/scratch"
+    chmod 777 "$SHM" "$SHM/body" "$SHM/put" "$SHM/scratch"
+    truncate -s "${ENDPOINT_BENCH_LARGE_MIB:-1024}M" "$WORK/www/large-1g.bin"
+    LARGE_ARGUMENTS=(--large-path large-1g.bin --upload-file "$WORK/www/large-1g.bin"
+      --scratch "$SHM/scratch")
+  fi
 }
 
 # A certificate authority and a certificate for 127.0.0.1 and localhost, valid two days.
@@ -158,6 +173,18 @@ make_certificates() {
     -CAcreateserial -days 2 -extfile "$dir/server.ext" -out "$dir/server.pem" \
     > /dev/null 2>&1 || die "openssl could not sign the certificate"
   chmod 644 "$dir"/*
+}
+
+large_locations() {
+  [[ $LARGE == 1 ]] || return 0
+  cat << CONF
+    location = /upload.bin {
+      client_max_body_size 0;
+      dav_methods PUT;
+      client_body_temp_path $SHM/body;
+      root $SHM/put;
+    }
+CONF
 }
 
 tls_servers() {
@@ -223,6 +250,7 @@ http {
       keepalive_timeout 0;
       alias $WORK/www/;
     }
+$(large_locations)
   }
 $(tls_servers)
 }
@@ -264,6 +292,8 @@ start_nginx() {
 
 CEILING=0
 TLS=0
+LARGE=0
+LARGE_ARGUMENTS=()
 TLS_PORT=""
 H2_PORT=""
 TLS_ARGUMENTS=()
@@ -274,6 +304,10 @@ if [[ "${1:-}" == "--ceiling" ]]; then
 fi
 if [[ "${1:-}" == "--tls" ]]; then
   TLS=1
+  shift
+fi
+if [[ "${1:-}" == "--large" ]]; then
+  LARGE=1
   shift
 fi
 if [[ "${1:-}" == "--perf" ]]; then
@@ -375,4 +409,4 @@ if [[ $CEILING == 1 ]]; then
   log "loopback ceiling: wrk against nginx alone"
   measure_ceiling
 fi
-"$BIN" --base "$BASE_URL" --scratch "$WORK" "${TLS_ARGUMENTS[@]}" "$@"
+"$BIN" --base "$BASE_URL" --scratch "$WORK" "${TLS_ARGUMENTS[@]}" "${LARGE_ARGUMENTS[@]}" "$@"

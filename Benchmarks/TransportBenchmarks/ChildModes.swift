@@ -14,6 +14,10 @@ func runChild(_ mode: String, options: Options, base: URL) async throws {
     try await runFirstRequestChild(mode, base: base)
     return
   }
+  if mode.hasPrefix("large-") {
+    try await runLargeBodyChild(mode, options: options, base: base)
+    return
+  }
   let document = base.appendingPathComponent("doc.json")
   let large = base.appendingPathComponent("large.bin")
   let destination = options.scratch.appendingPathComponent("download-\(getpid()).bin")

@@ -72,6 +72,8 @@ struct ProcessRun {
   let seconds: Double
   let cpuMicros: Double
   let contextSwitches: Int
+  /// Its peak resident set size (`ru_maxrss`).
+  let maxRSSKilobytes: Int
   /// How it ended, when not with status 0.
   let failure: String?
 }
@@ -112,6 +114,7 @@ func timedProcess(path: String, arguments: [String]) throws -> ProcessRun {
     seconds: seconds,
     cpuMicros: user + system,
     contextSwitches: Int(usage.ru_nvcsw + usage.ru_nivcsw),
+    maxRSSKilobytes: Int(usage.ru_maxrss),
     failure: failed
       ? (exited ? "exited with \(code)" : "killed by signal \(status & 0x7f)") : nil
   )

@@ -25,6 +25,8 @@ struct Options {
   var h2Base: URL?
   var caFile: String?
   var firstRuns = 21
+  var largePath = "large-1g.bin"
+  var uploadFile: String?
   var firstExecutables: [(name: String, path: String)] = []
 
   static let usage = """
@@ -47,6 +49,12 @@ struct Options {
       --tls-base URL       the same server over HTTPS, HTTP/1.1 only (for --only https)
       --h2-base URL        the same server over HTTPS with HTTP/2 (for --only https)
       --ca FILE            the certificate authority of both (for --only https)
+      --large-path PATH    the large body's path on --base (default large-1g.bin), for --only
+                           large: a download streamed, to a file and an upload from
+                           --upload-file through both clients and the curl tool
+                           (scripts/bench-large.sh)
+      --upload-file FILE   the file uploaded with PUT to /upload.bin; its size is the
+                           expected size of every transfer
       --first-runs N       process runs per client of --only first (default 21)
       --first-executable NAME=PATH  also time PATH URL (one request; and PATH alone, its
                            floor) in --only first; may be repeated
@@ -114,6 +122,8 @@ struct Options {
       case "--tls-base": tlsBase = URL(string: try value())
       case "--h2-base": h2Base = URL(string: try value())
       case "--ca": caFile = try value()
+      case "--large-path": largePath = try value()
+      case "--upload-file": uploadFile = try value()
       case "--first-runs": firstRuns = max(1, Int(try number(value())))
       case "--first-executable":
         let parts = try value().split(separator: "=", maxSplits: 1).map(String.init)

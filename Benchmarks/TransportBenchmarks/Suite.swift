@@ -197,6 +197,14 @@ func runSuite(options: Options, base: URL) async throws {
     notes += https.failures
   }
 
+  var largeTable: String?
+  if options.only.contains("large") {
+    log("large bodies: \(options.rounds) rounds of one process per client and operation")
+    let large = try runLargeBodies(options: options, base: base)
+    largeTable = large.table
+    notes += large.failures
+  }
+
   var diagnosis: String?
   if options.only.contains("diagnosis") {
     log("diagnosis: \(options.diagnosisRounds) rounds of \(options.diagnosisClients.count) clients")
@@ -247,6 +255,12 @@ func runSuite(options: Options, base: URL) async throws {
     print("EndpointCurl and the curl tool over HTTPS and HTTP/2 (medians):")
     print("")
     print(httpsTable)
+  }
+  if let largeTable {
+    print("")
+    print("Large bodies: both clients and the curl tool (medians):")
+    print("")
+    print(largeTable)
   }
   if let diagnosis {
     print("")
