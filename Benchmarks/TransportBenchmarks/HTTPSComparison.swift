@@ -62,12 +62,16 @@ func runHTTPSComparison(options: Options, base: URL) async throws -> (
       try tlsClient(connections: connections, ca: ca), url: document, name: "EndpointCurl")
     let bytes = bytesFetcher(
       try tlsClient(connections: connections, ca: ca), url: document, name: "EndpointCurl, bytes")
+    // The bytes again from tasks that prefer the client's loop: no hop back to the pool.
+    let loopClient = try tlsClient(connections: connections, ca: ca)
+    var onLoop = bytesFetcher(loopClient, url: document, name: "EndpointCurl, bytes, on its loop")
+    onLoop.executor = loopClient.executor
     for concurrency in options.curlInFlight {
       cases.append(
         Case(
           label: label,
           concurrency: concurrency,
-          contestants: [.swift(decoding), .swift(bytes), .tool(curlTool, document)]
+          contestants: [.swift(decoding), .swift(bytes), .swift(onLoop), .tool(curlTool, document)]
         )
       )
     }
@@ -186,7 +190,8 @@ func runHTTPSComparison(options: Options, base: URL) async throws -> (
   )
   lines.append(
     "\"EndpointCurl\" decodes the JSON; \"EndpointCurl, bytes\" returns the body's bytes, the "
-      + "curl tool's work. HTTP/1.1 + TLS: \(options.curlConnections) connections per host for "
+      + "curl tool's work; \"on its loop\" does so from tasks preferring `CurlHTTPClient.executor`. "
+      + "HTTP/1.1 + TLS: \(options.curlConnections) connections per host for "
       + "EndpointCurl, the curl tool one per transfer in flight; HTTP/2: one connection for "
       + "EndpointCurl (`maximumConnectionsPerHost = 1`), the curl tool multiplexing its "
       + "`--parallel` transfers, e.g. `\(shellCommand(example))`. Rounds: \(options.rounds) × "
