@@ -9,7 +9,7 @@
 # peak RSS of a 50 MB download and stream, and a 20,000-request load run. nginx is stopped on
 # exit, also on failure.
 #
-# Usage: scripts/bench-transport.sh [--ceiling] [options passed to TransportBenchmarks; --help
+# Usage: scripts/bench-transport.sh [--ceiling] [--tls] [--large] [options passed to TransportBenchmarks; --help
 #        lists them], e.g. --rounds 9 --window 2 --load 20000
 #        --ceiling first measures what nginx alone serves on loopback with wrk (installed from
 #        Debian when missing and possible), 1 thread, 1/8/64 connections, 3 s each.
@@ -17,12 +17,22 @@
 #        scripts/bench-transport.sh --perf CLIENT [options]   run `--profile CLIENT` under
 #        `perf record -g` (linux-perf from Debian) and print where the time goes; perf.data is
 #        kept in .build/perf-CLIENT.data. e.g. --perf curl --in-flight 8 --seconds 10
+#        scripts/bench-transport.sh --tls --perf curl-h2 (or curl-tls) [options]: the same over
+#        HTTP/2 (one connection) or HTTP/1.1 + TLS
 #        scripts/bench-curl.sh runs the EndpointCurl comparison with this script.
+#        --tls also serves the site over HTTPS (TLS 1.3, a throwaway CA and certificate made with
+#        the openssl tool) on two more ports, HTTP/1.1 only and HTTP/2, and passes --tls-base,
+#        --h2-base and --ca; /close/... closes the connection after each response on every
+#        server, and the HTTP/1.1 one has no TLS session resumption (scripts/bench-https.sh).
+#        --large also serves a 1 GiB file (sparse; ENDPOINT_BENCH_LARGE_MIB to change its size)
+#        and accepts PUT /upload.bin (WebDAV, stored on tmpfs), with a scratch directory on
+#        /dev/shm, and passes --upload-file and --large-path (scripts/bench-large.sh).
 # Environment: ENDPOINT_BENCH_SKIP_BUILD=1 to run an existing release build.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK=""
+SHM=""
 NGINX_PID=""
 
 log() { printf 'bench-transport: %s\n' "$*" >&2; }
@@ -40,6 +50,9 @@ cleanup() {
       sleep 0.1
     done
     kill -KILL "$NGINX_PID" 2> /dev/null || true
+  fi
+  if [[ -n "$SHM" && -d "$SHM" ]]; then
+    rm -rf "$SHM"
   fi
   if [[ -n "$WORK" && -d "$WORK" ]]; then
     if [[ $status -ne 0 && -s "$WORK/error.log" ]]; then
@@ -133,6 +146,72 @@ write_site() {
 {"id":1296269,"login":"octocat","name":"The Octocat","company":"GitHub","blog":"https://github.blog","location":"San Francisco","email":"octocat@example.com","bio":"A cat that codes.","public_repos":8,"followers":9001,"following":9,"site_admin":false,"created_at":"2011-01-25T18:44:36Z","updated_at":"2024-05-01T10:00:00Z"}
 JSON
   head -c 52428800 /dev/zero > "$WORK/www/large.bin"
+  if [[ $LARGE == 1 ]]; then
+    SHM="$(mktemp -d -p /dev/shm endpoint-bench.XXXXXX)"
+    mkdir -p "$SHM/body" "$SHM/put" "$SHM/scratch"
+    chmod 777 "$SHM" "$SHM/body" "$SHM/put" "$SHM/scratch"
+    truncate -s "${ENDPOINT_BENCH_LARGE_MIB:-1024}M" "$WORK/www/large-1g.bin"
+    LARGE_ARGUMENTS=(--large-path large-1g.bin --upload-file "$WORK/www/large-1g.bin"
+      --scratch "$SHM/scratch")
+  fi
+}
+
+# A certificate authority and a certificate for 127.0.0.1 and localhost, valid two days.
+make_certificates() {
+  command -v openssl > /dev/null || die "openssl is missing (Debian package openssl)"
+  local dir="$WORK/tls"
+  mkdir -p "$dir"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+    -subj "/CN=Endpoint benchmark CA" -keyout "$dir/ca.key" -out "$dir/ca.pem" \
+    > /dev/null 2>&1 || die "openssl could not make the CA"
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+    -subj "/CN=localhost" -keyout "$dir/server.key" -out "$dir/server.csr" \
+    > /dev/null 2>&1 || die "openssl could not make the key"
+  printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' \
+    > "$dir/server.ext"
+  openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" \
+    -CAcreateserial -days 2 -extfile "$dir/server.ext" -out "$dir/server.pem" \
+    > /dev/null 2>&1 || die "openssl could not sign the certificate"
+  chmod 644 "$dir"/*
+}
+
+large_locations() {
+  [[ $LARGE == 1 ]] || return 0
+  cat << CONF
+    location = /upload.bin {
+      client_max_body_size 0;
+      dav_methods PUT;
+      client_body_temp_path $SHM/body;
+      root $SHM/put;
+    }
+CONF
+}
+
+tls_servers() {
+  [[ $TLS == 1 ]] || return 0
+  cat << CONF
+  ssl_certificate $WORK/tls/server.pem;
+  ssl_certificate_key $WORK/tls/server.key;
+  ssl_protocols TLSv1.3;
+  server {
+    listen 127.0.0.1:$TLS_PORT ssl;
+    server_name localhost;
+    root $WORK/www;
+    # Every new connection a full handshake.
+    ssl_session_tickets off;
+    ssl_session_cache off;
+    location /close/ {
+      keepalive_timeout 0;
+      alias $WORK/www/;
+    }
+  }
+  server {
+    listen 127.0.0.1:$H2_PORT ssl http2;
+    server_name localhost;
+    root $WORK/www;
+    http2_max_concurrent_streams 256;
+  }
+CONF
 }
 
 write_config() {
@@ -167,7 +246,13 @@ http {
     listen 127.0.0.1:$port;
     server_name localhost;
     root $WORK/www;
+    location /close/ {
+      keepalive_timeout 0;
+      alias $WORK/www/;
+    }
+$(large_locations)
   }
+$(tls_servers)
 }
 CONF
 }
@@ -176,6 +261,11 @@ start_nginx() {
   local binary port
   binary="$(nginx_binary)"
   port="$(free_port)"
+  if [[ $TLS == 1 ]]; then
+    TLS_PORT="$(free_port)"
+    H2_PORT="$(free_port)"
+    make_certificates
+  fi
   write_config "$port"
   "$binary" -t -q -p "$WORK" -c "$WORK/nginx.conf" -e "$WORK/error.log" \
     || die "nginx rejected the configuration"
@@ -185,6 +275,13 @@ start_nginx() {
   for _ in $(seq 100); do
     if curl -fsS -o /dev/null "$BASE_URL/doc.json" 2> /dev/null; then
       log "nginx $("$binary" -v 2>&1 | sed 's/.*\///') serving $BASE_URL (pid $NGINX_PID)"
+      if [[ $TLS == 1 ]]; then
+        TLS_ARGUMENTS=(--tls-base "https://127.0.0.1:$TLS_PORT" --h2-base "https://127.0.0.1:$H2_PORT"
+          --ca "$WORK/tls/ca.pem")
+        curl -fsS --http2 --cacert "$WORK/tls/ca.pem" -o /dev/null "https://127.0.0.1:$H2_PORT/doc.json" \
+          || die "nginx does not answer over HTTPS"
+        log "HTTPS: ${TLS_ARGUMENTS[*]}"
+      fi
       return 0
     fi
     kill -0 "$NGINX_PID" 2> /dev/null || die "nginx exited at start"
@@ -194,9 +291,23 @@ start_nginx() {
 }
 
 CEILING=0
+TLS=0
+LARGE=0
+LARGE_ARGUMENTS=()
+TLS_PORT=""
+H2_PORT=""
+TLS_ARGUMENTS=()
 PERF_CLIENT=""
 if [[ "${1:-}" == "--ceiling" ]]; then
   CEILING=1
+  shift
+fi
+if [[ "${1:-}" == "--tls" ]]; then
+  TLS=1
+  shift
+fi
+if [[ "${1:-}" == "--large" ]]; then
+  LARGE=1
   shift
 fi
 if [[ "${1:-}" == "--perf" ]]; then
@@ -215,7 +326,7 @@ start_nginx
 
 if [[ "${1:-}" == "--serve" ]]; then
   log "serving $BASE_URL/doc.json and $BASE_URL/large.bin; Ctrl-C stops nginx"
-  echo "ENDPOINT_BENCH_URL=$BASE_URL"
+  echo "ENDPOINT_BENCH_URL=$BASE_URL ${TLS_ARGUMENTS[*]}"
   wait "$NGINX_PID"
   exit 0
 fi
@@ -235,7 +346,7 @@ BIN="$(swift build -c release --show-bin-path)/TransportBenchmarks"
 log "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [[ -n "$PERF_CLIENT" ]]; then
   OUT="$ROOT/.build/perf-$PERF_CLIENT.data"
-  perf record -g -o "$OUT" -- "$BIN" --base "$BASE_URL" --scratch "$WORK" \
+  perf record -g -o "$OUT" -- "$BIN" --base "$BASE_URL" --scratch "$WORK" "${TLS_ARGUMENTS[@]}" \
     --profile "$PERF_CLIENT" "$@"
   perf report -i "$OUT" --stdio --no-children --sort comm,dso -g none 2> /dev/null \
     | grep -v '^#' | grep -v '^$' | head -n 12
@@ -298,4 +409,4 @@ if [[ $CEILING == 1 ]]; then
   log "loopback ceiling: wrk against nginx alone"
   measure_ceiling
 fi
-"$BIN" --base "$BASE_URL" --scratch "$WORK" "$@"
+"$BIN" --base "$BASE_URL" --scratch "$WORK" "${TLS_ARGUMENTS[@]}" "${LARGE_ARGUMENTS[@]}" "$@"

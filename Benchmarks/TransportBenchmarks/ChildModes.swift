@@ -10,6 +10,14 @@ import Foundation
 ///
 /// Each prints one `RESULT key=value ...` line for the parent to read.
 func runChild(_ mode: String, options: Options, base: URL) async throws {
+  if mode.hasPrefix("first-") {
+    try await runFirstRequestChild(mode, base: base)
+    return
+  }
+  if mode.hasPrefix("large-") {
+    try await runLargeBodyChild(mode, options: options, base: base)
+    return
+  }
   let document = base.appendingPathComponent("doc.json")
   let large = base.appendingPathComponent("large.bin")
   let destination = options.scratch.appendingPathComponent("download-\(getpid()).bin")

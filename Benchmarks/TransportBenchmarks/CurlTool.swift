@@ -15,6 +15,8 @@ import Foundation
 /// child's own (from `wait4`), its time the wall time from spawn to exit.
 struct CurlTool {
   let path: String
+  /// Arguments placed before the URL (`--http2`, `--cacert FILE`, ...).
+  var extra: [String] = []
 
   /// Finds `curl` on `PATH` (or takes the one given).
   init(path: String?) throws {
@@ -41,50 +43,79 @@ struct CurlTool {
     if concurrency > 1 {
       arguments += ["--parallel", "--parallel-max", String(concurrency)]
     }
+    arguments += extra
     arguments.append("\(document.absoluteString)?[1-\(count)]")
     return arguments
   }
 
   /// Runs one process of `count` requests; a non-zero exit counts every request as failed.
   func run(document: URL, count: Int, concurrency: Int) throws -> Sample {
-    let arguments = arguments(document: document, count: count, concurrency: concurrency)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    let clock = ContinuousClock()
-    let start = clock.now
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
-    guard spawned == 0 else {
-      throw BenchmarkFailure(
-        description: "could not start \(path): \(String(cString: strerror(spawned)))"
-      )
-    }
-    var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 {
-      guard errno == EINTR else {
-        throw BenchmarkFailure(description: "wait4 failed: \(String(cString: strerror(errno)))")
-      }
-    }
-    let seconds = (clock.now - start).seconds
-    let user = Double(usage.ru_utime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec)
-    let system = Double(usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_stime.tv_usec)
-    // WIFEXITED / WEXITSTATUS are macros: the low 7 bits are the signal, the next 8 the status.
-    let exited = status & 0x7f == 0
-    let code = (status >> 8) & 0xff
-    let failed = !exited || code != 0
+    let run = try timedProcess(
+      path: path,
+      arguments: arguments(document: document, count: count, concurrency: concurrency)
+    )
+    let failed = run.failure != nil
     return Sample(
       requests: failed ? 0 : count,
       failures: failed ? count : 0,
-      seconds: seconds,
-      cpuMicros: user + system,
-      contextSwitches: Int(usage.ru_nvcsw + usage.ru_nivcsw),
-      firstFailure: failed
-        ? "curl " + (exited ? "exited with \(code)" : "killed by signal \(status & 0x7f)") : nil
+      seconds: run.seconds,
+      cpuMicros: run.cpuMicros,
+      contextSwitches: run.contextSwitches,
+      firstFailure: run.failure.map { "curl " + $0 }
     )
   }
+}
+
+/// One child process from spawn to exit: its wall time, and its own CPU time and context
+/// switches (from `wait4`).
+struct ProcessRun {
+  let seconds: Double
+  let cpuMicros: Double
+  let contextSwitches: Int
+  /// Its peak resident set size (`ru_maxrss`).
+  let maxRSSKilobytes: Int
+  /// How it ended, when not with status 0.
+  let failure: String?
+}
+
+/// Spawns `path` with `arguments` (the first is its name), its standard output to /dev/null,
+/// and waits for it.
+func timedProcess(path: String, arguments: [String]) throws -> ProcessRun {
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+  let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+  defer { for pointer in argv { free(pointer) } }
+  let clock = ContinuousClock()
+  let start = clock.now
+  var pid: pid_t = 0
+  let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+  guard spawned == 0 else {
+    throw BenchmarkFailure(
+      description: "could not start \(path): \(String(cString: strerror(spawned)))"
+    )
+  }
+  var status: Int32 = 0
+  var usage = rusage()
+  while wait4(pid, &status, 0, &usage) < 0 {
+    guard errno == EINTR else {
+      throw BenchmarkFailure(description: "wait4 failed: \(String(cString: strerror(errno)))")
+    }
+  }
+  let seconds = (clock.now - start).seconds
+  let user = Double(usage.ru_utime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec)
+  let system = Double(usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_stime.tv_usec)
+  // WIFEXITED / WEXITSTATUS are macros: the low 7 bits are the signal, the next 8 the status.
+  let exited = status & 0x7f == 0
+  let code = (status >> 8) & 0xff
+  let failed = !exited || code != 0
+  return ProcessRun(
+    seconds: seconds,
+    cpuMicros: user + system,
+    contextSwitches: Int(usage.ru_nvcsw + usage.ru_nivcsw),
+    maxRSSKilobytes: Int(usage.ru_maxrss),
+    failure: failed
+      ? (exited ? "exited with \(code)" : "killed by signal \(status & 0x7f)") : nil
+  )
 }

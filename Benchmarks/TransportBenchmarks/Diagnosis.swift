@@ -51,6 +51,15 @@ func makeFetcher(_ which: String, options: Options, document: URL) throws -> Fet
   case "curl":
     let client = try endpointCurlClient(connections: options.curlConnections)
     return callFetcher(client, url: document, name: "EndpointCurl")
+  case "curl-tls", "curl-h2":
+    // EndpointCurl returning bytes over HTTPS (bench-transport.sh --tls): HTTP/1.1 or HTTP/2.
+    guard let ca = options.caFile, let base = which == "curl-h2" ? options.h2Base : options.tlsBase
+    else {
+      throw BenchmarkFailure(description: "\(which) needs --tls-base, --h2-base and --ca")
+    }
+    let client = try tlsClient(
+      connections: which == "curl-h2" ? 1 : options.curlConnections, ca: ca)
+    return bytesFetcher(client, url: base.appendingPathComponent("doc.json"), name: which)
   default:
     throw BenchmarkFailure(
       description: "unknown client \(which); one of \(allClients.joined(separator: ", "))"

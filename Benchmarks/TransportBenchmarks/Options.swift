@@ -21,6 +21,13 @@ struct Options {
   var curlConnections = 64
   var curlInFlight = [1, 8, 64]
   var curlTool: String?
+  var tlsBase: URL?
+  var h2Base: URL?
+  var caFile: String?
+  var firstRuns = 21
+  var largePath = "large-1g.bin"
+  var uploadFile: String?
+  var firstExecutables: [(name: String, path: String)] = []
 
   static let usage = """
     usage: TransportBenchmarks --base http://127.0.0.1:PORT [options]
@@ -39,6 +46,23 @@ struct Options {
       --curl-connections N maximum connections per host of the Swift clients in the curl
                            comparison and of EndpointCurl elsewhere (default 64)
       --curl-tool PATH     the curl command line tool (default: curl on PATH)
+      --tls-base URL       the same server over HTTPS, HTTP/1.1 only (for --only https)
+      --h2-base URL        the same server over HTTPS with HTTP/2 (for --only https)
+      --ca FILE            the certificate authority of both (for --only https)
+      --large-path PATH    the large body's path on --base (default large-1g.bin), for --only
+                           large: a download streamed, to a file and an upload from
+                           --upload-file through both clients and the curl tool
+                           (scripts/bench-large.sh)
+      --upload-file FILE   the file uploaded with PUT to /upload.bin; its size is the
+                           expected size of every transfer
+      --first-runs N       process runs per client of --only first (default 21)
+      --first-executable NAME=PATH  also time PATH URL (one request; and PATH alone, its
+                           floor) in --only first; may be repeated
+                           first: process start to first response, EndpointCurl and the
+                           URLSession client in a child process vs one curl tool run
+                           (scripts/bench-first-request.sh); https: EndpointCurl vs the curl
+                           tool over HTTP/1.1+TLS and HTTP/2, and new handshakes
+                           (scripts/bench-https.sh)
       --diagnosis-rounds N rounds of the diagnosis (default 5): raw URLSession, raw through a
                            session delegate, the same with callbacks run in place, the SDK
                            without timeouts, the SDK
@@ -95,6 +119,18 @@ struct Options {
       case "--curl-in-flight":
         curlInFlight = try value().split(separator: ",").map { max(1, Int(try number(String($0)))) }
       case "--curl-tool": curlTool = try value()
+      case "--tls-base": tlsBase = URL(string: try value())
+      case "--h2-base": h2Base = URL(string: try value())
+      case "--ca": caFile = try value()
+      case "--large-path": largePath = try value()
+      case "--upload-file": uploadFile = try value()
+      case "--first-runs": firstRuns = max(1, Int(try number(value())))
+      case "--first-executable":
+        let parts = try value().split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else {
+          throw BenchmarkFailure(description: "--first-executable needs NAME=PATH")
+        }
+        firstExecutables.append((parts[0], parts[1]))
       case "--help", "-h":
         print(Options.usage)
         exit(0)

@@ -178,6 +178,33 @@ func runSuite(options: Options, base: URL) async throws {
     }
   }
 
+  var firstTable: String?
+  if options.only.contains("first") {
+    log("first request: \(options.firstRuns) process runs per contender, interleaved")
+    let first = try runFirstRequest(options: options, base: base)
+    firstTable = first.table
+    notes += first.failures
+  }
+
+  var httpsTable: String?
+  if options.only.contains("https") {
+    log(
+      "https: \(options.rounds) rounds, \(options.window) s windows, in flight "
+        + options.curlInFlight.map(String.init).joined(separator: ",")
+    )
+    let https = try await runHTTPSComparison(options: options, base: base)
+    httpsTable = https.table
+    notes += https.failures
+  }
+
+  var largeTable: String?
+  if options.only.contains("large") {
+    log("large bodies: \(options.rounds) rounds of one process per client and operation")
+    let large = try runLargeBodies(options: options, base: base)
+    largeTable = large.table
+    notes += large.failures
+  }
+
   var diagnosis: String?
   if options.only.contains("diagnosis") {
     log("diagnosis: \(options.diagnosisRounds) rounds of \(options.diagnosisClients.count) clients")
@@ -216,6 +243,24 @@ func runSuite(options: Options, base: URL) async throws {
     print("EndpointCurl, the URLSession client, raw URLSession and the curl tool (medians):")
     print("")
     print(curlTable)
+  }
+  if let firstTable {
+    print("")
+    print("The first request: process start to first response (medians):")
+    print("")
+    print(firstTable)
+  }
+  if let httpsTable {
+    print("")
+    print("EndpointCurl and the curl tool over HTTPS and HTTP/2 (medians):")
+    print("")
+    print(httpsTable)
+  }
+  if let largeTable {
+    print("")
+    print("Large bodies: both clients and the curl tool (medians):")
+    print("")
+    print(largeTable)
   }
   if let diagnosis {
     print("")

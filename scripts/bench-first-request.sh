@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The first request of a process, on loopback against nginx: process start to first response,
+# timed from spawn to exit, medians of interleaved runs, ratios over the curl tool fetching the
+# same ~300-byte document once.
+#
+# Contenders: two tiny executables compiled here from the release build's objects, one making a
+# CurlHTTPClient (libcurl opened with dlopen at that point) and one a URLSessionHTTPClient, each
+# fetching the document once (and each run with no argument: exit at once, its floor); and
+# TransportBenchmarks in the same child modes (a large executable that links Foundation and
+# FoundationNetworking, and so libcurl, at start).
+#
+# Usage: scripts/bench-first-request.sh [options passed to TransportBenchmarks]
+#        e.g. --first-runs 11     fewer runs (default 21)
+# Environment: ENDPOINT_BENCH_SKIP_BUILD=1 to use an existing release build.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+if [[ "${ENDPOINT_BENCH_SKIP_BUILD:-}" != 1 ]]; then
+  echo "bench-first-request: building TransportBenchmarks (release)" >&2
+  swift build -c release --product TransportBenchmarks > /dev/null
+fi
+RELEASE="$(swift build -c release --show-bin-path)"
+OUT="$ROOT/.build/first-request"
+mkdir -p "$OUT"
+
+write_program() {
+  local module=$1 client=$2
+  cat << SWIFT
+// The first request of a process: one client, one GET of the URL given, exit.
+// No argument: exit at once (the floor of this executable).
+import EndpointCore
+import $module
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+if CommandLine.arguments.count > 1, let url = URL(string: CommandLine.arguments[1]) {
+  let client = $client
+  let data = try await client.call(Endpoint<Data>(.get, url: url, parser: .data))
+  exit(data.isEmpty ? 1 : 0)
+}
+SWIFT
+}
+
+# Compiled from the objects of the release build: only the modules each one needs.
+compile() {
+  local name=$1 module=$2 client=$3
+  shift 3
+  mkdir -p "$OUT/$name"
+  write_program "$module" "$client" > "$OUT/$name/main.swift"
+  swiftc -O "$OUT/$name/main.swift" -module-name "$name" -I "$RELEASE/Modules" \
+    -Xcc -fmodule-map-file="$ROOT/Sources/CCurl/include/module.modulemap" \
+    "$RELEASE/EndpointCore.build/"*.o "$@" -o "$OUT/$name/$name" \
+    || {
+      echo "bench-first-request: could not compile $name" >&2
+      exit 1
+    }
+}
+compile TinyCurl EndpointCurl "try CurlHTTPClient()" \
+  "$RELEASE/EndpointCurl.build/"*.o "$RELEASE/CCurl.build/"*.o
+compile TinyURLSession EndpointTransport "URLSessionHTTPClient()" \
+  "$RELEASE/EndpointTransport.build/"*.o
+
+ENDPOINT_BENCH_SKIP_BUILD=1 exec "$ROOT/scripts/bench-transport.sh" --only first \
+  --first-executable "EndpointCurl, tiny executable=$OUT/TinyCurl/TinyCurl" \
+  --first-executable "URLSession client, tiny executable=$OUT/TinyURLSession/TinyURLSession" \
+  "$@"
