@@ -57,10 +57,13 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
   ///   Linux; ``ConnectionFailure`` when the loop cannot be set up (no file descriptors left).
   public init(configuration: Configuration = Configuration()) throws {
     if let unavailable = CurlLibrary.unavailable { throw unavailable }
+    try configuration.validateServerOptions()
     self.configuration = configuration
     let settings = CurlLoop.Settings(
       tls: configuration.tls,
       proxy: configuration.proxy,
+      connectTimeout: configuration.connectTimeout,
+      unixSocketPath: configuration.unixSocketPath,
       maximumConnectionsPerHost: configuration.maximumConnectionsPerHost,
       maximumIdleConnections: configuration.maximumIdleConnections,
       handlePoolLimit: max(64, configuration.maximumIdleConnections)

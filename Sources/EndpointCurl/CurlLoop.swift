@@ -37,6 +37,10 @@ final class CurlLoop: @unchecked Sendable {
   struct Settings: Sendable {
     var tls: CurlHTTPClient.TLS
     var proxy: CurlHTTPClient.Proxy
+    /// How long making a connection (TCP and TLS) may take; `nil` for libcurl's default.
+    var connectTimeout: Duration? = nil
+    /// The Unix domain socket every request goes through instead of TCP, if any.
+    var unixSocketPath: String? = nil
     var maximumConnectionsPerHost: Int
     var maximumIdleConnections: Int
     /// The most idle easy handles kept for reuse.

@@ -347,6 +347,7 @@ final class CurlTransfer: @unchecked Sendable {
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_TCP_NODELAY, 1)
     configureTLS(easy)
     configureProxy(easy)
+    applyConnectionOptions(easy)
     // Every decoder libcurl was built with.
     _ = ccurl_easy_setopt_string(easy, CCURLOPT_ACCEPT_ENCODING, "")
     _ = ccurl_easy_setopt_data_callback(easy, CCURLOPT_HEADERFUNCTION) {
@@ -789,7 +790,7 @@ final class CurlTransfer: @unchecked Sendable {
     lastActivity = loop.now
     if abandonedRedirectBody, let response { return followRedirect(from: response) }
     guard code == CCURLE_OK else {
-      failOnLoop(curlFailure(code))
+      failOnLoop(failure(endingWith: code))
       return .retire
     }
     guard let response else {
@@ -1043,7 +1044,7 @@ final class CurlTransfer: @unchecked Sendable {
     )
   }
 
-  private func curlFailure(_ code: Int32) -> CurlHTTPClient.ConnectionFailure {
+  func curlFailure(_ code: Int32) -> CurlHTTPClient.ConnectionFailure {
     if code == CCURLE_SEND_FAIL_REWIND, case .stream = hop.body {
       // libcurl wanted to send the body again on a new connection after the first one closed.
       let detail =
@@ -1063,7 +1064,7 @@ final class CurlTransfer: @unchecked Sendable {
       kind = .invalidResponse
     case CCURLE_SSL_CONNECT_ERROR, CCURLE_SSL_CERTPROBLEM, CCURLE_SSL_CIPHER,
       CCURLE_PEER_FAILED_VERIFICATION, CCURLE_SSL_CACERT_BADFILE, CCURLE_SSL_ISSUER_ERROR,
-      CCURLE_SSL_ENGINE_NOTFOUND:
+      CCURLE_SSL_ENGINE_NOTFOUND, CCURLE_SSL_PINNEDPUBKEYNOTMATCH:
       kind = .tls
     case CCURLE_PROXY: kind = .proxy
     case CCURLE_OPERATION_TIMEDOUT: kind = .timedOut

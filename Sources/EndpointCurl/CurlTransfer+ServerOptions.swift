@@ -1,0 +1,61 @@
+internal import CCurl
+
+/// The client-wide options of server deployments: a client certificate, pinned public keys, a
+/// connect timeout and a Unix socket, set once on each handle with its baseline.
+extension CurlTransfer {
+  func applyConnectionOptions(_ easy: OpaquePointer) {
+    let settings = loop.settings
+    if let certificate = settings.tls.clientCertificate {
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_SSLCERTTYPE, "PEM")
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_SSLCERT, certificate.certificatePath)
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_SSLKEYTYPE, "PEM")
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_SSLKEY, certificate.privateKeyPath)
+      if let password = certificate.privateKeyPassword {
+        // libcurl copies the string; it is never logged.
+        _ = ccurl_easy_setopt_string(easy, CCURLOPT_KEYPASSWD, password)
+      }
+    }
+    if !settings.tls.pinnedPublicKeys.isEmpty {
+      let pins = settings.tls.pinnedPublicKeys.map(\.description).joined(separator: ";")
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_PINNEDPUBLICKEY, pins)
+    }
+    if let timeout = settings.connectTimeout {
+      _ = ccurl_easy_setopt_long(easy, CCURLOPT_CONNECTTIMEOUT_MS, CLong(timeout.millisecondsRoundedUp))
+    }
+    if let path = settings.unixSocketPath {
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_UNIX_SOCKET_PATH, path)
+    }
+  }
+
+  /// The error for a transfer libcurl ended with `code`: the SDK's connect timeout when that is
+  /// what expired, a TLS failure named as such, or libcurl's failure.
+  func failure(endingWith code: Int32) -> any Error {
+    if code == CCURLE_OPERATION_TIMEDOUT, let limit = loop.settings.connectTimeout {
+      // The connect timeout is the only libcurl timeout the client sets.
+      return ConnectTimeout(method: hop.method, url: hop.url, limit: limit)
+    }
+    let failure = curlFailure(code)
+    switch code {
+    case CCURLE_SSL_PINNEDPUBKEYNOTMATCH:
+      return connectionFailure(
+        .tls,
+        code: code,
+        "public-key pinning: the server's key matches none of the "
+          + "\(loop.settings.tls.pinnedPublicKeys.count) pinned keys (\(failure.detail))"
+      )
+    case CCURLE_RECV_ERROR where Self.isTLSAlert(failure.detail),
+      CCURLE_SEND_ERROR where Self.isTLSAlert(failure.detail):
+      // Under TLS 1.3 a server that refuses the client's certificate says so with an alert
+      // after the client's side of the handshake is done: libcurl reports it as a failed read.
+      return connectionFailure(.tls, code: code, failure.detail)
+    default:
+      return failure
+    }
+  }
+
+  /// Whether libcurl's message reports a TLS alert from the peer (OpenSSL's "tlsv13 alert
+  /// certificate required", "sslv3 alert bad certificate"), rather than a lost connection.
+  static func isTLSAlert(_ message: String) -> Bool {
+    message.contains("SSL routines") && message.contains(" alert ")
+  }
+}
