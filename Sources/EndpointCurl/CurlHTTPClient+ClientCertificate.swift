@@ -22,7 +22,8 @@ extension CurlHTTPClient {
     ///   - certificatePath: the PEM file of the certificate (and its chain).
     ///   - privateKeyPath: the PEM file of its private key.
     ///   - privateKeyPassword: the key's password when it is encrypted, else `nil`.
-    public init(certificatePath: String, privateKeyPath: String, privateKeyPassword: String? = nil) {
+    public init(certificatePath: String, privateKeyPath: String, privateKeyPassword: String? = nil)
+    {
       self.certificatePath = certificatePath
       self.privateKeyPath = privateKeyPath
       self.privateKeyPassword = privateKeyPassword

@@ -20,7 +20,8 @@ extension CurlTransfer {
       _ = ccurl_easy_setopt_string(easy, CCURLOPT_PINNEDPUBLICKEY, pins)
     }
     if let timeout = settings.connectTimeout {
-      _ = ccurl_easy_setopt_long(easy, CCURLOPT_CONNECTTIMEOUT_MS, CLong(timeout.millisecondsRoundedUp))
+      _ = ccurl_easy_setopt_long(
+        easy, CCURLOPT_CONNECTTIMEOUT_MS, CLong(timeout.millisecondsRoundedUp))
     }
     if let path = settings.unixSocketPath {
       _ = ccurl_easy_setopt_string(easy, CCURLOPT_UNIX_SOCKET_PATH, path)
@@ -43,14 +44,44 @@ extension CurlTransfer {
         "public-key pinning: the server's key matches none of the "
           + "\(loop.settings.tls.pinnedPublicKeys.count) pinned keys (\(failure.detail))"
       )
-    case CCURLE_RECV_ERROR where Self.isTLSAlert(failure.detail),
-      CCURLE_SEND_ERROR where Self.isTLSAlert(failure.detail):
-      // Under TLS 1.3 a server that refuses the client's certificate says so with an alert
-      // after the client's side of the handshake is done: libcurl reports it as a failed read.
-      return connectionFailure(.tls, code: code, failure.detail)
+    case CCURLE_RECV_ERROR, CCURLE_SEND_ERROR, CCURLE_GOT_NOTHING:
+      if Self.isTLSAlert(failure.detail) {
+        // Under TLS 1.3 a server that refuses the client's certificate says so with an alert
+        // after the client's side of the handshake is done: libcurl reports a failed read.
+        return connectionFailure(.tls, code: code, failure.detail)
+      }
+      if refusedAfterHandshake {
+        return connectionFailure(
+          .tls,
+          code: code,
+          "the server closed a new connection right after the TLS handshake, before any "
+            + "answer: under TLS 1.3 this is how a server refuses the client certificate "
+            + "(\(failure.detail))"
+        )
+      }
+      return failure
     default:
       return failure
     }
+  }
+
+  /// Whether the hop lost a connection it opened itself after completing the TLS handshake and
+  /// before a byte of the answer: under TLS 1.3 the server's verdict on the client's
+  /// certificate (or its absence) comes after the handshake, and its alert may be lost with
+  /// the connection.
+  private var refusedAfterHandshake: Bool {
+    guard headBytes == 0,
+      hop.url.scheme?.lowercased() == "https", let handle = easy
+    else { return false }
+    var connects = 0
+    guard ccurl_easy_getinfo_long(handle.pointer, CCURLINFO_NUM_CONNECTS, &connects) == CCURLE_OK
+    else { return false }
+    var handshake: Int64 = 0
+    guard
+      ccurl_easy_getinfo_off_t(handle.pointer, CCURLINFO_APPCONNECT_TIME_T, &handshake)
+        == CCURLE_OK
+    else { return false }
+    return connects > 0 && handshake > 0
   }
 
   /// Whether libcurl's message reports a TLS alert from the peer (OpenSSL's "tlsv13 alert

@@ -122,7 +122,7 @@ final class CurlTransfer: @unchecked Sendable {
   private var response: HTTPResponse?
   /// Bytes of head lines received for this hop (interim heads included), and of trailer lines
   /// with their count: a server that never ends its head or trailer section is stopped there.
-  private var headBytes = 0
+  var headBytes = 0
   private var trailerBytes = 0
   private var trailerFields = 0
   /// The rest of a long redirect body was left unread to follow the redirect at once.
