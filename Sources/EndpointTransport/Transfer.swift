@@ -27,6 +27,8 @@ struct TransferOptions: Sendable {
   var downloadProgress: (@Sendable (TransferProgress) -> Void)?
   /// Where response cookies go when the client stores them in URLSession's place.
   var cookies: CookieJar?
+  /// The limit on the wait for a first sign of a connection (see `Transfer+ConnectTimeout`).
+  var connectTimeout: Duration?
 }
 
 /// One request from start to end, across redirects: the state machine behind
@@ -481,15 +483,10 @@ final class Transfer: TimeoutTarget {
   }
 
   private func startTimer() {
-    let idle = options.idleTimeout
-    let deadline = options.deadline
-    let first: Duration
-    switch (idle, deadline) {
-    case (nil, nil): return
-    case (let idle?, nil): first = idle
-    case (nil, let deadline?): first = deadline
-    case (let idle?, let deadline?): first = min(idle, deadline)
-    }
+    var first = options.connectTimeout
+    if let idle = options.idleTimeout { first = min(first ?? idle, idle) }
+    if let deadline = options.deadline { first = min(first ?? deadline, deadline) }
+    guard let first else { return }
     timeouts.add(self, checkAt: startInstant + first)
     // Stopped while being added: nothing will remove it later.
     if state.withLock({ $0.outcome != nil }) { timeouts.remove(self) }
@@ -506,7 +503,10 @@ final class Transfer: TimeoutTarget {
           with: DeadlineExceeded(method: method, url: url, limit: deadline, elapsed: elapsed)
         )
       }
-      var wait: Duration?
+      var wait = connectWait(state: state, elapsed: elapsed)
+      if let wait, wait <= .zero, let limit = options.connectTimeout {
+        return state.terminate(with: ConnectTimeout(method: method, url: url, limit: limit))
+      }
       if let idle = options.idleTimeout {
         let silence = now - state.lastActivity
         if silence >= idle {
@@ -514,7 +514,7 @@ final class Transfer: TimeoutTarget {
             with: IdleTimeout(method: method, url: url, limit: idle, silence: silence)
           )
         }
-        wait = idle - silence
+        wait = min(wait ?? idle - silence, idle - silence)
       }
       if let deadline = options.deadline {
         wait = min(wait ?? deadline - elapsed, deadline - elapsed)

@@ -47,7 +47,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   ///   configuration; see ``Configuration``.
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
-    router = TaskRouter(worker: canceller)
+    router = TaskRouter(worker: canceller, pinnedPublicKeys: configuration.pinnedPublicKeys)
     #if canImport(FoundationNetworking)
       // Callbacks run where URLSession delivers them, in order, with no hop per callback.
       let queue: OperationQueue = InlineDelegateQueue()
@@ -97,6 +97,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
     downloadProgress: (@Sendable (TransferProgress) -> Void)?
   ) async throws -> (HTTPResponse, HTTPBody) {
     try request.checkSendable()
+    if let refusal = configuration.unsupportedServerOption(for: request) { throw refusal }
     let body: PreparedBody
     if request.body == nil {
       body = PreparedBody.none
@@ -128,6 +129,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
     options.uploadProgress = uploadProgress
     options.downloadProgress = downloadProgress
     options.cookies = cookies
+    options.connectTimeout = configuration.connectTimeout
     let transfer = Transfer(
       hop: hop,
       options: options,
