@@ -76,6 +76,35 @@ import Testing
     }
   }
 
+  private func traced(_ client: some HTTPClient, _ tracing: TraceContextMiddleware)
+    -> any HTTPClient
+  {
+    client.with(tracing)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func traceContextReachesTheServerAndTheSpanCarriesTheTransportsMetrics(
+    _ transport: TransportUnderTest
+  ) async throws {
+    let spans = Recorder<SpanRecord>()
+    let tracing = TraceContextMiddleware { spans.append($0) }
+    let client = traced(try transport.makeClient(metricsObserver: { tracing.observe($0) }), tracing)
+    let url = try TestServers.httpbin.adding("/headers")
+    let (response, json) = try await sendForJSON(client, HTTPRequest(method: .get, url: url))
+    #expect(response.status == 200)
+    let headers = try #require(json["headers"] as? [String: String])
+    let sent = try #require(TraceContext(traceparent: headers["Traceparent"] ?? ""))
+    let span = try #require(spans.values.first)
+    #expect(spans.values.count == 1)
+    #expect(span.traceID == sent.traceID)
+    #expect(span.spanID == sent.spanID)
+    #expect(span.status == 200)
+    #expect(span.outcome == .completed)
+    let metrics = try #require(span.metrics)
+    #expect(metrics.status == 200)
+    #expect(metrics.url == url)
+  }
+
   #if canImport(FoundationNetworking)
     @Test func urlSessionOnLinuxRefusesToSendWhenPinningIsConfigured() async throws {
       let server = try CaptureServer()
