@@ -92,6 +92,15 @@ extension CurlHTTPClient {
     /// port is used. See ``unixSocket(path:)``.
     public var unixSocketPath: String?
 
+    /// Whether the client keeps the cookies servers set and sends them with its later
+    /// requests; `false` (the default): cookies are carried along one redirect chain only.
+    ///
+    /// The store is the client's own, in memory, shared by all its connections and forgotten
+    /// with the client. libcurl applies the cookie rules (RFC 6265): domain and path matching,
+    /// `Secure` cookies over https only, a cookie set again replaces the old one, and one
+    /// expired by the server (`Max-Age=0` or an `Expires` in the past) is removed.
+    public var storesCookies: Bool
+
     /// Creates the default configuration.
     public init(
       idleTimeout: Duration? = .seconds(60),
@@ -119,6 +128,7 @@ extension CurlHTTPClient {
       self.metricsObserver = metricsObserver
       self.connectTimeout = nil
       self.unixSocketPath = nil
+      self.storesCookies = false
     }
 
     /// The default configuration with every request sent over the Unix domain socket at

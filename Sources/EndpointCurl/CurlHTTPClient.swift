@@ -64,6 +64,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
       proxy: configuration.proxy,
       connectTimeout: configuration.connectTimeout,
       unixSocketPath: configuration.unixSocketPath,
+      storesCookies: configuration.storesCookies,
       maximumConnectionsPerHost: configuration.maximumConnectionsPerHost,
       maximumIdleConnections: configuration.maximumIdleConnections,
       handlePoolLimit: max(64, configuration.maximumIdleConnections)

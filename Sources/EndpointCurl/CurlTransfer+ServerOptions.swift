@@ -1,10 +1,12 @@
 internal import CCurl
 
 /// The client-wide options of server deployments: a client certificate, pinned public keys, a
-/// connect timeout and a Unix socket, set once on each handle with its baseline.
+/// connect timeout, a Unix socket and the client's cookie store, set once on each handle with its baseline.
 extension CurlTransfer {
-  func applyConnectionOptions(_ easy: OpaquePointer) {
+  func applyConnectionOptions(_ handle: EasyHandle) {
+    let easy = handle.pointer
     let settings = loop.settings
+    loop.cookieStore?.attach(handle)
     if let certificate = settings.tls.clientCertificate {
       _ = ccurl_easy_setopt_string(easy, CCURLOPT_SSLCERTTYPE, "PEM")
       _ = ccurl_easy_setopt_string(easy, CCURLOPT_SSLCERT, certificate.certificatePath)

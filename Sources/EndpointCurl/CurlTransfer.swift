@@ -347,7 +347,7 @@ final class CurlTransfer: @unchecked Sendable {
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_TCP_NODELAY, 1)
     configureTLS(easy)
     configureProxy(easy)
-    applyConnectionOptions(easy)
+    applyConnectionOptions(handle)
     // Every decoder libcurl was built with.
     _ = ccurl_easy_setopt_string(easy, CCURLOPT_ACCEPT_ENCODING, "")
     _ = ccurl_easy_setopt_data_callback(easy, CCURLOPT_HEADERFUNCTION) {

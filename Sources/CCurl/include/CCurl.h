@@ -19,6 +19,8 @@
 typedef struct ccurl_easy ccurl_easy;
 typedef struct ccurl_multi ccurl_multi;
 typedef struct ccurl_slist ccurl_slist;
+// CURLSH: a share handle (the cookie store a client's handles share).
+typedef struct ccurl_share ccurl_share;
 
 // The oldest libcurl accepted: 7.68.0 (CURLINFO_*_TIME_T, curl_multi_wakeup, HTTP/0.9 refused
 // by default).
@@ -74,6 +76,7 @@ typedef struct ccurl_slist ccurl_slist;
 #define CCURLOPT_CONNECTTIMEOUT_MS 156
 #define CCURLOPT_PINNEDPUBLICKEY 10230
 #define CCURLOPT_UNIX_SOCKET_PATH 10231
+#define CCURLOPT_SHARE 10100
 
 // CURLINFO
 #define CCURLINFO_PRIVATE 1048597
@@ -98,6 +101,10 @@ typedef struct ccurl_slist ccurl_slist;
 #define CCURLMOPT_TIMERDATA 10005
 #define CCURLMOPT_MAXCONNECTS 6
 #define CCURLMOPT_MAX_HOST_CONNECTIONS 7
+
+// CURLSHoption and what a share holds
+#define CCURLSHOPT_SHARE 1
+#define CCURL_LOCK_DATA_COOKIE 2
 
 // Option values
 #define CCURL_GLOBAL_DEFAULT 3
@@ -243,5 +250,10 @@ int ccurl_multi_socket_action(ccurl_multi *multi, int socket, int events, int *r
 // The next finished transfer: returns 1 and fills `easy` and `result`, or 0 when none is left.
 int ccurl_multi_next_done(ccurl_multi *multi, ccurl_easy **easy, int *result);
 const char *ccurl_multi_strerror(int code);
+
+// Share handles. Every handle of a client runs on its loop thread, so no lock callbacks.
+ccurl_share *ccurl_share_init(void);
+int ccurl_share_setopt_long(ccurl_share *share, int option, long value);
+int ccurl_share_cleanup(ccurl_share *share);
 
 #endif
