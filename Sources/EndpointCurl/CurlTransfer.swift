@@ -125,6 +125,8 @@ final class CurlTransfer: @unchecked Sendable {
   var headBytes = 0
   private var trailerBytes = 0
   private var trailerFields = 0
+  /// The final response's trailer fields, for the caller's body.
+  let trailers = TrailerBox()
   /// The rest of a long redirect body was left unread to follow the redirect at once.
   private var abandonedRedirectBody = false
   private var delivery = Delivery.pending
@@ -292,6 +294,7 @@ final class CurlTransfer: @unchecked Sendable {
     headBytes = 0
     trailerBytes = 0
     trailerFields = 0
+    trailers.set(nil)
     abandonedRedirectBody = false
     delivery = .pending
     inline = Data()
@@ -510,6 +513,7 @@ final class CurlTransfer: @unchecked Sendable {
         failOnLoop(connectionFailure(.invalidResponse, code: 0, detail))
         return 0
       }
+      trailers.add(line: line)
       return line.count
     }
     headBytes += line.count
@@ -588,7 +592,7 @@ final class CurlTransfer: @unchecked Sendable {
   private func startStreaming(length: Int64?) {
     delivery = .streaming
     guard let response else { return }
-    let body = HTTPBody(CurlResponseBody(transfer: self), length: length)
+    let body = HTTPBody(CurlResponseBody(transfer: self), length: length, trailers: trailers)
     let head = shared.withVisibleLock(for: self) { shared -> HeadContinuation? in
       guard shared.isOpen else { return nil }
       defer { shared.head = nil }

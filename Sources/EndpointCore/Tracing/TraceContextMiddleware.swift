@@ -98,7 +98,8 @@ public struct TraceContextMiddleware: Middleware {
       throw error
     }
     tracker.received(response)
-    return (response, HTTPBody(TracedBody(base: body, tracker: tracker), length: body.length))
+    let tracedBody = TracedBody(base: body, tracker: tracker)
+    return (response, HTTPBody(tracedBody, length: body.length, trailers: body.trailers))
   }
 
   /// Gives the transport's metrics of an exchange to its span: install as the client's
