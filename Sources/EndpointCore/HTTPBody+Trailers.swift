@@ -21,6 +21,32 @@ extension HTTPBody {
   /// ```
   public var trailerFields: HTTPFields? { trailers?.fields }
 
+  /// Creates a request body from chunks of unknown length, sent in chunks and followed by
+  /// trailer fields, such as a checksum of what was sent.
+  ///
+  /// `trailerFields` is called once, after the stream has ended, so it can report on the whole
+  /// body. `CurlHTTPClient` sends them (HTTP/1.1 `chunked`); `URLSessionHTTPClient` cannot send
+  /// trailers and refuses such a body with `UnsupportedRequest`.
+  ///
+  /// ```swift
+  /// let digest = Digest()  // updated by the stream as it gives chunks
+  /// let body = HTTPBody(chunks, trailerFields: { ["X-Checksum": digest.hex] })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - sequence: the chunks, in order; read once.
+  ///   - trailerFields: the fields to send after the last chunk.
+  public init<Chunks: AsyncSequence & Sendable>(
+    _ sequence: Chunks,
+    trailerFields: @escaping @Sendable () -> HTTPFields
+  ) where Chunks.Element == Data {
+    self.init(sequence, length: nil)
+    requestTrailers = trailerFields
+  }
+
+  /// Whether the body sends trailer fields after its last chunk.
+  public var sendsTrailerFields: Bool { requestTrailers != nil }
+
   /// A streamed body whose trailer fields the transport puts in `trailers` (middleware that
   /// wrap a body pass the original's on, so the caller still sees them).
   package init<Chunks: AsyncSequence & Sendable>(

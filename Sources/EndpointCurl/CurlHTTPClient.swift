@@ -178,13 +178,14 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     )
     options.uploadProgress = uploadProgress
     options.downloadProgress = downloadProgress
-    let hop = Hop(
+    var hop = Hop(
       method: request.method,
       url: request.url,
       headerFields: request.headerFields,
       body: body,
       bodyIsReplayable: replayable
     )
+    hop.trailerFields = request.body?.requestTrailers
     let transfer = CurlTransfer(hop: hop, options: options, mode: mode, loop: loop)
     return try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { continuation in

@@ -30,6 +30,23 @@ extension CurlTransfer {
     }
   }
 
+  /// Has libcurl call for the request's trailer fields after the last chunk of a body sent
+  /// without a declared length (`chunked`).
+  func configureRequestTrailers(_ easy: OpaquePointer, context: UnsafeMutableRawPointer) {
+    guard hop.trailerFields != nil, hop.body.length == nil else { return }
+    _ = ccurl_easy_setopt_trailer_callback(easy, CCURLOPT_TRAILERFUNCTION) { list, context in
+      guard let list, let context else { return CCURL_TRAILERFUNC_ABORT }
+      let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+      guard let fields = transfer.hop.trailerFields?() else { return CCURL_TRAILERFUNC_OK }
+      for field in fields {
+        // HTTPFields holds only valid names and values: no line ends reach the wire.
+        list.pointee = ccurl_slist_append(list.pointee, "\(field.name): \(field.value)")
+      }
+      return CCURL_TRAILERFUNC_OK
+    }
+    _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_TRAILERDATA, context)
+  }
+
   /// The error for a transfer libcurl ended with `code`: the SDK's connect timeout when that is
   /// what expired, a TLS failure named as such, or libcurl's failure.
   func failure(endingWith code: Int32) -> any Error {

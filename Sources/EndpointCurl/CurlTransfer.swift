@@ -454,6 +454,7 @@ final class CurlTransfer: @unchecked Sendable {
       return transfer.seekBody(to: offset, origin: origin)
     }
     _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_SEEKDATA, context)
+    configureRequestTrailers(easy, context: context)
     return nil
   }
 

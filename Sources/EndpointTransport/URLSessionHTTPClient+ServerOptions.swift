@@ -6,6 +6,14 @@ extension URLSessionHTTPClient.Configuration {
   /// On Linux, Foundation's URLSession offers no server-trust hook: a client configured with
   /// pins would send every request unpinned, so it sends none.
   func unsupportedServerOption(for request: HTTPRequest) -> UnsupportedRequest? {
+    if request.body?.sendsTrailerFields == true {
+      return UnsupportedRequest(
+        method: request.method,
+        url: request.url,
+        reason: "the body has trailer fields, which URLSession cannot send; use CurlHTTPClient "
+          + "(EndpointCurl)"
+      )
+    }
     #if canImport(FoundationNetworking)
       guard !pinnedPublicKeys.isEmpty else { return nil }
       return UnsupportedRequest(

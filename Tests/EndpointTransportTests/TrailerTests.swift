@@ -54,3 +54,50 @@ import Testing
     #expect(body.trailerFields == nil)
   }
 }
+
+/// Request trailers: sent by the curl client after a chunked body; refused by URLSession,
+/// which cannot send them.
+@Suite struct RequestTrailerTests {
+  private func chunks() -> AsyncStream<Data> {
+    AsyncStream { continuation in
+      continuation.yield(Data("hello ".utf8))
+      continuation.yield(Data("world".utf8))
+      continuation.finish()
+    }
+  }
+
+  @Test func curlSendsTheTrailerFieldsAfterTheLastChunk() async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let sent = Recorder<Int>()
+    let body = HTTPBody(chunks()) {
+      // Called once the stream has ended.
+      sent.append(1)
+      return ["X-Checksum": "sha256-abc", "X-Parts": "2"]
+    }
+    #expect(body.sendsTrailerFields)
+    let client = try CurlHTTPClient()
+    let request = HTTPRequest(method: .put, url: server.url.adding("/upload"), body: body)
+    let (response, _) = try await client.send(request)
+    #expect(response.status == 200)
+    let received = try #require(server.requests.first)
+    #expect(String(decoding: received.body, as: UTF8.self) == "hello world")
+    let framed = String(decoding: received.framedBody, as: UTF8.self)
+    #expect(framed.hasSuffix("0\r\nX-Checksum: sha256-abc\r\nX-Parts: 2\r\n\r\n"))
+    #expect(received.values(of: "Transfer-Encoding") == ["chunked"])
+    #expect(sent.values.count == 1)
+  }
+
+  @Test func urlSessionRefusesABodyWithTrailersBeforeSending() async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let body = HTTPBody(chunks()) { ["X-Checksum": "abc"] }
+    let client = URLSessionHTTPClient()
+    let request = HTTPRequest(method: .put, url: server.url.adding("/upload"), body: body)
+    let error = try await #require(throws: UnsupportedRequest.self) {
+      _ = try await client.send(request)
+    }
+    #expect(error.reason.contains("trailer"))
+    #expect(server.bytesByConnection.isEmpty)
+  }
+}

@@ -77,6 +77,8 @@ typedef struct ccurl_share ccurl_share;
 #define CCURLOPT_PINNEDPUBLICKEY 10230
 #define CCURLOPT_UNIX_SOCKET_PATH 10231
 #define CCURLOPT_SHARE 10100
+#define CCURLOPT_TRAILERFUNCTION 20283
+#define CCURLOPT_TRAILERDATA 10284
 
 // CURLINFO
 #define CCURLINFO_PRIVATE 1048597
@@ -122,6 +124,8 @@ typedef struct ccurl_share ccurl_share;
 #define CCURL_SEEKFUNC_OK 0
 #define CCURL_SEEKFUNC_FAIL 1
 #define CCURL_SOCKOPT_OK 0
+#define CCURL_TRAILERFUNC_OK 0
+#define CCURL_TRAILERFUNC_ABORT 1
 #define CCURL_POLL_IN 1
 #define CCURL_POLL_OUT 2
 #define CCURL_POLL_INOUT 3
@@ -198,6 +202,8 @@ typedef int (*ccurl_timer_callback)(ccurl_multi *multi, long timeout_ms, void *u
 // curlsocktype is an enum, passed as an int.
 typedef int (*ccurl_sockopt_callback)(void *userdata, int socket, int purpose);
 typedef int (*ccurl_closesocket_callback)(void *userdata, int socket);
+// Appends the request's trailer fields to `list` (libcurl frees it).
+typedef int (*ccurl_trailer_callback)(ccurl_slist **list, void *userdata);
 
 // Loading. Opens `library_name`, resolves every function and checks the version against
 // `minimum_version` (0xXXYYZZ). On failure returns a nonzero status and writes a sentence naming
@@ -227,6 +233,7 @@ int ccurl_easy_setopt_xferinfo_callback(ccurl_easy *easy, int option,
 int ccurl_easy_setopt_sockopt_callback(ccurl_easy *easy, int option, ccurl_sockopt_callback value);
 int ccurl_easy_setopt_closesocket_callback(ccurl_easy *easy, int option,
                                            ccurl_closesocket_callback value);
+int ccurl_easy_setopt_trailer_callback(ccurl_easy *easy, int option, ccurl_trailer_callback value);
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value);
 int ccurl_easy_getinfo_double(ccurl_easy *easy, int info, double *value);
 int ccurl_easy_getinfo_off_t(ccurl_easy *easy, int info, int64_t *value);
