@@ -23,6 +23,9 @@
 #   export ENDPOINT_HTTPS_TLS12_URL=https://127.0.0.1:PORT4 (TLS 1.2 at most)
 #   export ENDPOINT_HTTPS_WRONG_NAME_URL=https://127.0.0.1:PORT5 (certificate for another name)
 #   export ENDPOINT_TEST_CA=/absolute/path/.test-servers/tls/ca.pem  (the authority to trust)
+#   export ENDPOINT_HTTPS_MTLS_URL=https://127.0.0.1:PORT6  (requires a client certificate)
+#   export ENDPOINT_TEST_TLS_DIR=/absolute/path/.test-servers/tls  (every file of make_test_ca.py:
+#          client certificates, the second authority, the server's key pin)
 #
 # Use them by hand with: scripts/servers.sh start && source .test-servers/env && swift test
 # Everything listens on loopback only. PIDs and logs live in .test-servers/.
@@ -279,7 +282,7 @@ cmd_start() {
   local alt_url="http://localhost:$httpbin_port"
   local https_url="https://127.0.0.1:$https_port"
   local https_alt_url="https://localhost:$https_port"
-  local fault_url="" tls12_url="" wrong_name_url="" waited=0 name https_attempts=1
+  local fault_url="" tls12_url="" wrong_name_url="" mtls_url="" waited=0 name https_attempts=1
   while true; do
     # The HTTPS port was free when chosen, but a server binding port 0 in the meantime may have
     # been given it: Hypercorn then exits at once, and is started again on another port.
@@ -308,6 +311,7 @@ cmd_start() {
     if [[ -z "$tls12_url" && -s "$STATE/tls.ports" ]]; then
       tls12_url="https://127.0.0.1:$(sed -n 's/^tls12 //p' "$STATE/tls.ports")"
       wrong_name_url="https://127.0.0.1:$(sed -n 's/^wrong-name //p' "$STATE/tls.ports")"
+      mtls_url="https://127.0.0.1:$(sed -n 's/^mtls //p' "$STATE/tls.ports")"
     fi
     if [[ -n "$fault_url" && -n "$tls12_url" ]] \
       && all_answer "$httpbin_url/get" "$alt_url/get" "$fault_url/echo" \
@@ -332,6 +336,8 @@ export ENDPOINT_HTTPS_ALT_URL=$https_alt_url
 export ENDPOINT_HTTPS_TLS12_URL=$tls12_url
 export ENDPOINT_HTTPS_WRONG_NAME_URL=$wrong_name_url
 export ENDPOINT_TEST_CA=$STATE/tls/ca.pem
+export ENDPOINT_HTTPS_MTLS_URL=$mtls_url
+export ENDPOINT_TEST_TLS_DIR=$STATE/tls
 EOF
   log "httpbin at $httpbin_url (also $alt_url), fault server at $fault_url"
   log "HTTPS httpbin at $https_url (also $https_alt_url), TLS 1.2 only at $tls12_url," \

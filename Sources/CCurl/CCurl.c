@@ -25,6 +25,9 @@ typedef struct ccurl_api {
   int (*multi_socket_action)(ccurl_multi *, int, int, int *);
   ccurl_message *(*multi_info_read)(ccurl_multi *, int *);
   const char *(*multi_strerror)(int);
+  ccurl_share *(*share_init)(void);
+  int (*share_setopt)(ccurl_share *, int, ...);
+  int (*share_cleanup)(ccurl_share *);
 } ccurl_api;
 
 // Written once, by the first successful install (the Swift side serialises loading), then only
@@ -73,6 +76,9 @@ int ccurl_load(const char *library_name, unsigned int minimum_version, int insta
   RESOLVE(multi_setopt, "curl_multi_setopt");
   RESOLVE(multi_socket_action, "curl_multi_socket_action");
   RESOLVE(multi_info_read, "curl_multi_info_read");
+  RESOLVE(share_init, "curl_share_init");
+  RESOLVE(share_setopt, "curl_share_setopt");
+  RESOLVE(share_cleanup, "curl_share_cleanup");
   RESOLVE(multi_strerror, "curl_multi_strerror");
   if (used > 0) {
     snprintf(error, error_size, "%s lacks the functions%s", library_name, missing);
@@ -143,6 +149,9 @@ int ccurl_easy_setopt_xferinfo_callback(ccurl_easy *easy, int option,
 int ccurl_easy_setopt_sockopt_callback(ccurl_easy *easy, int option, ccurl_sockopt_callback value) {
   return api.easy_setopt(easy, option, value);
 }
+int ccurl_easy_setopt_trailer_callback(ccurl_easy *easy, int option, ccurl_trailer_callback value) {
+  return api.easy_setopt(easy, option, value);
+}
 int ccurl_easy_setopt_closesocket_callback(ccurl_easy *easy, int option,
                                            ccurl_closesocket_callback value) {
   return api.easy_setopt(easy, option, value);
@@ -208,3 +217,9 @@ int ccurl_multi_next_done(ccurl_multi *multi, ccurl_easy **easy, int *result) {
 }
 
 const char *ccurl_multi_strerror(int code) { return api.multi_strerror(code); }
+
+ccurl_share *ccurl_share_init(void) { return api.share_init(); }
+int ccurl_share_setopt_long(ccurl_share *share, int option, long value) {
+  return api.share_setopt(share, option, value);
+}
+int ccurl_share_cleanup(ccurl_share *share) { return api.share_cleanup(share); }

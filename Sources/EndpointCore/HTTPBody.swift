@@ -31,6 +31,13 @@ public struct HTTPBody: AsyncSequence, Sendable {
   /// The body's length in bytes, when it is known before reading it.
   public let length: Int64?
 
+  /// Where the transport puts the response's trailer fields (see ``trailerFields``).
+  package var trailers: TrailerBox? = nil
+
+  /// The trailer fields a request body sends after its last chunk (see
+  /// ``init(_:trailerFields:)``).
+  package var requestTrailers: (@Sendable () -> HTTPFields)? = nil
+
   /// An empty body.
   public static let empty = HTTPBody(Data())
 

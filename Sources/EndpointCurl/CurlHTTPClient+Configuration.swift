@@ -75,6 +75,32 @@ extension CurlHTTPClient {
     /// short and hand heavy work elsewhere.
     public var metricsObserver: (@Sendable (TransferMetrics) -> Void)?
 
+    /// How long making a connection may take (the TCP connection and the TLS handshake, for
+    /// each address tried); `nil` (the default) for libcurl's own limit of 300 seconds.
+    ///
+    /// Apart from ``idleTimeout`` and ``deadline``, which still apply: a host that does not
+    /// answer fails after this long with ``EndpointCore/ConnectTimeout``, and a server that
+    /// accepts the connection but is slow to answer is governed by the idle timeout alone.
+    public var connectTimeout: Duration?
+
+    /// A Unix domain socket that every request of the client goes through instead of TCP
+    /// (the Docker Engine API's `/var/run/docker.sock`, a local sidecar); `nil` (the default)
+    /// for TCP.
+    ///
+    /// Request URLs keep their form (`http://localhost/v1.43/containers/json`): their host
+    /// becomes the `Host` field and their path the request target; no name is resolved and no
+    /// port is used. See ``unixSocket(path:)``.
+    public var unixSocketPath: String?
+
+    /// Whether the client keeps the cookies servers set and sends them with its later
+    /// requests; `false` (the default): cookies are carried along one redirect chain only.
+    ///
+    /// The store is the client's own, in memory, shared by all its connections and forgotten
+    /// with the client. libcurl applies the cookie rules (RFC 6265): domain and path matching,
+    /// `Secure` cookies over https only, a cookie set again replaces the old one, and one
+    /// expired by the server (`Max-Age=0` or an `Expires` in the past) is removed.
+    public var storesCookies: Bool
+
     /// Creates the default configuration.
     public init(
       idleTimeout: Duration? = .seconds(60),
@@ -100,6 +126,25 @@ extension CurlHTTPClient {
       self.tls = tls
       self.proxy = proxy
       self.metricsObserver = metricsObserver
+      self.connectTimeout = nil
+      self.unixSocketPath = nil
+      self.storesCookies = false
+    }
+
+    /// The default configuration with every request sent over the Unix domain socket at
+    /// `path`.
+    ///
+    /// ```swift
+    /// let docker = try CurlHTTPClient(configuration: .unixSocket(path: "/var/run/docker.sock"))
+    /// let url = URL(string: "http://localhost/v1.43/containers/json")!
+    /// let (response, body) = try await docker.send(HTTPRequest(method: .get, url: url))
+    /// ```
+    ///
+    /// - Parameter path: the socket's path, at most 107 bytes.
+    public static func unixSocket(path: String) -> Configuration {
+      var configuration = Configuration()
+      configuration.unixSocketPath = path
+      return configuration
     }
   }
 }

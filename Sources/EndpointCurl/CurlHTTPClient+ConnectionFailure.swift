@@ -32,7 +32,11 @@ extension CurlHTTPClient {
       /// fields, a body that does not match its `Content-Encoding`.
       case invalidResponse
       /// The TLS handshake or the server's certificate failed, or the CA bundle could not be
-      /// read.
+      /// read; the server's public key matched none of the pinned keys; the server refused the
+      /// client certificate (or its absence). Under TLS 1.3 a server gives that refusal after
+      /// the handshake, and its alert may be lost as it closes the connection: a new https
+      /// connection closed after a completed handshake and before any answer counts as such a
+      /// refusal too.
       case tls
       /// The proxy refused or failed the connection.
       case proxy

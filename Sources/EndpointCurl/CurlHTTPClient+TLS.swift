@@ -13,17 +13,57 @@ extension CurlHTTPClient {
   ///   minimumVersion: .tls13
   /// )
   /// ```
+  ///
+  /// For mutual TLS, give the client's own certificate and key with ``clientCertificate``; to
+  /// accept only servers whose key is known in advance, list their keys in
+  /// ``pinnedPublicKeys``:
+  ///
+  /// ```swift
+  /// configuration.tls.clientCertificate = .init(
+  ///   certificatePath: "/etc/my-service/client.pem",
+  ///   privateKeyPath: "/etc/my-service/client-key.pem",
+  ///   privateKeyPassword: ProcessInfo.processInfo.environment["CLIENT_KEY_PASSWORD"]
+  /// )
+  /// configuration.tls.pinnedPublicKeys = [
+  ///   try PublicKeyPin("sha256//YhKJKSzoTt2b5FP18fvpHo7fJYqQCjAa3HWY3tvRMwE="),
+  ///   try PublicKeyPin("sha256//sRHdihwgkaib1P1gxX8HFszlD+7/gTfNvuAybgLPNis="),
+  /// ]
+  /// ```
   public struct TLS: Sendable, Hashable {
     /// A PEM file of trusted certificate authorities used instead of the system's trust store;
     /// `nil` (the default) for the system's.
     public var caBundlePath: String?
     /// The oldest TLS version accepted. Defaults to ``Version/tls12``.
     public var minimumVersion: Version
+    /// The certificate and key the client presents when a server asks for one (mutual TLS);
+    /// `nil` (the default) for none.
+    public var clientCertificate: ClientCertificate?
+    /// The public keys a server may present; empty (the default) for any key whose certificate
+    /// verifies.
+    ///
+    /// When not empty, a server whose certificate verifies but whose key matches none of them
+    /// is refused after the handshake and before a byte of the request is sent, with a
+    /// ``ConnectionFailure`` of kind ``ConnectionFailure/Kind/tls`` whose description names
+    /// pinning. The certificate is still verified as well.
+    public var pinnedPublicKeys: [PublicKeyPin]
 
     /// Creates TLS settings.
-    public init(caBundlePath: String? = nil, minimumVersion: Version = .tls12) {
+    ///
+    /// - Parameters:
+    ///   - caBundlePath: a PEM file of trusted authorities, or `nil` for the system's.
+    ///   - minimumVersion: the oldest TLS version accepted.
+    ///   - clientCertificate: the certificate and key presented for mutual TLS, or `nil`.
+    ///   - pinnedPublicKeys: the public keys a server may present; empty for any.
+    public init(
+      caBundlePath: String? = nil,
+      minimumVersion: Version = .tls12,
+      clientCertificate: ClientCertificate? = nil,
+      pinnedPublicKeys: [PublicKeyPin] = []
+    ) {
       self.caBundlePath = caBundlePath
       self.minimumVersion = minimumVersion
+      self.clientCertificate = clientCertificate
+      self.pinnedPublicKeys = pinnedPublicKeys
     }
 
     /// A TLS protocol version.

@@ -58,10 +58,14 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
   ///   Linux; ``ConnectionFailure`` when the loop cannot be set up (no file descriptors left).
   public init(configuration: Configuration = Configuration()) throws {
     if let unavailable = CurlLibrary.unavailable { throw unavailable }
+    try configuration.validateServerOptions()
     self.configuration = configuration
     let settings = CurlLoop.Settings(
       tls: configuration.tls,
       proxy: configuration.proxy,
+      connectTimeout: configuration.connectTimeout,
+      unixSocketPath: configuration.unixSocketPath,
+      storesCookies: configuration.storesCookies,
       maximumConnectionsPerHost: configuration.maximumConnectionsPerHost,
       maximumIdleConnections: configuration.maximumIdleConnections,
       handlePoolLimit: max(64, configuration.maximumIdleConnections)
@@ -197,13 +201,14 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     )
     options.uploadProgress = uploadProgress
     options.downloadProgress = downloadProgress
-    let hop = Hop(
+    var hop = Hop(
       method: request.method,
       url: request.url,
       headerFields: request.headerFields,
       body: body,
       bodyIsReplayable: replayable
     )
+    hop.trailerFields = request.body?.requestTrailers
     let transfer = CurlTransfer(hop: hop, options: options, mode: mode, loop: loop)
     return try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { continuation in

@@ -39,6 +39,12 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
   struct Settings: Sendable {
     var tls: CurlHTTPClient.TLS
     var proxy: CurlHTTPClient.Proxy
+    /// How long making a connection (TCP and TLS) may take; `nil` for libcurl's default.
+    var connectTimeout: Duration? = nil
+    /// The Unix domain socket every request goes through instead of TCP, if any.
+    var unixSocketPath: String? = nil
+    /// Whether the client keeps cookies between its exchanges.
+    var storesCookies = false
     var maximumConnectionsPerHost: Int
     var maximumIdleConnections: Int
     /// The most idle easy handles kept for reuse.
@@ -61,6 +67,8 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
   }
 
   let settings: Settings
+  /// The cookies every handle of the client shares, when it stores cookies.
+  let cookieStore: CurlCookieStore?
   private let poller: EventPoller
   private let multi: OpaquePointer
   private let inbox = Mutex(Inbox())
@@ -89,6 +97,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
 
   init(settings: Settings) throws(PollerFailure) {
     self.settings = settings
+    cookieStore = settings.storesCookies ? CurlCookieStore() : nil
     poller = try EventPoller()
     guard let multi = ccurl_multi_init() else {
       poller.close()
@@ -369,7 +378,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
         handle.inMulti = false
       }
       transfer.endHop(on: handle)
-      if transfer.sawSetCookie {
+      if transfer.sawSetCookie, cookieStore == nil {
         // Cookies carried along a redirect chain must not reach another exchange.
         _ = ccurl_easy_setopt_string(handle.pointer, CCURLOPT_COOKIELIST, "ALL")
       }
@@ -439,6 +448,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     liveHandles.subtract(pool.count, ordering: .relaxed)
     pooledHandles.store(0, ordering: .relaxed)
     pool.removeAll()
+    cookieStore?.close()
     poller.close()
     for waiter in waiters { waiter.resume() }
   }

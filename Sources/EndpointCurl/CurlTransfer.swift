@@ -122,9 +122,11 @@ final class CurlTransfer: @unchecked Sendable {
   private var response: HTTPResponse?
   /// Bytes of head lines received for this hop (interim heads included), and of trailer lines
   /// with their count: a server that never ends its head or trailer section is stopped there.
-  private var headBytes = 0
+  var headBytes = 0
   private var trailerBytes = 0
   private var trailerFields = 0
+  /// The final response's trailer fields, for the caller's body.
+  let trailers = TrailerBox()
   /// The rest of a long redirect body was left unread to follow the redirect at once.
   private var abandonedRedirectBody = false
   private var delivery = Delivery.pending
@@ -298,6 +300,7 @@ final class CurlTransfer: @unchecked Sendable {
     headBytes = 0
     trailerBytes = 0
     trailerFields = 0
+    trailers.set(nil)
     abandonedRedirectBody = false
     delivery = .pending
     inline = Data()
@@ -356,6 +359,7 @@ final class CurlTransfer: @unchecked Sendable {
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_TCP_NODELAY, 1)
     configureTLS(easy)
     configureProxy(easy)
+    applyConnectionOptions(handle)
     // Bodies are decoded by the client when zlib loads (ContentDecoder); otherwise by libcurl,
     // with every decoder it was built with.
     if !ContentDecoder.isAvailable {
@@ -462,6 +466,7 @@ final class CurlTransfer: @unchecked Sendable {
       return transfer.seekBody(to: offset, origin: origin)
     }
     _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_SEEKDATA, context)
+    configureRequestTrailers(easy, context: context)
     return nil
   }
 
@@ -522,6 +527,7 @@ final class CurlTransfer: @unchecked Sendable {
         failOnLoop(connectionFailure(.invalidResponse, code: 0, detail))
         return 0
       }
+      trailers.add(line: line)
       return line.count
     }
     headBytes += line.count
@@ -600,7 +606,7 @@ final class CurlTransfer: @unchecked Sendable {
   private func startStreaming(length: Int64?) {
     delivery = .streaming
     guard let response else { return }
-    let body = HTTPBody(CurlResponseBody(transfer: self), length: length)
+    let body = HTTPBody(CurlResponseBody(transfer: self), length: length, trailers: trailers)
     let head = shared.withVisibleLock(for: self) { shared -> HeadContinuation? in
       guard shared.isOpen else { return nil }
       defer { shared.head = nil }
@@ -863,7 +869,7 @@ final class CurlTransfer: @unchecked Sendable {
     lastActivity = loop.now
     if abandonedRedirectBody, let response { return followRedirect(from: response) }
     guard code == CCURLE_OK else {
-      failOnLoop(curlFailure(code))
+      failOnLoop(failure(endingWith: code))
       return .retire
     }
     guard let response else {
@@ -1127,7 +1133,7 @@ final class CurlTransfer: @unchecked Sendable {
     )
   }
 
-  private func curlFailure(_ code: Int32) -> CurlHTTPClient.ConnectionFailure {
+  func curlFailure(_ code: Int32) -> CurlHTTPClient.ConnectionFailure {
     if code == CCURLE_SEND_FAIL_REWIND, case .stream = hop.body {
       // libcurl wanted to send the body again on a new connection after the first one closed.
       let detail =
@@ -1147,7 +1153,7 @@ final class CurlTransfer: @unchecked Sendable {
       kind = .invalidResponse
     case CCURLE_SSL_CONNECT_ERROR, CCURLE_SSL_CERTPROBLEM, CCURLE_SSL_CIPHER,
       CCURLE_PEER_FAILED_VERIFICATION, CCURLE_SSL_CACERT_BADFILE, CCURLE_SSL_ISSUER_ERROR,
-      CCURLE_SSL_ENGINE_NOTFOUND:
+      CCURLE_SSL_ENGINE_NOTFOUND, CCURLE_SSL_PINNEDPUBKEYNOTMATCH:
       kind = .tls
     case CCURLE_PROXY: kind = .proxy
     case CCURLE_OPERATION_TIMEDOUT: kind = .timedOut

@@ -33,6 +33,8 @@ struct Hop: RedirectHop {
   var body: UploadBody
   /// Whether the body may be sent again (in memory or from a file, not a stream).
   var bodyIsReplayable: Bool
+  /// The trailer fields sent after a chunked body, if any.
+  var trailerFields: (@Sendable () -> HTTPFields)? = nil
 
   var hasBody: Bool {
     switch body {

@@ -14,9 +14,12 @@ final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
   /// Tasks the client cancelled that have not completed yet.
   private let cancelling = Mutex<Set<Int>>([])
   private let worker: SessionWorker
+  /// The public keys a server may present (checked on Apple platforms only).
+  let pinnedPublicKeys: [PublicKeyPin]
 
-  init(worker: SessionWorker) {
+  init(worker: SessionWorker, pinnedPublicKeys: [PublicKeyPin] = []) {
     self.worker = worker
+    self.pinnedPublicKeys = pinnedPublicKeys
   }
 
   func register(_ task: URLSessionTask, for transfer: Transfer) {
@@ -116,6 +119,18 @@ final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
       nonisolated(unsafe) let answer = completionHandler
       worker.submit { answer(.cancelAuthenticationChallenge, nil) }
     #else
+      if !pinnedPublicKeys.isEmpty,
+        challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
+        let trust = challenge.protectionSpace.serverTrust
+      {
+        // The system evaluates the chain, then the server's key must match a pin.
+        if ServerTrustPinning.evaluate(trust, pins: pinnedPublicKeys) {
+          completionHandler(.useCredential, URLCredential(trust: trust))
+        } else {
+          completionHandler(.cancelAuthenticationChallenge, nil)
+        }
+        return
+      }
       // Server trust is checked by the system; for HTTP authentication without a stored
       // credential, Apple's default handling returns the 401 as it is.
       completionHandler(.performDefaultHandling, nil)

@@ -29,6 +29,8 @@ struct TransferOptions: Sendable {
   var cookies: CookieJar?
   /// The client's open/closed state: a hop is not launched once the client is shut down.
   var lifecycle: ClientLifecycle?
+  /// The limit on the wait for a first sign of a connection (see `Transfer+ConnectTimeout`).
+  var connectTimeout: Duration?
 }
 
 /// One request from start to end, across redirects: the state machine behind
@@ -487,15 +489,10 @@ final class Transfer: TimeoutTarget {
   }
 
   private func startTimer() {
-    let idle = options.idleTimeout
-    let deadline = options.deadline
-    let first: Duration
-    switch (idle, deadline) {
-    case (nil, nil): return
-    case (let idle?, nil): first = idle
-    case (nil, let deadline?): first = deadline
-    case (let idle?, let deadline?): first = min(idle, deadline)
-    }
+    var first = options.connectTimeout
+    if let idle = options.idleTimeout { first = min(first ?? idle, idle) }
+    if let deadline = options.deadline { first = min(first ?? deadline, deadline) }
+    guard let first else { return }
     timeouts.add(self, checkAt: startInstant + first)
     // Stopped while being added: nothing will remove it later.
     if state.withLock({ $0.outcome != nil }) { timeouts.remove(self) }
@@ -512,7 +509,10 @@ final class Transfer: TimeoutTarget {
           with: DeadlineExceeded(method: method, url: url, limit: deadline, elapsed: elapsed)
         )
       }
-      var wait: Duration?
+      var wait = connectWait(state: state, elapsed: elapsed)
+      if let wait, wait <= .zero, let limit = options.connectTimeout {
+        return state.terminate(with: ConnectTimeout(method: method, url: url, limit: limit))
+      }
       if let idle = options.idleTimeout {
         let silence = now - state.lastActivity
         if silence >= idle {
@@ -520,7 +520,7 @@ final class Transfer: TimeoutTarget {
             with: IdleTimeout(method: method, url: url, limit: idle, silence: silence)
           )
         }
-        wait = idle - silence
+        wait = min(wait ?? idle - silence, idle - silence)
       }
       if let deadline = options.deadline {
         wait = min(wait ?? deadline - elapsed, deadline - elapsed)

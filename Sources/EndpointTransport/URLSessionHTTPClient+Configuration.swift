@@ -86,6 +86,27 @@ extension URLSessionHTTPClient {
     /// client's other transfers wait meanwhile.
     public var metricsObserver: (@Sendable (TransferMetrics) -> Void)?
 
+    /// How long a request may wait for its first sign of a connection; `nil` (the default)
+    /// for no limit of its own. Best effort: URLSession tells nothing of the connection phase.
+    ///
+    /// The SDK's timer fails the request with ``EndpointCore/ConnectTimeout`` when, this long
+    /// after it started, neither a byte of the request body was reported sent nor the response
+    /// head arrived (nor a redirect). For a request without a body that is the time to the
+    /// response head: a server slower than this to answer fails too, so choose a limit above
+    /// the slowest expected answer, or use `CurlHTTPClient`, whose connect timeout covers the
+    /// TCP connection and the TLS handshake only. ``idleTimeout`` and ``deadline`` still apply.
+    public var connectTimeout: Duration?
+
+    /// The public keys a server may present; empty (the default) for any key the system
+    /// trusts.
+    ///
+    /// On Apple platforms the client checks the server's key against these pins after the
+    /// system has evaluated its certificate chain, and cancels the connection before a request
+    /// byte is sent when none matches. On Linux, Foundation gives no hook into server trust:
+    /// a client with pins throws ``UnsupportedRequest`` for every request rather than send it
+    /// unpinned; use `CurlHTTPClient` there.
+    public var pinnedPublicKeys: [PublicKeyPin]
+
     /// Creates the default configuration.
     public init(
       sessionConfiguration: URLSessionConfiguration = Configuration.defaultSessionConfiguration(),
@@ -107,6 +128,8 @@ extension URLSessionHTTPClient {
       self.bodyBufferLimit = bodyBufferLimit
       self.inlineBodyLimit = inlineBodyLimit
       self.metricsObserver = metricsObserver
+      self.connectTimeout = nil
+      self.pinnedPublicKeys = []
     }
 
     /// `.ephemeral` without a URL cache: the starting point of ``sessionConfiguration``.

@@ -50,7 +50,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   ///   configuration; see ``Configuration``.
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
-    router = TaskRouter(worker: canceller)
+    router = TaskRouter(worker: canceller, pinnedPublicKeys: configuration.pinnedPublicKeys)
     #if canImport(FoundationNetworking)
       // Callbacks run where URLSession delivers them, in order, with no hop per callback.
       let queue: OperationQueue = InlineDelegateQueue()
@@ -102,6 +102,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   ) async throws -> (HTTPResponse, HTTPBody) {
     if lifecycle.isClosed { throw ShutDown(method: request.method, url: request.url) }
     try request.checkSendable()
+    if let refusal = configuration.unsupportedServerOption(for: request) { throw refusal }
     let body: PreparedBody
     if request.body == nil {
       body = PreparedBody.none
@@ -138,6 +139,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
     options.downloadProgress = downloadProgress
     options.cookies = cookies
     options.lifecycle = lifecycle
+    options.connectTimeout = configuration.connectTimeout
     let transfer = Transfer(
       hop: hop,
       options: options,

@@ -45,6 +45,32 @@ public enum TestServers {
     get throws { try url(from: "ENDPOINT_HTTPS_WRONG_NAME_URL") }
   }
 
+  /// An HTTPS listener on `127.0.0.1` (TLS 1.2 or 1.3, HTTP/1.1) that requires a client
+  /// certificate issued by ``testCAPath`` (mutual TLS). Its JSON body adds `"client"`, the
+  /// certificate's common name.
+  public static var httpsMutualTLS: URL {
+    get throws { try url(from: "ENDPOINT_HTTPS_MTLS_URL") }
+  }
+
+  /// The absolute path of a file made by `Tests/Servers/make_test_ca.py`, such as
+  /// `client-cert.pem`, `client-key-encrypted.pem`, `other-client-cert.pem` or
+  /// `server-pin.txt`.
+  public static func tlsFile(_ name: String) throws -> String {
+    let directory = try value(of: "ENDPOINT_TEST_TLS_DIR")
+    let path = directory + "/" + name
+    guard FileManager.default.isReadableFile(atPath: path) else {
+      Issue.record(Comment(rawValue: "\(path) cannot be read: restart the test servers"))
+      throw MissingServer(variable: "ENDPOINT_TEST_TLS_DIR")
+    }
+    return path
+  }
+
+  /// The text of a file made by `Tests/Servers/make_test_ca.py`, without surrounding spaces.
+  public static func tlsFileText(_ name: String) throws -> String {
+    let text = try String(contentsOfFile: tlsFile(name), encoding: .utf8)
+    return text.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
   /// The absolute path of the PEM certificate of the throwaway authority that issued the HTTPS
   /// servers' certificates; no system trust store knows it.
   public static var testCAPath: String {

@@ -64,3 +64,71 @@ import Testing
     #expect(failed.status == nil)
   }
 }
+
+/// Which ``TransferMetrics`` fields each client fills: both report through the same observer
+/// shape (`@Sendable (TransferMetrics) -> Void`), and the SDK's own instants, counts and
+/// outcome on both; the connection phases only where the platform measures them.
+@Suite struct MetricsParityTests {
+  /// The names of the optional fields that hold a value.
+  private func filled(_ metrics: TransferMetrics) -> Set<String> {
+    var names: Set<String> = []
+    if metrics.finalURL != nil { names.insert("finalURL") }
+    if metrics.status != nil { names.insert("status") }
+    if metrics.responseStart != nil { names.insert("responseStart") }
+    if metrics.firstBodyByte != nil { names.insert("firstBodyByte") }
+    if metrics.nameLookup != nil { names.insert("nameLookup") }
+    if metrics.connect != nil { names.insert("connect") }
+    if metrics.tlsHandshake != nil { names.insert("tlsHandshake") }
+    if metrics.firstByte != nil { names.insert("firstByte") }
+    if metrics.total != nil { names.insert("total") }
+    if metrics.reusedConnection != nil { names.insert("reusedConnection") }
+    if metrics.httpVersion != nil { names.insert("httpVersion") }
+    if metrics.error != nil { names.insert("error") }
+    return names
+  }
+
+  /// Filled by every transport: the SDK measures them itself.
+  private let shared: Set<String> = ["finalURL", "status", "responseStart", "firstBodyByte"]
+  /// libcurl's phase timers and connection facts over plain HTTP (`tlsHandshake` is filled over
+  /// HTTPS only; `TLSTests` checks it there).
+  private let curlPhases: Set<String> = [
+    "nameLookup", "connect", "firstByte", "total", "reusedConnection", "httpVersion",
+  ]
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func eachClientFillsItsDocumentedFields(_ transport: TransportUnderTest) async throws {
+    let recorded = Recorder<TransferMetrics>()
+    let client = try transport.makeClient(metricsObserver: { recorded.append($0) })
+    let (_, body) = try await client.send(
+      HTTPRequest(method: .get, url: try TestServers.httpbin.adding("/bytes/64"))
+    )
+    _ = try await body.collect(upTo: 1 << 16)
+    let metrics = try #require(recorded.values.first)
+    #expect(metrics.bytesReceived == 64)
+    switch transport {
+    case .urlSession:
+      #if canImport(FoundationNetworking)
+        // Foundation on Linux never delivers its task metrics: no phase is measured.
+        #expect(filled(metrics) == shared)
+      #endif
+    case .curl:
+      #expect(filled(metrics) == shared.union(curlPhases))
+    }
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func aFailureFillsTheErrorAndNoResponseFields(_ transport: TransportUnderTest) async throws {
+    let recorded = Recorder<TransferMetrics>()
+    let client = try transport.makeClient(
+      idleTimeout: .milliseconds(300),
+      metricsObserver: { recorded.append($0) }
+    )
+    _ = try? await client.send(
+      HTTPRequest(method: .get, url: try TestServers.fault.adding("/silent"))
+    )
+    let metrics = try #require(recorded.values.first)
+    let fields = filled(metrics)
+    #expect(fields.contains("error"))
+    #expect(fields.isDisjoint(with: ["status", "responseStart", "firstBodyByte"]))
+  }
+}

@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
-"""Two small HTTPS listeners for the TLS failures the main HTTPS server cannot produce.
+"""Small HTTPS listeners for the TLS cases the main HTTPS server cannot produce.
 
-Standard library only. Both answer any GET with 200 and a JSON body
-{"listener", "path", "tls_version"} over HTTP/1.1 (ALPN offers http/1.1 only):
+Standard library only. Each answers any GET with 200 and a JSON body
+{"listener", "path", "tls_version", "client"} over HTTP/1.1 (ALPN offers http/1.1 only), where
+"client" is the common name of the client's certificate, or null. GET /seen/TOKEN answers
+{"seen": true} when a request whose path contained TOKEN reached the listener before, else
+{"seen": false}: a test proves with it that a refused request never reached the server.
 
   tls12       a certificate for 127.0.0.1, ::1 and localhost, but TLS 1.2 at most: a client
               that requires TLS 1.3 fails the handshake
   wrong-name  TLS 1.2 or 1.3, but a certificate for elsewhere.invalid only (from the same
               authority): a client reaching it as 127.0.0.1 fails the host-name check
+  mtls        the certificate for 127.0.0.1, TLS 1.2 or 1.3, and a client certificate issued
+              by the test authority required (mutual TLS): the handshake fails without one or
+              with one from another authority
 
 Usage: tls_server.py --host 127.0.0.1 --certs DIRECTORY --port-file PATH
 DIRECTORY holds the files of make_test_ca.py. Both listeners take a free port from the
-kernel; once both listen, PATH receives two lines "tls12 PORT" and "wrong-name PORT".
+kernel; once all listen, PATH receives the lines "tls12 PORT", "wrong-name PORT" and
+"mtls PORT".
 """
 
 import argparse
@@ -30,13 +37,19 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self):
-        body = json.dumps(
-            {
-                "listener": self.server.listener_name,
-                "path": self.path,
-                "tls_version": self.connection.version(),
-            }
-        ).encode()
+        if self.path.startswith("/seen/"):
+            token = self.path[len("/seen/"):]
+            body = json.dumps({"seen": any(token in path for path in SEEN_PATHS)}).encode()
+        else:
+            SEEN_PATHS.append(self.path)
+            body = json.dumps(
+                {
+                    "listener": self.server.listener_name,
+                    "path": self.path,
+                    "tls_version": self.connection.version(),
+                    "client": client_name(self.connection.getpeercert()),
+                }
+            ).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
@@ -45,6 +58,19 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format, *args):
         pass
+
+
+# The paths of every request received, over all listeners (appending to a list is atomic).
+SEEN_PATHS = []
+
+
+def client_name(certificate):
+    """The common name of a client certificate (as getpeercert() gives it), or None."""
+    for entry in (certificate or {}).get("subject", ()):
+        for key, value in entry:
+            if key == "commonName":
+                return value
+    return None
 
 
 class TLSServer(ThreadingHTTPServer):
@@ -79,8 +105,11 @@ class TLSServer(ThreadingHTTPServer):
         print(f"{self.listener_name}: {client_address[0]}: {error!r}", file=sys.stderr, flush=True)
 
 
-def context(certs, name, maximum_version=None):
+def context(certs, name, maximum_version=None, client_authority=None):
     result = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    if client_authority is not None:
+        result.verify_mode = ssl.CERT_REQUIRED
+        result.load_verify_locations(os.path.join(certs, client_authority))
     result.minimum_version = ssl.TLSVersion.TLSv1_2
     if maximum_version is not None:
         result.maximum_version = maximum_version
@@ -103,6 +132,11 @@ def main():
             (arguments.host, 0), "tls12", context(arguments.certs, "server", ssl.TLSVersion.TLSv1_2)
         ),
         TLSServer((arguments.host, 0), "wrong-name", context(arguments.certs, "wrong-name")),
+        TLSServer(
+            (arguments.host, 0),
+            "mtls",
+            context(arguments.certs, "server", client_authority="ca.pem"),
+        ),
     ]
     lines = [f"{server.listener_name} {server.server_address[1]}\n" for server in servers]
     # Written whole under another name first, so a reader never sees half the file.

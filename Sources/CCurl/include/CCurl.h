@@ -20,6 +20,8 @@
 typedef struct ccurl_easy ccurl_easy;
 typedef struct ccurl_multi ccurl_multi;
 typedef struct ccurl_slist ccurl_slist;
+// CURLSH: a share handle (the cookie store a client's handles share).
+typedef struct ccurl_share ccurl_share;
 
 // The oldest libcurl accepted: 7.68.0 (CURLINFO_*_TIME_T, curl_multi_wakeup, HTTP/0.9 refused
 // by default).
@@ -67,6 +69,17 @@ typedef struct ccurl_slist ccurl_slist;
 #define CCURLOPT_XFERINFOFUNCTION 20219
 #define CCURLOPT_PIPEWAIT 237
 #define CCURLOPT_SUPPRESS_CONNECT_HEADERS 265
+#define CCURLOPT_SSLCERT 10025
+#define CCURLOPT_KEYPASSWD 10026
+#define CCURLOPT_SSLCERTTYPE 10086
+#define CCURLOPT_SSLKEY 10087
+#define CCURLOPT_SSLKEYTYPE 10088
+#define CCURLOPT_CONNECTTIMEOUT_MS 156
+#define CCURLOPT_PINNEDPUBLICKEY 10230
+#define CCURLOPT_UNIX_SOCKET_PATH 10231
+#define CCURLOPT_SHARE 10100
+#define CCURLOPT_TRAILERFUNCTION 20283
+#define CCURLOPT_TRAILERDATA 10284
 
 // CURLINFO
 #define CCURLINFO_PRIVATE 1048597
@@ -92,6 +105,10 @@ typedef struct ccurl_slist ccurl_slist;
 #define CCURLMOPT_MAXCONNECTS 6
 #define CCURLMOPT_MAX_HOST_CONNECTIONS 7
 
+// CURLSHoption and what a share holds
+#define CCURLSHOPT_SHARE 1
+#define CCURL_LOCK_DATA_COOKIE 2
+
 // Option values
 #define CCURL_GLOBAL_DEFAULT 3
 #define CCURLVERSION_NOW 10
@@ -109,6 +126,8 @@ typedef struct ccurl_slist ccurl_slist;
 #define CCURL_SEEKFUNC_OK 0
 #define CCURL_SEEKFUNC_FAIL 1
 #define CCURL_SOCKOPT_OK 0
+#define CCURL_TRAILERFUNC_OK 0
+#define CCURL_TRAILERFUNC_ABORT 1
 #define CCURL_POLL_IN 1
 #define CCURL_POLL_OUT 2
 #define CCURL_POLL_INOUT 3
@@ -148,6 +167,7 @@ typedef struct ccurl_slist ccurl_slist;
 #define CCURLE_SSL_CACERT_BADFILE 77
 #define CCURLE_SSL_ISSUER_ERROR 83
 #define CCURLE_HTTP2_STREAM 92
+#define CCURLE_SSL_PINNEDPUBKEYNOTMATCH 90
 #define CCURLE_PROXY 97
 
 // CURLMcode
@@ -184,6 +204,8 @@ typedef int (*ccurl_timer_callback)(ccurl_multi *multi, long timeout_ms, void *u
 // curlsocktype is an enum, passed as an int.
 typedef int (*ccurl_sockopt_callback)(void *userdata, int socket, int purpose);
 typedef int (*ccurl_closesocket_callback)(void *userdata, int socket);
+// Appends the request's trailer fields to `list` (libcurl frees it).
+typedef int (*ccurl_trailer_callback)(ccurl_slist **list, void *userdata);
 
 // Loading. Opens `library_name`, resolves every function and checks the version against
 // `minimum_version` (0xXXYYZZ). On failure returns a nonzero status and writes a sentence naming
@@ -213,6 +235,7 @@ int ccurl_easy_setopt_xferinfo_callback(ccurl_easy *easy, int option,
 int ccurl_easy_setopt_sockopt_callback(ccurl_easy *easy, int option, ccurl_sockopt_callback value);
 int ccurl_easy_setopt_closesocket_callback(ccurl_easy *easy, int option,
                                            ccurl_closesocket_callback value);
+int ccurl_easy_setopt_trailer_callback(ccurl_easy *easy, int option, ccurl_trailer_callback value);
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value);
 int ccurl_easy_getinfo_double(ccurl_easy *easy, int info, double *value);
 int ccurl_easy_getinfo_off_t(ccurl_easy *easy, int info, int64_t *value);
@@ -236,5 +259,10 @@ int ccurl_multi_socket_action(ccurl_multi *multi, int socket, int events, int *r
 // The next finished transfer: returns 1 and fills `easy` and `result`, or 0 when none is left.
 int ccurl_multi_next_done(ccurl_multi *multi, ccurl_easy **easy, int *result);
 const char *ccurl_multi_strerror(int code);
+
+// Share handles. Every handle of a client runs on its loop thread, so no lock callbacks.
+ccurl_share *ccurl_share_init(void);
+int ccurl_share_setopt_long(ccurl_share *share, int option, long value);
+int ccurl_share_cleanup(ccurl_share *share);
 
 #endif

@@ -112,7 +112,8 @@ public struct LoggingMiddleware: Middleware {
       contentType: response.headerFields["Content-Type"],
       sink: sink
     )
-    return (response, HTTPBody(LoggedBody(base: body, tracker: tracker), length: body.length))
+    let logged = LoggedBody(base: body, tracker: tracker)
+    return (response, HTTPBody(logged, length: body.length, trailers: body.trailers))
   }
 
   private func requestPreview(_ request: HTTPRequest) -> String? {
