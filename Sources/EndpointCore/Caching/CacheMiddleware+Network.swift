@@ -101,13 +101,17 @@ extension CacheMiddleware {
     let responseTime = now()
     let vary = Dictionary(
       CachedResponse.varyNames(response.headerFields).compactMap { name in
-        CachedResponse.normalized(request.headerFields, name).map { (name, $0) }
+        CachedResponse.varyValue(request.headerFields, name).map { (name, $0) }
       },
       uniquingKeysWith: { first, _ in first })
-    let save: @Sendable (Data) async -> Void = { data in
+    // Cookies the server sets are for this response only: a stored copy never replays them.
+    var storedFields = response.headerFields
+    storedFields.remove("Set-Cookie")
+    storedFields.remove("Set-Cookie2")
+    let save: @Sendable (Data) async -> Void = { [storedFields] data in
       let entry = CachedResponse(
         url: response.url ?? request.url, status: response.status,
-        headerFields: response.headerFields, body: data, requestTime: requestTime,
+        headerFields: storedFields, body: data, requestTime: requestTime,
         responseTime: responseTime, varyValues: vary)
       await self.save(entry, for: request, key: key)
     }

@@ -17,4 +17,7 @@ public protocol CacheStore: Sendable {
 
   /// Forgets every variant stored for `key`.
   func removeEntries(for key: String) async throws
+
+  /// Forgets everything, as an app does when its user signs out.
+  func removeAll() async throws
 }

@@ -71,7 +71,7 @@ extension CachedResponse {
   func matches(_ request: HTTPRequest) -> Bool {
     for name in Self.varyNames(headerFields) {
       if name == "*" { return false }
-      if Self.normalized(request.headerFields, name) != varyValues[name] { return false }
+      if Self.varyValue(request.headerFields, name) != varyValues[name] { return false }
     }
     return true
   }
@@ -82,13 +82,17 @@ extension CachedResponse {
       .map { $0.trimmed(" \t").lowercased() }.filter { !$0.isEmpty }
   }
 
-  /// The values of `name` in `fields`, joined, with whitespace around each value removed, so
-  /// that `gzip,br` and `gzip, br` compare equal.
-  static func normalized(_ fields: HTTPFields, _ name: String) -> String? {
+  /// What the store keeps of the request's `name` fields for `Vary`: the values joined, with
+  /// whitespace around each removed (so `gzip,br` and `gzip, br` compare equal); for a
+  /// credential (`Authorization`, `Cookie`, as ``Redaction/isSecretHeaderName(_:)`` says) a
+  /// hash of it, so no credential is written to a store.
+  static func varyValue(_ fields: HTTPFields, _ name: String) -> String? {
     let values = fields.values(for: name)
     guard !values.isEmpty else { return nil }
-    return values.flatMap { $0.split(separator: ",") }.map { String($0.trimmed(" \t")) }
+    let value = values.flatMap { $0.split(separator: ",") }.map { String($0.trimmed(" \t")) }
       .joined(separator: ",")
+    guard Redaction.isSecretHeaderName(name) else { return value }
+    return "#" + String(DiskCacheFile.fnv1a(Data(value.utf8)), radix: 16)
   }
 
   /// The entry after a `304`: the new fields replace stored ones of the same name (RFC 9111

@@ -123,6 +123,13 @@ public final class DiskCacheStore: CacheStore {
     state.withLock { remove(name, in: &$0) }
   }
 
+  /// Deletes every entry file.
+  public func removeAll() {
+    state.withLock { state in
+      for name in Array(state.files.keys) { remove(name, in: &state) }
+    }
+  }
+
   private func remove(_ name: String, in state: inout State) {
     if let info = state.files.removeValue(forKey: name) { state.size -= info.size }
     try? FileManager.default.removeItem(at: directory.appending(path: name))

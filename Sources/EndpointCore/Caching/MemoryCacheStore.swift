@@ -63,6 +63,11 @@ public final class MemoryCacheStore: CacheStore {
     }
   }
 
+  /// Forgets every key.
+  public func removeAll() {
+    state.withLock { $0 = State() }
+  }
+
   /// Forgets `key`.
   public func removeEntries(for key: String) {
     state.withLock { state in

@@ -136,4 +136,39 @@ import Testing
     _ = try await cache.get("https://api.example.com/items#a")
     #expect(try await cache.get("https://api.example.com/items#b") == (.hit, "v0"))
   }
+
+  @Test func setCookieIsNotStoredOrReplayed() async throws {
+    let store = MemoryCacheStore()
+    let cache = CacheHarness(store: store) { _, index, _ in
+      reply(
+        200, headers: [("Cache-Control", "max-age=60"), ("Set-Cookie", "session=s3cret")],
+        body: "v\(index)")
+    }
+    let (first, _) = try await cache.send()
+    #expect(first.headerFields["Set-Cookie"] == "session=s3cret")
+    let (hit, _) = try await cache.send()
+    #expect(hit.cacheStatus?.outcome == .hit)
+    #expect(hit.headerFields["Set-Cookie"] == nil)
+    let stored = store.entries(for: "https://api.example.com/items")
+    #expect(stored.allSatisfy { !$0.headerFields.contains("Set-Cookie") })
+  }
+
+  @Test func credentialsInVaryAreMatchedButNeverStored() async throws {
+    let store = MemoryCacheStore()
+    let cache = CacheHarness(store: store) { request, index, _ in
+      reply(
+        200, headers: [("Cache-Control", "max-age=60"), ("Vary", "Authorization")],
+        body: "v\(index)")
+    }
+    let alice = [("Authorization", "Bearer alice-token")]
+    let bob = [("Authorization", "Bearer bob-token")]
+    #expect(try await cache.get(headers: alice) == (.miss, "v0"))
+    #expect(try await cache.get(headers: bob) == (.miss, "v1"))
+    #expect(try await cache.get(headers: alice) == (.hit, "v0"))
+    let stored = store.entries(for: "https://api.example.com/items")
+    #expect(stored.count == 2)
+    for entry in stored {
+      #expect(entry.varyValues.values.allSatisfy { !$0.contains("token") })
+    }
+  }
 }

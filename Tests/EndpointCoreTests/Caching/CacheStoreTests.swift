@@ -30,6 +30,15 @@ private func entry(_ body: String, at seconds: Double = 0) throws -> CachedRespo
     #expect(store.size <= store.limit)
   }
 
+  @Test func removeAllForgetsEverything() throws {
+    let store = MemoryCacheStore()
+    store.setEntries([try entry("a")], for: "a")
+    store.setEntries([try entry("b")], for: "b")
+    store.removeAll()
+    #expect(store.entries(for: "a").isEmpty)
+    #expect(store.size == 0)
+  }
+
   @Test func anEntryLargerThanTheLimitIsNotStored() throws {
     let store = MemoryCacheStore(limit: 100)
     store.setEntries([try entry(String(repeating: "x", count: 200))], for: "a")
@@ -99,6 +108,19 @@ private func entry(_ body: String, at seconds: Double = 0) throws -> CachedRespo
     // Both harnesses start at the same instant, so the entry is as fresh as when stored.
     #expect(try await second.get(headers: [("Accept", "text/plain")]) == (.hit, "v0"))
     #expect(try await second.get(headers: [("Accept", "text/html")]) == (.miss, "other0"))
+  }
+
+  @Test func removeAllDeletesEveryEntryFileAndNothingElse() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try Data("mine".utf8).write(to: directory.appending(path: "notes.txt"))
+    let store = try DiskCacheStore(directory: directory)
+    try store.setEntries([try entry("a")], for: "a")
+    try store.setEntries([try entry("b")], for: "b")
+    store.removeAll()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["notes.txt"])
+    #expect(store.size == 0)
+    #expect(try DiskCacheStore(directory: directory).entries(for: "a").isEmpty)
   }
 
   @Test func aKeyWhoseFileHoldsAnotherKeyIsAMiss() throws {
