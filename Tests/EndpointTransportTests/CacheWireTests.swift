@@ -201,4 +201,28 @@ private final class Offset: Sendable {
     #expect(try await body.collect() == stored)
     #expect(try await first.counted().count == 1)
   }
+
+  private func cached(_ client: some HTTPTransferClient, _ cache: CacheMiddleware)
+    -> some HTTPTransferClient
+  {
+    client.with(cache)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func downloadsPassThroughAndAreNotStored(under: TransportUnderTest) async throws {
+    let setup = try Setup(under)
+    let client = cached(try under.makeClient(), setup.cache)
+    let url = try setup.url("cc=max-age%3D60")
+    for _ in 0..<2 {
+      let file = FileManager.default.temporaryDirectory.appending(path: "cache-\(UUID()).json")
+      defer { try? FileManager.default.removeItem(at: file) }
+      let response = try await client.download(HTTPRequest(method: .get, url: url), to: file)
+      #expect(response.status == 200)
+      #expect(try String(contentsOf: file, encoding: .utf8).contains(setup.key))
+    }
+    let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
+    #expect(response.cacheStatus?.outcome == .miss)
+    #expect(String(decoding: try await body.collect(), as: UTF8.self).contains(setup.key))
+    #expect(try await setup.counted().count == 3)
+  }
 }

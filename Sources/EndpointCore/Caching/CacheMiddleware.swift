@@ -26,7 +26,7 @@
 /// matches `Vary`; updates an entry from a `304`; serves stale where `stale-while-revalidate`
 /// or `stale-if-error` allow; answers `HEAD` from a stored `GET`; and forgets a URL after a
 /// successful `POST`, `PUT`, `PATCH` or `DELETE` to it. Requests with `Range` or their own
-/// conditional fields pass through untouched. The conformance table in the Caching article
+/// conditional fields, and downloads to a file, pass through untouched. The conformance table in the Caching article
 /// lists every rule.
 public struct CacheMiddleware: Middleware {
   /// Where responses are kept.
@@ -76,6 +76,8 @@ public struct CacheMiddleware: Middleware {
     guard method == .get || method == .head else {
       return try await forwardUnsafe(request, next: next)
     }
+    // A download's body goes to a file: the store cannot answer it nor keep its body.
+    if TransferContext.isDownload { return try await next(request) }
     let fields = request.headerFields
     let bypassing = [
       "Range", "If-None-Match", "If-Modified-Since", "If-Match",
