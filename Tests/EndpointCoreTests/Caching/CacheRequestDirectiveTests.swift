@@ -73,4 +73,9 @@ import Testing
     let cache = try await fresh()
     #expect(try await cache.get(headers: [("Cache-Control", "only-if-cached")]) == (.hit, "v0"))
   }
+
+  @Test func noStoreRequestMayStillBeAnsweredFromTheStore() async throws {
+    let cache = try await fresh()
+    #expect(try await cache.get(headers: [("Cache-Control", "no-store")]) == (.hit, "v0"))
+  }
 }

@@ -120,4 +120,46 @@ import Testing
     #expect(
       try await cache.get(headers: [("Cache-Control", "stale-if-error=30")]) == (.stale, "v0"))
   }
+
+  @Test func a304ForAnotherTagSendsTheRequestAgainWithoutConditions() async throws {
+    let cache = CacheHarness { request, index, _ in
+      if request.headerFields.contains("If-None-Match") {
+        return reply(304, headers: [("ETag", "\"other\"")])
+      }
+      return reply(
+        200, headers: [("Cache-Control", "max-age=0"), ("ETag", "\"a\"")],
+        body: "v\(index)")
+    }
+    _ = try await cache.get()
+    #expect(try await cache.get() == (.miss, "v2"))
+    let sent = cache.origin.requests.map { $0.headerFields.contains("If-None-Match") }
+    #expect(sent == [false, true, false])
+  }
+
+  @Test func mustRevalidateRefusesStaleWhileRevalidate() async throws {
+    let cache = CacheHarness { _, index, _ in
+      reply(
+        200,
+        headers: [
+          ("Cache-Control", "max-age=10, must-revalidate, stale-while-revalidate=60")
+        ], body: "v\(index)")
+    }
+    _ = try await cache.get()
+    cache.clock.advance(20)
+    #expect(try await cache.get() == (.miss, "v1"))
+  }
+
+  @Test func qualifiedNoCacheIsReadAsUnqualified() async throws {
+    let cache = CacheHarness { request, index, _ in
+      request.headerFields.contains("If-None-Match")
+        ? reply(304)
+        : reply(
+          200,
+          headers: [
+            ("Cache-Control", "no-cache=\"Set-Cookie, X-Token\", max-age=600"), ("ETag", "\"a\""),
+          ], body: "v\(index)")
+    }
+    _ = try await cache.get()
+    #expect(try await cache.get() == (.revalidated, "v0"))
+  }
 }
