@@ -17,6 +17,35 @@ public final class MemoryCacheStore: CacheStore {
     var slots: [String: Slot] = [:]
     var size = 0
     var tick: UInt64 = 0
+    /// Every use in order, oldest first; a use later superseded is skipped when it comes up,
+    /// so eviction costs O(1) amortised instead of a scan of every key.
+    var uses: [(key: String, tick: UInt64)] = []
+    var usesStart = 0
+
+    mutating func use(_ key: String) -> UInt64 {
+      tick += 1
+      uses.append((key, tick))
+      // Superseded and consumed uses are dropped once they outnumber the live ones.
+      if uses.count > 2 * slots.count + 16 {
+        uses = uses[usesStart...].filter { slots[$0.key]?.lastUse == $0.tick || $0.key == key }
+        usesStart = 0
+      }
+      return tick
+    }
+
+    /// Evicts the least recently used key; `false` when there is none.
+    mutating func evictOldest() -> Bool {
+      while usesStart < uses.count {
+        let use = uses[usesStart]
+        usesStart += 1
+        if let slot = slots[use.key], slot.lastUse == use.tick {
+          slots[use.key] = nil
+          size -= slot.size
+          return true
+        }
+      }
+      return false
+    }
   }
 
   /// The most bytes the store holds (as ``CachedResponse/size`` counts them).
@@ -36,11 +65,10 @@ public final class MemoryCacheStore: CacheStore {
   /// The variants stored for `key`, which becomes the most recently used.
   public func entries(for key: String) -> [CachedResponse] {
     state.withLock { state in
-      guard var slot = state.slots[key] else { return [] }
-      state.tick += 1
-      slot.lastUse = state.tick
-      state.slots[key] = slot
-      return slot.entries
+      guard state.slots[key] != nil else { return [] }
+      let tick = state.use(key)
+      state.slots[key]?.lastUse = tick
+      return state.slots[key]?.entries ?? []
     }
   }
 
@@ -51,15 +79,10 @@ public final class MemoryCacheStore: CacheStore {
     state.withLock { state in
       if let old = state.slots.removeValue(forKey: key) { state.size -= old.size }
       guard !entries.isEmpty, size <= limit else { return }
-      state.tick += 1
-      state.slots[key] = Slot(entries: entries, size: size, lastUse: state.tick)
+      let tick = state.use(key)
+      state.slots[key] = Slot(entries: entries, size: size, lastUse: tick)
       state.size += size
-      while state.size > limit,
-        let oldest = state.slots.min(by: { $0.value.lastUse < $1.value.lastUse })
-      {
-        state.slots[oldest.key] = nil
-        state.size -= oldest.value.size
-      }
+      while state.size > limit, state.evictOldest() {}
     }
   }
 

@@ -129,3 +129,24 @@ private func entry(_ body: String, at seconds: Double = 0) throws -> CachedRespo
     #expect(DiskCacheFile.decode(data, key: "a")?.first?.body == Data("one".utf8))
   }
 }
+
+@Suite struct MemoryCacheStoreOrderTests {
+  @Test func evictionFollowsUseOrderOverManyUses() throws {
+    let one = try entry("x")
+    let store = MemoryCacheStore(limit: 10 * (one.size + 3))
+    // Many uses of a few keys, then new keys: the least recently used go first, in order.
+    for round in 0..<200 {
+      for key in ["k0", "k1", "k2", "k3", "k4"] where round == 0 || key != "k2" {
+        if round == 0 {
+          store.setEntries([one], for: key)
+        } else {
+          _ = store.entries(for: key)
+        }
+      }
+    }
+    for index in 0..<6 { store.setEntries([one], for: "n\(index)") }
+    #expect(store.entries(for: "k2").isEmpty)
+    for key in ["k0", "k1", "k3", "k4"] { #expect(store.entries(for: key) == [one], "\(key)") }
+    #expect(store.size <= store.limit)
+  }
+}
