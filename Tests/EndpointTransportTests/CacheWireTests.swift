@@ -202,6 +202,63 @@ private final class Offset: Sendable {
     #expect(try await first.counted().count == 1)
   }
 
+  @Test(arguments: TransportUnderTest.allCases)
+  func onlyIfCachedAnswers504WithoutTheServerAndServesWhatIsStored(under: TransportUnderTest)
+    async throws
+  {
+    let setup = try Setup(under)
+    let offline = [("Cache-Control", "only-if-cached")]
+    #expect(try await setup.send(.get, "cc=max-age%3D60", headers: offline).0.status == 504)
+    #expect(try await setup.counted().count == 0)
+    _ = try await setup.send(.get, "cc=max-age%3D60")
+    let (response, _) = try await setup.send(.get, "cc=max-age%3D60", headers: offline)
+    #expect(response.status == 200)
+    #expect(response.cacheStatus?.outcome == .hit)
+    #expect(try await setup.counted().count == 1)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func requestDirectivesChooseBetweenStoreAndServer(under: TransportUnderTest) async throws {
+    let setup = try Setup(under)
+    let query = "cc=max-age%3D60&date=0"
+    _ = try await setup.send(.get, query)
+    setup.offset.advance(90)
+    let stale = try await setup.send(.get, query, headers: [("Cache-Control", "max-stale=60")])
+    #expect(stale.0.cacheStatus?.outcome == .stale)
+    let fresh = try await setup.send(.get, query, headers: [("Cache-Control", "max-stale=10")])
+    #expect(fresh.0.cacheStatus?.outcome == .miss)
+    let forced = try await setup.send(.get, query, headers: [("Cache-Control", "no-cache")])
+    #expect(forced.0.cacheStatus?.outcome == .miss)
+    #expect(try await setup.counted().count == 3)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func mustRevalidateGoesToTheServerOnceStale(under: TransportUnderTest) async throws {
+    let setup = try Setup(under)
+    let query = "cc=max-age%3D10,%20must-revalidate&etag=%22m%22&date=0"
+    _ = try await setup.send(.get, query)
+    setup.offset.advance(20)
+    let (response, _) = try await setup.send(
+      .get, query, headers: [("Cache-Control", "max-stale")])
+    #expect(response.cacheStatus?.outcome == .revalidated)
+    #expect(try await setup.counted().conditional == 1)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func aDeleteInvalidatesTheSameOriginLocation(under: TransportUnderTest) async throws {
+    let setup = try Setup(under)
+    let target = try setup.url("cc=max-age%3D60")
+    _ = try await setup.send(.get, "cc=max-age%3D60")
+    let location =
+      target.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    let deleting = HTTPRequest(
+      method: .delete,
+      url: try TestServers.fault.adding("/cache?key=\(setup.key)-other&location=\(location)"))
+    _ = try await setup.client.send(deleting).1.collect()
+    #expect(try await setup.send(.get, "cc=max-age%3D60").0.cacheStatus?.outcome == .miss)
+    #expect(try await setup.counted().methods == ["GET", "GET"])
+  }
+
   private func cached(_ client: some HTTPTransferClient, _ cache: CacheMiddleware)
     -> some HTTPTransferClient
   {

@@ -22,12 +22,18 @@ public final class MemoryCacheStore: CacheStore {
     var uses: [(key: String, tick: UInt64)] = []
     var usesStart = 0
 
+    /// Records a use of `key` (its slot, when there is one, takes the new tick).
     mutating func use(_ key: String) -> UInt64 {
       tick += 1
       uses.append((key, tick))
-      // Superseded and consumed uses are dropped once they outnumber the live ones.
+      slots[key]?.lastUse = tick
+      // Superseded and consumed uses are dropped once they outnumber the live ones; what is
+      // kept is at most one use per key, so the work is O(1) amortised.
       if uses.count > 2 * slots.count + 16 {
-        uses = uses[usesStart...].filter { slots[$0.key]?.lastUse == $0.tick || $0.key == key }
+        let current = tick
+        uses = uses[usesStart...].filter {
+          slots[$0.key]?.lastUse == $0.tick || $0.tick == current
+        }
         usesStart = 0
       }
       return tick
@@ -62,13 +68,15 @@ public final class MemoryCacheStore: CacheStore {
   /// The bytes held now.
   public var size: Int { state.withLock { $0.size } }
 
+  /// How many uses the eviction order holds, superseded ones included (for tests).
+  var recordedUses: Int { state.withLock { $0.uses.count - $0.usesStart } }
+
   /// The variants stored for `key`, which becomes the most recently used.
   public func entries(for key: String) -> [CachedResponse] {
     state.withLock { state in
-      guard state.slots[key] != nil else { return [] }
-      let tick = state.use(key)
-      state.slots[key]?.lastUse = tick
-      return state.slots[key]?.entries ?? []
+      guard let slot = state.slots[key] else { return [] }
+      _ = state.use(key)
+      return slot.entries
     }
   }
 

@@ -150,3 +150,12 @@ private func entry(_ body: String, at seconds: Double = 0) throws -> CachedRespo
     #expect(store.size <= store.limit)
   }
 }
+
+@Suite struct MemoryCacheStoreBookkeepingTests {
+  @Test func theUseOrderStaysBoundedWhenOneKeyIsReadOverAndOver() throws {
+    let store = MemoryCacheStore()
+    store.setEntries([try entry("x")], for: "only")
+    for _ in 0..<10_000 { _ = store.entries(for: "only") }
+    #expect(store.recordedUses <= 2 * 1 + 17)
+  }
+}
