@@ -15,9 +15,9 @@
 /// ```
 ///
 /// Every `GET` and `HEAD` that passes it gets a `Cache-Status` member (RFC 9211) saying how it
-/// was served; read it with ``HTTPResponse/cacheStatus``. Put it after middleware that adds
-/// fields the server varies on (`Accept-Language`), and before logging, so a hit is logged
-/// with its `Cache-Status` and no network exchange.
+/// was served; read it with ``HTTPResponse/cacheStatus``. List it after the middleware that add
+/// fields the server varies on (`Accept-Language`, authorization); a ``LoggingMiddleware``
+/// listed before it logs every call with its `Cache-Status`, hits included.
 ///
 /// What it does, in short: it stores responses to `GET` that the rules allow, bodies up to
 /// ``maximumBodySize``, as the caller reads them (an abandoned or failed body is not stored);
