@@ -35,7 +35,7 @@ struct CacheControl {
 
   private mutating func parse(_ value: String) {
     for item in Self.split(value) {
-      let pair = item.split(separator: "=", maxSplits: 1)
+      let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
       let name = pair[0].trimmed(" \t").lowercased()
       guard !name.isEmpty else { continue }
       var argument: String?

@@ -22,7 +22,8 @@ extension CacheMiddleware {
   ) -> (HTTPResponse, HTTPBody) {
     var fields = entry.headerFields
     fields.remove("Age")
-    fields.append(checkedValue: String(Int(lookup.age.rounded(.down))), for: "Age")
+    let age = min(max(lookup.age, 0), 2_147_483_648).rounded(.down)
+    fields.append(checkedValue: String(Int(age)), for: "Age")
     let ttl = lookup.remaining.rounded(.down)
     let status = CacheStatus(
       outcome: outcome,

@@ -70,7 +70,7 @@ public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
     var hit = false
     var parameters: [String: String] = [:]
     for parameter in member.split(separator: ";").dropFirst() {
-      let pair = parameter.split(separator: "=", maxSplits: 1)
+      let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
       let name = String(pair[0].trimmed(" \t"))
       if pair.count == 2 {
         parameters[name] = String(pair[1].trimmed(" \t\""))

@@ -54,7 +54,8 @@ extension CachedResponse {
       guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
         return nil
       }
-      return Double(text)
+      // RFC 9111 §1.2.2: a value too large to hold counts as 2³¹.
+      return min(Double(text) ?? 2_147_483_648, 2_147_483_648)
     }
     let correctedInitialAge = max(apparentAge, (ageValue ?? 0) + responseDelay)
     return correctedInitialAge + max(0, now.timeIntervalSince(responseTime))
