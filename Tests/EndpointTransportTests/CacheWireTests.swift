@@ -259,6 +259,32 @@ private final class Offset: Sendable {
     #expect(try await setup.counted().methods == ["GET", "GET"])
   }
 
+  @Test(arguments: TransportUnderTest.allCases)
+  func bodiesOverTheLimitReachTheCallerButAreNotStored(under: TransportUnderTest) async throws {
+    let setup = try Setup(under)
+    let client = setup.transport.with(CacheMiddleware(maximumBodySize: 10))
+    for query in ["cc=max-age%3D60", "cc=max-age%3D60&chunked=1"] {
+      for _ in 0..<2 {
+        let (response, body) = try await client.send(
+          HTTPRequest(method: .get, url: try setup.url(query)))
+        #expect(response.cacheStatus?.outcome == .miss)
+        #expect(String(decoding: try await body.collect(), as: UTF8.self).contains(setup.key))
+      }
+    }
+    #expect(try await setup.counted().count == 4)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func rangeRequestsPassThroughTheStore(under: TransportUnderTest) async throws {
+    let setup = try Setup(under)
+    _ = try await setup.send(.get, "cc=max-age%3D60")
+    let (response, _) = try await setup.send(
+      .get, "cc=max-age%3D60", headers: [("Range", "bytes=0-3")])
+    #expect(response.cacheStatus?.forwardReason == "request")
+    #expect(try await setup.send(.get, "cc=max-age%3D60").0.cacheStatus?.outcome == .hit)
+    #expect(try await setup.counted().count == 2)
+  }
+
   private func cached(_ client: some HTTPTransferClient, _ cache: CacheMiddleware)
     -> some HTTPTransferClient
   {
