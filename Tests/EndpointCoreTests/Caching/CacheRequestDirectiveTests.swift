@@ -78,4 +78,14 @@ import Testing
     let cache = try await fresh()
     #expect(try await cache.get(headers: [("Cache-Control", "no-store")]) == (.hit, "v0"))
   }
+
+  @Test func aResponseWithoutFreshnessIsStoredForMaxStaleButNeverServedFresh() async throws {
+    let cache = CacheHarness(headers: [("Content-Type", "application/json")])
+    _ = try await cache.get()
+    #expect(try await cache.get() == (.miss, "v1"))
+    #expect(try await cache.get(headers: [("Cache-Control", "max-stale")]) == (.stale, "v1"))
+    #expect(
+      try await cache.get(headers: [("Cache-Control", "max-stale, only-if-cached")])
+        == (.stale, "v1"))
+  }
 }
