@@ -41,7 +41,9 @@ struct Options {
       --load-client NAME   the client of the load run (default sdk; see --profile)
       --only LIST          throughput,memory,load,diagnosis (default: all of these), curl
                            (EndpointCurl vs the URLSession client vs raw URLSession vs the
-                           curl tool; scripts/bench-curl.sh runs it)
+                           curl tool; scripts/bench-curl.sh runs it), cache (a fresh
+                           CacheMiddleware hit and a stored miss vs a network round trip,
+                           on both transports)
       --curl-in-flight LIST  concurrencies of the curl comparison (default 1,8,64)
       --curl-connections N maximum connections per host of the Swift clients in the curl
                            comparison and of EndpointCurl elsewhere (default 64)

@@ -206,6 +206,11 @@ func runSuite(options: Options, base: URL) async throws {
   }
 
   var diagnosis: String?
+  if options.only.contains("cache") {
+    log("cache: \(options.rounds) rounds, \(options.window) s windows, sequential")
+    report.addCache(try await runCacheBenchmark(options: options, base: base))
+  }
+
   if options.only.contains("diagnosis") {
     log("diagnosis: \(options.diagnosisRounds) rounds of \(options.diagnosisClients.count) clients")
     diagnosis = try await runDiagnosis(options: options, base: base)

@@ -40,13 +40,17 @@ extension MiddlewareClient: HTTPTransferClient where Base: HTTPTransferClient {
     progress: (@Sendable (TransferProgress) -> Void)?
   ) async throws -> HTTPResponse {
     let base = self.base
-    let (response, body) = try await send(request, from: middleware[...]) { request in
-      do {
-        let response = try await base.download(
-          request, to: destination, accepting: accepted, progress: progress)
-        return (response, .empty)
-      } catch let error as UnexpectedResponse {
-        return (error.response, HTTPBody(error.body))
+    // Marked so that a cache neither answers a download (no file would be written) nor
+    // stores its empty body.
+    let (response, body) = try await TransferContext.$isDownload.withValue(true) {
+      try await send(request, from: middleware[...]) { request in
+        do {
+          let response = try await base.download(
+            request, to: destination, accepting: accepted, progress: progress)
+          return (response, .empty)
+        } catch let error as UnexpectedResponse {
+          return (error.response, HTTPBody(error.body))
+        }
       }
     }
     guard accepted.contains(response.status) else {

@@ -28,6 +28,14 @@ Routes (GET unless said):
                                drains and closes the connection
   /endless                     200, chunked, 16 KiB chunks for as long as the client reads
   /redirect-chain?hops=N       302 to /redirect-chain?hops=N-1, until 0: 200 {"hops": 0}
+  /cache?key=K&cc=C&etag=E&last_modified=L&vary=V&expires=S&fail_after=N&status=S&chunked=1
+                               (any method) counts requests for key K; GET answers 200
+                               {"key","count"} with the cache fields given (Cache-Control C,
+                               ETag E, Last-Modified L, Vary V, Expires S seconds from now,
+                               Date unless date=0), 304 when If-None-Match is E or If-Modified-Since
+                               is L, or status S (default 503) from request N+1 on; chunked=1
+                               streams the body; other methods answer 200 (Location: location)
+  /cache-hits?key=K            200 {"count", "conditional", "methods"} for key K
   /switching-protocols         101 Switching Protocols (Upgrade: websocket) to any request,
                                then raw bytes, then close
   /content-length?value=V&repeat=W
@@ -69,6 +77,8 @@ DEFAULT_LARGE_BYTES = 52_428_800
 
 _flaky_lock = threading.Lock()
 _flaky_counts = {}
+_cache_lock = threading.Lock()
+_cache_records = {}
 
 
 class BadRequest(Exception):
@@ -564,6 +574,65 @@ def route_gzip_body(conn, request):
     return False
 
 
+def http_date(seconds):
+    return time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(seconds))
+
+
+def route_cache(conn, request):
+    key = request.param("key", "")
+    conditional = request.header("If-None-Match") or request.header("If-Modified-Since")
+    with _cache_lock:
+        record = _cache_records.setdefault(key, {"count": 0, "conditional": 0, "methods": []})
+        record["count"] += 1
+        record["methods"].append(request.method)
+        if conditional:
+            record["conditional"] += 1
+        count = record["count"]
+    if request.method not in ("GET", "HEAD"):
+        extra = []
+        if request.param("location"):
+            extra.append(("Location", request.param("location")))
+        return send_response(conn, 200, json_bytes({"key": key}), extra=extra)
+    fail_after = request.int_param("fail_after", 0)
+    if fail_after and count > fail_after:
+        code = parse_status(request.param("status", "503"))
+        return send_response(conn, code, json_bytes({"status": code}))
+    now = time.time()
+    extra = [] if request.param("date") == "0" else [("Date", http_date(now))]
+    for name, param in (("Cache-Control", "cc"), ("ETag", "etag"),
+                        ("Last-Modified", "last_modified"), ("Vary", "vary")):
+        if request.param(param) is not None:
+            extra.append((name, request.param(param)))
+    if request.param("expires") is not None:
+        extra.append(("Expires", http_date(now + request.int_param("expires", 0))))
+    etag = request.param("etag")
+    modified = request.param("last_modified")
+    if (etag and request.header("If-None-Match") == etag) or (
+            not etag and modified and request.header("If-Modified-Since") == modified):
+        return send_response(conn, 304, extra=extra)
+    body = json_bytes({"key": key, "count": count})
+    if request.param("chunked") != "1":
+        if request.method == "HEAD":
+            head = extra + [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+            conn.sock.sendall(head_bytes(200, head))
+            return True
+        return send_response(conn, 200, body, extra=extra)
+    head = extra + [("Content-Type", "application/json"), ("Transfer-Encoding", "chunked")]
+    conn.sock.sendall(head_bytes(200, head))
+    if request.method != "HEAD":
+        for piece in (body[:5], body[5:]):
+            conn.sock.sendall(b"%x\r\n%s\r\n" % (len(piece), piece))
+        conn.sock.sendall(b"0\r\n\r\n")
+    return True
+
+
+def route_cache_hits(conn, request):
+    with _cache_lock:
+        record = dict(_cache_records.get(request.param("key", ""),
+                                         {"count": 0, "conditional": 0, "methods": []}))
+    return send_response(conn, 200, json_bytes(record))
+
+
 ROUTES = {
     "/silent": route_silent,
     "/stall": route_stall,
@@ -590,6 +659,8 @@ ROUTES = {
     "/pages/cursor": route_pages_cursor,
     "/pages/number": route_pages_number,
     "/gzip-body": route_gzip_body,
+    "/cache": route_cache,
+    "/cache-hits": route_cache_hits,
 }
 
 

@@ -1,0 +1,149 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// A private HTTP cache (RFC 9111) as middleware: fresh responses are served without the
+/// network, stale ones are revalidated with `If-None-Match`/`If-Modified-Since`.
+///
+/// ```swift
+/// let store = try DiskCacheStore(directory: cachesURL.appending(path: "api"), limit: 50 << 20)
+/// let client = transport.with(CacheMiddleware(store: store))
+/// let (response, body) = try await client.send(request)
+/// print(response.cacheStatus?.outcome as Any)   // hit, revalidated, miss or stale
+/// ```
+///
+/// Every `GET` and `HEAD` that passes it gets a `Cache-Status` member (RFC 9211) saying how it
+/// was served; read it with ``HTTPResponse/cacheStatus``. List it after the middleware that add
+/// fields the server varies on (`Accept-Language`, authorization); a ``LoggingMiddleware``
+/// listed before it logs every call with its `Cache-Status`, hits included.
+///
+/// What it does, in short: it stores responses to `GET` that the rules allow, bodies up to
+/// ``maximumBodySize``, as the caller reads them (an abandoned or failed body is not stored);
+/// serves them while fresh (`max-age`, `Expires`, heuristics on `Last-Modified`), honouring the
+/// request's `no-cache`, `no-store`, `max-age`, `max-stale`, `min-fresh` and `only-if-cached`;
+/// matches `Vary`; updates an entry from a `304`; serves stale where `stale-while-revalidate`
+/// or `stale-if-error` allow; answers `HEAD` from a stored `GET`; and forgets a URL after a
+/// successful `POST`, `PUT`, `PATCH` or `DELETE` to it. Requests with `Range` or their own
+/// conditional fields, and downloads to a file, pass through untouched. The conformance table in the Caching article
+/// lists every rule.
+public struct CacheMiddleware: Middleware {
+  /// Where responses are kept.
+  public let store: any CacheStore
+  /// The largest body stored, in bytes; larger responses pass through uncached.
+  public let maximumBodySize: Int
+  /// The longest heuristic freshness, for responses with `Last-Modified` and no explicit
+  /// lifetime.
+  public let heuristicLimit: Duration
+  let now: @Sendable () -> Date
+  let revalidations = CacheRevalidations()
+
+  /// Creates the middleware.
+  ///
+  /// - Parameters:
+  ///   - store: where responses are kept; a 10 MiB ``MemoryCacheStore`` unless given.
+  ///   - maximumBodySize: the largest body stored, in bytes; 1 MiB unless given.
+  ///   - heuristicLimit: the longest heuristic freshness; one day unless given.
+  ///   - now: the current time; tests pass a manual one.
+  public init(
+    store: any CacheStore = MemoryCacheStore(),
+    maximumBodySize: Int = 1024 * 1024,
+    heuristicLimit: Duration = .seconds(86_400),
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.store = store
+    self.maximumBodySize = maximumBodySize
+    self.heuristicLimit = heuristicLimit
+    self.now = now
+  }
+
+  /// Waits until the background revalidations started so far (for
+  /// `stale-while-revalidate`) have finished and stored their result.
+  public func waitForBackgroundRevalidations() async {
+    await revalidations.waitForAll()
+  }
+
+  /// Answers `request` from the store when the rules allow, else sends it on and stores the
+  /// response when they allow.
+  ///
+  /// - Throws: the error of `next`, unless `stale-if-error` lets a stored response answer.
+  public func intercept(
+    _ request: HTTPRequest,
+    next: @escaping Next
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    let method = request.method
+    guard method == .get || method == .head else {
+      return try await forwardUnsafe(request, next: next)
+    }
+    // A download's body goes to a file: the store cannot answer it nor keep its body.
+    if TransferContext.isDownload { return try await next(request) }
+    let fields = request.headerFields
+    let bypassing = [
+      "Range", "If-None-Match", "If-Modified-Since", "If-Match",
+      "If-Unmodified-Since", "If-Range",
+    ]
+    if bypassing.contains(where: fields.contains) {
+      let (response, body) = try await next(request)
+      return (
+        response.adding(
+          CacheStatus(
+            outcome: .miss, forwardReason: "request",
+            forwardStatus: response.status)), body
+      )
+    }
+    let control = CacheControl(fields, isRequest: true)
+    let key = Self.key(request.url)
+    let variants = (try? await store.entries(for: key)) ?? []
+    guard let entry = variants.last(where: { $0.matches(request) }) else {
+      if control.contains("only-if-cached") { return gatewayTimeout(request) }
+      return try await fetch(
+        request, control: control, key: key,
+        reason: variants.isEmpty ? "uri-miss" : "vary-miss", next: next)
+    }
+    let lookup = CacheLookup(entry: entry, now: now(), heuristicLimit: heuristicLimit)
+    let entryControl = entry.cacheControl
+    let mustValidate = entryControl.contains("no-cache") || control.contains("no-cache")
+    let mustRevalidate = entryControl.contains("must-revalidate")
+    let ageAllowed = control.seconds("max-age").map { lookup.age <= Double($0) } ?? true
+    if !mustValidate, ageAllowed {
+      let minFresh = Double(control.seconds("min-fresh") ?? 0)
+      if lookup.isFresh, lookup.remaining >= minFresh {
+        return served(entry, lookup, outcome: .hit, request: request)
+      }
+      if !lookup.isFresh, !mustRevalidate, control.contains("max-stale") {
+        let allowed =
+          control.directives["max-stale"] == .some(nil)
+          ? Double.infinity
+          : Double(control.seconds("max-stale") ?? 0)
+        if lookup.staleness <= allowed {
+          return served(entry, lookup, outcome: .stale, request: request)
+        }
+      }
+    }
+    if control.contains("only-if-cached") { return gatewayTimeout(request) }
+    if method == .head {
+      let (response, body) = try await next(request)
+      return (
+        response.adding(
+          CacheStatus(
+            outcome: .miss, forwardReason: "stale",
+            forwardStatus: response.status)), body
+      )
+    }
+    if !mustValidate, !mustRevalidate, !lookup.isFresh,
+      let window = entryControl.seconds("stale-while-revalidate"),
+      lookup.staleness <= Double(window)
+    {
+      revalidations.start(key) {
+        _ = try? await self.revalidate(
+          request, entry: entry, key: key, control: control,
+          next: next, background: true)
+      }
+      return served(entry, lookup, outcome: .stale, request: request)
+    }
+    return try await revalidate(
+      request, entry: entry, key: key, control: control, next: next,
+      background: false)
+  }
+}

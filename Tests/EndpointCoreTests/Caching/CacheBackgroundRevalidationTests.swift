@@ -1,0 +1,43 @@
+import EndpointCore
+import Testing
+
+/// stale-while-revalidate: the stale response at once, one revalidation in the background.
+@Suite struct CacheBackgroundRevalidationTests {
+  private func harness() -> CacheHarness {
+    CacheHarness { _, index, _ in
+      reply(
+        200, headers: [("Cache-Control", "max-age=10, stale-while-revalidate=60")],
+        body: "v\(index)")
+    }
+  }
+
+  @Test func staleIsServedAtOnceAndRevalidatedOnceHoweverManyCallersAsk() async throws {
+    let cache = harness()
+    _ = try await cache.get()
+    cache.clock.advance(30)
+    let results = try await withThrowingTaskGroup(of: (CacheStatus.Outcome?, String).self) {
+      group in
+      for _ in 0..<8 { group.addTask { try await cache.get() } }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(results.count == 8)
+    #expect(results.allSatisfy { $0 == (.stale, "v0") })
+    await cache.cache.waitForBackgroundRevalidations()
+    #expect(cache.origin.requests.count == 2)
+    #expect(try await cache.get() == (.hit, "v1"))
+  }
+
+  @Test func pastTheWindowTheRequestWaitsForTheNetwork() async throws {
+    let cache = harness()
+    _ = try await cache.get()
+    cache.clock.advance(71)
+    #expect(try await cache.get() == (.miss, "v1"))
+  }
+
+  @Test func requestNoCacheDoesNotGetAStaleResponse() async throws {
+    let cache = harness()
+    _ = try await cache.get()
+    cache.clock.advance(30)
+    #expect(try await cache.get(headers: [("Cache-Control", "no-cache")]) == (.miss, "v1"))
+  }
+}
