@@ -135,9 +135,11 @@ extension CurlHTTPClient {
     /// `path`.
     ///
     /// ```swift
-    /// let docker = try CurlHTTPClient(configuration: .unixSocket(path: "/var/run/docker.sock"))
+    /// let docker = try CurlHTTPClient(
+    ///   configuration: .unixSocket(path: "/var/run/docker.sock"))
     /// let url = URL(string: "http://localhost/v1.43/containers/json")!
-    /// let (response, body) = try await docker.send(HTTPRequest(method: .get, url: url))
+    /// let request = HTTPRequest(method: .get, url: url)
+    /// let (response, body) = try await docker.send(request)
     /// ```
     ///
     /// - Parameter path: the socket's path, at most 107 bytes.

@@ -11,7 +11,8 @@ extension CurlHTTPClient {
   ///
   /// ```swift
   /// catch let error as CurlHTTPClient.InvalidConfiguration {
-  ///   print(error)  // invalid configuration: tls.clientCertificate: cannot read /etc/…
+  ///   // invalid configuration: tls.clientCertificate: cannot read /etc/…
+  ///   print(error)
   /// }
   /// ```
   public struct InvalidConfiguration: Error, Hashable, Sendable, CustomStringConvertible {

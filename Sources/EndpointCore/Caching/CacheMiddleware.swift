@@ -8,7 +8,8 @@
 /// network, stale ones are revalidated with `If-None-Match`/`If-Modified-Since`.
 ///
 /// ```swift
-/// let store = try DiskCacheStore(directory: cachesURL.appending(path: "api"), limit: 50 << 20)
+/// let store = try DiskCacheStore(
+///   directory: cachesURL.appending(path: "api"), limit: 50 << 20)
 /// let client = transport.with(CacheMiddleware(store: store))
 /// let (response, body) = try await client.send(request)
 /// print(response.cacheStatus?.outcome as Any)   // hit, revalidated, miss or stale

@@ -14,8 +14,10 @@ import Synchronization
 /// removed. Past ``limit`` the least recently used files are deleted.
 ///
 /// ```swift
-/// let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
-/// let store = try DiskCacheStore(directory: caches.appending(path: "api"), limit: 50 << 20)
+/// let caches = FileManager.default.urls(
+///   for: .cachesDirectory, in: .userDomainMask)[0]
+/// let store = try DiskCacheStore(
+///   directory: caches.appending(path: "api"), limit: 50 << 20)
 /// let client = transport.with(CacheMiddleware(store: store))
 /// ```
 public final class DiskCacheStore: CacheStore {

@@ -4,7 +4,8 @@ import Synchronization
 /// are evicted.
 ///
 /// ```swift
-/// let client = transport.with(CacheMiddleware(store: MemoryCacheStore(limit: 16 << 20)))
+/// let store = MemoryCacheStore(limit: 16 << 20)
+/// let client = transport.with(CacheMiddleware(store: store))
 /// ```
 public final class MemoryCacheStore: CacheStore {
   private struct Slot {

@@ -20,7 +20,9 @@ import Synchronization
 /// metrics to ``observe(_:)``:
 ///
 /// ```swift
-/// let tracing = TraceContextMiddleware(context: { RequestContext.current?.trace }) { span in
+/// let tracing = TraceContextMiddleware(
+///   context: { RequestContext.current?.trace }
+/// ) { span in
 ///   exporter.export(span)
 /// }
 /// var configuration = CurlHTTPClient.Configuration()

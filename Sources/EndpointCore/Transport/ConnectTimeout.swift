@@ -13,7 +13,8 @@
 ///
 /// ```swift
 /// catch let error as ConnectTimeout {
-///   print(error)  // GET http://…: could not connect within 0.5 s (connect timeout)
+///   // GET http://…: could not connect within 0.5 s (connect timeout)
+///   print(error)
 /// }
 /// ```
 public struct ConnectTimeout: Error, Hashable, Sendable, CustomStringConvertible {

@@ -20,7 +20,8 @@
 /// ```
 ///
 /// ```swift
-/// let pin = try PublicKeyPin("sha256//YhKJKSzoTt2b5FP18fvpHo7fJYqQCjAa3HWY3tvRMwE=")
+/// let pin = try PublicKeyPin(
+///   "sha256//YhKJKSzoTt2b5FP18fvpHo7fJYqQCjAa3HWY3tvRMwE=")
 /// ```
 public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
   /// The 32 bytes of the SHA-256 digest.
