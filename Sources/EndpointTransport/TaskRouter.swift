@@ -50,6 +50,13 @@ final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     for transfer in all { transfer.fail(with: make(transfer.method, transfer.url)) }
   }
 
+  /// Forgets every task: the session is invalidated and its transfers have failed, and
+  /// Foundation may not report the completion of every cancelled task after invalidation.
+  func forgetAll() {
+    transfers.withLock { $0.removeAll() }
+    cancelling.withLock { $0.removeAll() }
+  }
+
   /// How many transfers are in flight (for tests of clean-up).
   var count: Int { transfers.withLock { $0.count } }
 

@@ -46,6 +46,7 @@ extension URLSessionHTTPClient {
       worker.stop(then: {
         router.failAll(with: ShutDown.init(method:url:))
         session.invalidateAndCancel()
+        router.forgetAll()
         continuation.resume()
       })
     }

@@ -62,7 +62,7 @@ import Testing
     configuration.streamBufferSize = 16 * 1024
     configuration.inlineBodyLimit = 1024
     let client = try CurlHTTPClient(configuration: configuration)
-    let size = 20_000_000
+    let size = 4_000_000
     let url = try TestServers.fault.adding("/gzip-body?size=\(size)&length=1")
     let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
     var received = 0

@@ -53,6 +53,7 @@ the socket listens, so a caller never races another process for the port.
 
 import argparse
 import base64
+import functools
 import gzip
 import json
 import os
@@ -547,6 +548,14 @@ def route_pages_number(conn, request):
     return send_response(conn, 200, json_bytes(body))
 
 
+@functools.lru_cache(maxsize=16)
+def compressed_text(size, coding):
+    """`size` bytes of text and their encoding, made once per size: compressing holds the
+    interpreter's lock, and other requests must not wait for it again and again."""
+    text = (b"endpoint gzip body " * (size // 19 + 1))[:size]
+    return zlib.compress(text) if coding == "deflate" else gzip.compress(text)
+
+
 def route_gzip_body(conn, request):
     """`?size=N` bytes of text, gzip-encoded. `length=1` declares the encoded length, else the
     body is delimited by closing the connection; `cut=1` sends only the first half of the
@@ -554,11 +563,10 @@ def route_gzip_body(conn, request):
     size = request.int_param("size", 100000)
     if size < 0:
         raise BadRequest("query item 'size' must not be negative")
-    text = (b"endpoint gzip body " * (size // 19 + 1))[:size]
-    if request.param("coding") == "deflate":
-        coding, data = "deflate", zlib.compress(text)
-    else:
-        coding, data = "gzip", gzip.compress(text)
+    if size > 8_000_000:
+        raise BadRequest("query item 'size' must be at most 8000000")
+    coding = "deflate" if request.param("coding") == "deflate" else "gzip"
+    data = compressed_text(size, coding)
     if request.param("cut") == "1":
         data = data[: len(data) // 2]
     if request.param("corrupt") == "1":
