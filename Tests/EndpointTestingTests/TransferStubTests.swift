@@ -94,3 +94,29 @@ import Testing
     #expect(recorder.exchanges.first?.request.url.path == "/report")
   }
 }
+
+/// Downloads through a coalescing client: each one writes its own file.
+@Suite struct CoalescedDownloadTests {
+  @Test func overlappingDownloadsOfOneURLEachWriteTheirFile() async throws {
+    let api = URL(string: "https://api.example.com/")!
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/report").reply(
+      StubResponse.text("a,b\n1,2\n").delayed(by: .milliseconds(300)))
+    let client = stub.with(CoalescingMiddleware())
+    let endpoint = Endpoint<Data>(.get, url: api.appending(path: "report"), parser: .data)
+    let files = (0..<3).map { _ in
+      FileManager.default.temporaryDirectory.appending(path: "coalesced-\(UUID()).csv")
+    }
+    defer { for file in files { try? FileManager.default.removeItem(at: file) } }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for file in files {
+        group.addTask { _ = try await client.download(endpoint, to: file) }
+      }
+      try await group.waitForAll()
+    }
+    for file in files {
+      #expect(try String(contentsOf: file, encoding: .utf8) == "a,b\n1,2\n")
+    }
+    #expect(stub.requests.count == 3)
+  }
+}

@@ -21,7 +21,8 @@ import Synchronization
 /// ``defaultDistinguishingFields`` (`Authorization`, `Cookie`, `Accept`, `Accept-Encoding`,
 /// `Accept-Language`, `Range`) and the names given to the initialiser. Other fields (a request
 /// id, say) do not keep requests apart: the exchange is sent with the first caller's request.
-/// Requests with a body, and every other method, pass through.
+/// Requests with a body, every other method, and downloads (each writes its own file) pass
+/// through.
 ///
 /// - Every caller gets the whole response and a body of its own, held in memory. A body over
 ///   `bufferLimit` is not shared: each caller then sends its request itself.
@@ -89,9 +90,9 @@ public struct CoalescingMiddleware: Middleware {
   }
 
   func key(for request: HTTPRequest) -> CoalescedFlights.Key? {
-    guard request.method == .get || request.method == .head, request.body == nil else {
-      return nil
-    }
+    guard request.method == .get || request.method == .head, request.body == nil,
+      !TransferContext.isDownload
+    else { return nil }
     return CoalescedFlights.Key(
       method: request.method.rawValue,
       url: request.url.absoluteString,
