@@ -6,35 +6,48 @@ import Synchronization
   import Foundation
 #endif
 
-/// A response body that reports to a ``LoggedBodyTracker`` as the caller reads it.
-struct LoggedBody: AsyncSequence, Sendable {
+/// Hears about a response body as the caller reads it: each chunk, then its end or failure.
+protocol BodyReadObserver: Sendable {
+  func chunkRead(_ chunk: Data)
+  func bodyEnded()
+  func bodyFailed(_ error: any Error)
+}
+
+/// A response body that tells an observer what the caller reads (logging, tracing).
+struct ObservedBody<Observer: BodyReadObserver>: AsyncSequence, Sendable {
   typealias Element = Data
 
   let base: HTTPBody
-  let tracker: LoggedBodyTracker
+  let observer: Observer
 
   func makeAsyncIterator() -> Iterator {
-    Iterator(base: base.makeAsyncIterator(), tracker: tracker)
+    Iterator(base: base.makeAsyncIterator(), observer: observer)
   }
 
   struct Iterator: AsyncIteratorProtocol {
     var base: HTTPBody.AsyncIterator
-    let tracker: LoggedBodyTracker
+    let observer: Observer
 
     mutating func next() async throws -> Data? {
       do {
         guard let chunk = try await base.next() else {
-          tracker.finish(.completed)
+          observer.bodyEnded()
           return nil
         }
-        tracker.received(chunk)
+        observer.chunkRead(chunk)
         return chunk
       } catch {
-        tracker.finish(.failed("\(error)"))
+        observer.bodyFailed(error)
         throw error
       }
     }
   }
+}
+
+extension LoggedBodyTracker: BodyReadObserver {
+  func chunkRead(_ chunk: Data) { received(chunk) }
+  func bodyEnded() { finish(.completed) }
+  func bodyFailed(_ error: any Error) { finish(.failed("\(error)")) }
 }
 
 /// Counts a streamed body's bytes and reports the entry once: at the end of the body, on its

@@ -112,7 +112,7 @@ public struct LoggingMiddleware: Middleware {
       contentType: response.headerFields["Content-Type"],
       sink: sink
     )
-    let logged = LoggedBody(base: body, tracker: tracker)
+    let logged = ObservedBody(base: body, observer: tracker)
     return (response, HTTPBody(logged, length: body.length, trailers: body.trailers))
   }
 

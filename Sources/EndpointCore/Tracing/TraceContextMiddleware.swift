@@ -100,7 +100,7 @@ public struct TraceContextMiddleware: Middleware {
       throw error
     }
     tracker.received(response)
-    let tracedBody = TracedBody(base: body, tracker: tracker)
+    let tracedBody = ObservedBody(base: body, observer: tracker)
     return (response, HTTPBody(tracedBody, length: body.length, trailers: body.trailers))
   }
 
@@ -215,33 +215,8 @@ final class SpanTracker: Sendable {
   }
 }
 
-/// A response body that finishes its span as the caller reads it to the end or fails.
-struct TracedBody: AsyncSequence, Sendable {
-  typealias Element = Data
-
-  let base: HTTPBody
-  let tracker: SpanTracker
-
-  func makeAsyncIterator() -> Iterator {
-    Iterator(base: base.makeAsyncIterator(), tracker: tracker)
-  }
-
-  struct Iterator: AsyncIteratorProtocol {
-    var base: HTTPBody.AsyncIterator
-    let tracker: SpanTracker
-
-    mutating func next() async throws -> Data? {
-      do {
-        guard let chunk = try await base.next() else {
-          tracker.finish(.completed)
-          return nil
-        }
-        tracker.read(chunk.count)
-        return chunk
-      } catch {
-        tracker.finish(.failed("\(error)"))
-        throw error
-      }
-    }
-  }
+extension SpanTracker: BodyReadObserver {
+  func chunkRead(_ chunk: Data) { read(chunk.count) }
+  func bodyEnded() { finish(.completed) }
+  func bodyFailed(_ error: any Error) { finish(.failed("\(error)")) }
 }
