@@ -4,57 +4,56 @@ import Testing
 /// Scenarios that once wedged every task of the process or crashed it, run in a child process
 /// (`TransportProbe`) with a time bound: a regression fails the test instead of the test run.
 @Suite struct WedgeTests {
-  /// Two tasks at a time read one chunk of an endless body and drop it. Foundation's work queue
-  /// is then busy receiving for transfers whose cancellation waits for a gap in it; the client
-  /// waits for it on its own threads, so the rest of the process runs on. URLSession's client is
-  /// still slowed by the flood (each cancellation waits for Foundation, 0.1 s to seconds, and on
-  /// a starved machine its own next requests may time out), curl's is not: fewer rounds for
-  /// URLSession keep the test short.
+  /// Two tasks at a time read one chunk of an endless body and drop it, 20 times: done in
+  /// seconds, with flat memory. Foundation's work queue is then busy receiving for transfers
+  /// whose cancellation waits for a gap in it; the client waits for it on its own threads, so
+  /// the rest of the process runs on.
   @Test(arguments: TransportUnderTest.allCases)
   func abandonedEndlessStreamsNeverWedgeTheProcess(transport: TransportUnderTest) async throws {
     guard transport == .urlSession else {
-      try await abandonEndlessStreams(over: .curl, rounds: 20, within: .seconds(90))
+      try await abandonEndlessStreams(over: .curl, within: .seconds(90))
       return
     }
-    // Not fixed for URLSession on Linux (see "The transport on Linux"): Foundation may not take
-    // a cancellation at all while dropped endless bodies flood its work queue, and the probe
-    // then never ends. Declared as a known issue, not skipped: the probe still runs every
-    // time, and the pool-stall and outcome checks apply whenever it finishes.
+    // Not fixed for URLSession on Linux (see "A dropped endless body" in the URLSession on Linux
+    // article): Foundation takes a cancellation, or makes the next task, only when its work
+    // queue has a gap, which while a dropped body floods it comes after 0.1 s to tens of
+    // seconds (20 rounds measured 39–99 s, with 300–540 MB more memory). Declared as a known
+    // issue, not skipped: the same scenario and bounds as curl's run every time, and a probe
+    // that has not ended after 30 s is stopped and counts as the known issue.
     await withKnownIssue(
       "URLSession on Linux may not take a cancellation while dropped bodies flood its queue",
       isIntermittent: true
     ) {
-      try await abandonEndlessStreams(over: .urlSession, rounds: 3, within: .seconds(30))
+      try await abandonEndlessStreams(over: .urlSession, within: .seconds(30))
     }
   }
 
   private func abandonEndlessStreams(
     over transport: TransportUnderTest,
-    rounds: Int,
     within limit: Duration
   ) async throws {
     let endless = try TestServers.fault.adding("/endless")
     let report = try await Probe.run(
       [
         "abandon", "--client", transport.rawValue, "--url", endless.absoluteString,
-        "--tasks", "2", "--rounds", String(rounds), "--check",
+        "--tasks", "2", "--rounds", "20", "--check",
         TestServers.fault.adding("/echo").absoluteString,
       ],
       within: limit
     )
     // The cooperative pool never waits on URLSession: a task ticking every 10 ms keeps ticking.
     #expect(report.poolStallMS < 1000, "the pool stalled \(report.poolStallMS) ms")
-    if transport == .curl {
-      #expect(report.outcomes == ["result": 2 * rounds], "\(report.outcomes)")
-      #expect(report.elapsed < 10, "took \(report.elapsed) s")
-    } else {
-      let known = (report.outcomes["result"] ?? 0) + (report.outcomes["IdleTimeout"] ?? 0)
-      #expect(known == 2 * rounds, "\(report.outcomes)")
-    }
+    #expect(report.outcomes == ["result": 40], "\(report.outcomes)")
+    #expect(report.elapsed < 10, "took \(report.elapsed) s")
+    // Dropped bodies stop at once: nothing keeps receiving (or buffering) them.
+    #expect(
+      report.rssEndMB - report.rssStartMB < 100,
+      "RSS \(report.rssStartMB) → \(report.rssEndMB) MB"
+    )
   }
 
   /// Curl only: URLSession on Linux keeps receiving a dropped endless body until Foundation runs
-  /// the cancellation, and its memory grows meanwhile (bounded, not with the count of streams).
+  /// the cancellation, and its memory grows meanwhile, with the bytes received (the case above).
   @Test func manyAbandonedStreamsKeepMemoryFlat() async throws {
     let endless = try TestServers.fault.adding("/endless")
     let report = try await Probe.run(
@@ -81,7 +80,8 @@ import Testing
       return
     }
     // The same Foundation fault as above: while cancelled endless bodies still flood its work
-    // queue, URLSession on Linux may hold the client's next request past its idle timeout.
+    // queue, URLSession on Linux may hold the client's next request past its idle timeout
+    // (measured: 2 runs in 10, the others ending in 0.2–8.6 s).
     await withKnownIssue(
       "URLSession on Linux may hold a request while cancelled bodies flood its queue",
       isIntermittent: true
@@ -105,6 +105,38 @@ import Testing
     #expect(report.poolStallMS < 1000, "the pool stalled \(report.poolStallMS) ms")
     #expect(
       report.rssEndMB - report.rssStartMB < 150, "RSS \(report.rssStartMB) → \(report.rssEndMB) MB")
+  }
+
+  /// A redirect whose body never ends is followed at once: its body is not the caller's.
+  @Test(arguments: TransportUnderTest.allCases)
+  func anEndlessRedirectBodyIsFollowedAtOnce(transport: TransportUnderTest) async throws {
+    guard transport == .urlSession else {
+      try await followEndlessRedirect(over: .curl)
+      return
+    }
+    // Not fixed for URLSession on Linux (see "A dropped endless body" in the URLSession on Linux
+    // article): Foundation keeps a redirect's body to itself and reports the redirect only once
+    // that body ends, so the client sees silence until its idle timeout (30 s in the probe),
+    // and the cancellation then waits behind the body Foundation is still receiving. Always
+    // so: a probe that has not ended after 20 s is stopped and counts as the known issue.
+    await withKnownIssue("URLSession on Linux reports a redirect only once its body ends") {
+      try await followEndlessRedirect(over: .urlSession)
+    }
+  }
+
+  private func followEndlessRedirect(over transport: TransportUnderTest) async throws {
+    let redirect = try TestServers.fault.adding("/endless-redirect")
+    let report = try await Probe.run(
+      [
+        "abandon", "--client", transport.rawValue, "--url", redirect.absoluteString,
+        "--tasks", "1", "--rounds", "1",
+        "--check", TestServers.fault.adding("/echo").absoluteString,
+      ],
+      within: .seconds(20)
+    )
+    #expect(report.outcomes == ["result": 1], "\(report.outcomes)")
+    #expect(report.elapsed < 10, "took \(report.elapsed) s")
+    #expect(report.poolStallMS < 1000, "the pool stalled \(report.poolStallMS) ms")
   }
 
   @Test(arguments: TransportUnderTest.allCases)

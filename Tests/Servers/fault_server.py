@@ -27,6 +27,7 @@ Routes (GET unless said):
                                right after the request head, without reading the body, then
                                drains and closes the connection
   /endless                     200, chunked, 16 KiB chunks for as long as the client reads
+  /endless-redirect            302 to /echo whose chunked body of 16 KiB chunks never ends
   /redirect-chain?hops=N       302 to /redirect-chain?hops=N-1, until 0: 200 {"hops": 0}
   /cache?key=K&cc=C&etag=E&last_modified=L&vary=V&expires=S&fail_after=N&status=S&chunked=1
                                (any method) counts requests for key K; GET answers 200
@@ -450,6 +451,17 @@ def route_endless(conn, request):
         conn.sock.sendall(chunk)
 
 
+def route_endless_redirect(conn, request):
+    head = head_bytes(
+        302,
+        [("Location", "/echo"), ("Transfer-Encoding", "chunked")],
+    )
+    conn.sock.sendall(head)
+    chunk = b"%x\r\n" % 16384 + b"r" * 16384 + b"\r\n"
+    while True:
+        conn.sock.sendall(chunk)
+
+
 def route_redirect_chain(conn, request):
     hops = request.int_param("hops", 3)
     if hops <= 0:
@@ -656,6 +668,7 @@ ROUTES = {
     "/no-content-length": route_no_content_length,
     "/early": route_early,
     "/endless": route_endless,
+    "/endless-redirect": route_endless_redirect,
     "/redirect-chain": route_redirect_chain,
     "/switching-protocols": route_switching_protocols,
     "/content-length": route_content_length,
