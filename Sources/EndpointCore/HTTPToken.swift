@@ -5,7 +5,7 @@ package enum HTTPToken {
     !string.utf8.isEmpty && string.utf8.allSatisfy(isTokenByte)
   }
 
-  static func isTokenByte(_ byte: UInt8) -> Bool {
+  package static func isTokenByte(_ byte: UInt8) -> Bool {
     switch byte {
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
       UInt8(ascii: "0")...UInt8(ascii: "9"):

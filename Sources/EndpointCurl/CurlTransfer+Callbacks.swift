@@ -1,18 +1,18 @@
 internal import CCurl
 import Synchronization
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #elseif canImport(Darwin)
   import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
 #endif
 
 /// libcurl's callbacks on the loop thread: the head's lines, the final head (where the body
@@ -215,7 +215,7 @@ extension CurlTransfer {
       }
     case .streaming:
       let data = Data(bytes)
-      let limit = options.streamBufferSize
+      let limit = options.bodyBufferLimit
       enum Handoff {
         case queued
         case queuedThenPaused

@@ -7,31 +7,8 @@ import Synchronization
   import Foundation
 #endif
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 typealias HeadContinuation = UnsafeContinuation<(HTTPResponse, HTTPBody), any Error>
 typealias ChunkContinuation = UnsafeContinuation<Data?, any Error>
-
-/// The limits and callbacks of one transfer.
-struct TransferOptions: Sendable {
-  var idleTimeout: Duration?
-  var deadline: Duration?
-  var redirectLimit: Int?
-  /// Fields dropped across origins beside the SDK's credential fields.
-  var credentialFieldNames: Set<String> = []
-  var maximumResponseSize: Int?
-  var streamBufferSize: Int
-  var inlineBodyLimit: Int
-  var metricsObserver: (@Sendable (TransferMetrics) -> Void)?
-  var uploadProgress: (@Sendable (TransferProgress) -> Void)?
-  var downloadProgress: (@Sendable (TransferProgress) -> Void)?
-}
 
 /// One exchange from start to end, across redirects: the state machine behind
 /// ``CurlHTTPClient``.
@@ -277,7 +254,7 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   /// A paused transfer resumes once the unread bytes fall to half the stream buffer.
-  private var resumeThreshold: Int { max(0, options.streamBufferSize / 2) }
+  private var resumeThreshold: Int { max(0, options.bodyBufferLimit / 2) }
 
 }
 

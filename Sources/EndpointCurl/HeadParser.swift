@@ -108,7 +108,7 @@ struct HeadParser {
     guard framing.isPlain, !framing.hasContentEncoding else {
       return response.declaredBodyLength(method: method)
     }
-    if !HTTPResponse.hasBody(status: response.status, method: method) { return 0 }
+    if !ResponseFraming.hasBody(status: response.status, method: method) { return 0 }
     return framing.contentLength
   }
 
@@ -120,7 +120,7 @@ struct HeadParser {
     if framing.isPlain { return nil }
     let values = response.headerFields.values(for: "Content-Length")
     let elements = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-      .map { $0.trimmingSpaces() }
+      .map { String($0.trimmed(" \t")) }
     let lengths = elements.map(Self.digits)
     let shown = HTTPToken.quotedForMessage(values.joined(separator: ", "), limit: 60)
     if lengths.contains(nil) { return "Content-Length \(shown) is not a plain length" }
@@ -184,22 +184,7 @@ struct HeadParser {
 
   /// Whether `bytes` is an RFC 9110 token, as HTTPFields requires of a name.
   private static func isToken(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    guard !bytes.isEmpty else { return false }
-    for byte in bytes {
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
-        continue
-      case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"),
-        UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-        UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
-        UInt8(ascii: "|"), UInt8(ascii: "~"):
-        continue
-      default:
-        return false
-      }
-    }
-    return true
+    !bytes.isEmpty && bytes.allSatisfy(HTTPToken.isTokenByte)
   }
 
   /// Whether `bytes` holds no control character but HTAB, as HTTPFields requires of a value.
@@ -229,37 +214,5 @@ struct HeadParser {
       }
       return true
     }
-  }
-}
-
-extension HTTPResponse {
-  /// The body length the response declares, when it is the length of the bytes delivered:
-  /// `nil` without `Content-Length` or with a `Content-Encoding` (libcurl decodes the body, so
-  /// the declared length is the compressed one), and 0 for responses that have no body.
-  func declaredBodyLength(method: HTTPMethod) -> Int64? {
-    if !Self.hasBody(status: status, method: method) { return 0 }
-    if let encoding = headerFields["Content-Encoding"], encoding.lowercased() != "identity" {
-      return nil
-    }
-    // Repeated identical values ("5" twice, or "5, 5") count once; conflicting ones are
-    // rejected before this is asked.
-    guard let text = headerFields.values(for: "Content-Length").first?.split(separator: ",").first,
-      let length = Int64(text.trimmingSpaces()), length >= 0
-    else { return nil }
-    return length
-  }
-
-  /// Whether a response with `status` to `method` can have a body (RFC 9110, section 6.4.1).
-  static func hasBody(status: Int, method: HTTPMethod) -> Bool {
-    !(method == .head || (100..<200).contains(status) || status == 204 || status == 304)
-  }
-}
-
-extension Substring {
-  func trimmingSpaces() -> String {
-    var text = self
-    while text.first == " " || text.first == "\t" { text.removeFirst() }
-    while text.last == " " || text.last == "\t" { text.removeLast() }
-    return String(text)
   }
 }

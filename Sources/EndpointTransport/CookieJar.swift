@@ -99,13 +99,8 @@ struct CookieJar: @unchecked Sendable {
     let trimmed = text.drop { $0 == " " || $0 == "\t" }
     guard let equals = trimmed.firstIndex(of: "=") else { return false }
     let name = trimmed[..<equals]
-    return !name.isEmpty && name.utf8.allSatisfy(isTokenByte)
-  }
-
-  /// A byte a cookie name may hold (RFC 6265: an HTTP token).
-  private static func isTokenByte(_ byte: UInt8) -> Bool {
-    guard byte > 0x20, byte < 0x7f else { return false }
-    return !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
+    // RFC 6265: a cookie name is an HTTP token.
+    return !name.isEmpty && name.utf8.allSatisfy(HTTPToken.isTokenByte)
   }
 
   private static let dateFormats = [
