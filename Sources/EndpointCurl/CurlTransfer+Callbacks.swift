@@ -207,8 +207,7 @@ extension CurlTransfer {
         let buffered = inline
         inline = Data()
         shared.withVisibleLock(for: self) { shared in
-          shared.chunks.append(buffered)
-          shared.bufferedBytes = buffered.count
+          shared.unread.append(buffered)
         }
         loop.bytesWaitingForReaders.add(buffered.count, ordering: .relaxed)
         startStreaming(length: nil)
@@ -229,15 +228,13 @@ extension CurlTransfer {
           shared.waiter = nil
           return .reader(waiter)
         }
-        if shared.bufferedBytes >= limit {
+        if shared.unread.bufferedBytes >= limit {
           shared.pausedForReader = true
           guard mustTake else { return .paused }
-          shared.chunks.append(data)
-          shared.bufferedBytes += count
+          shared.unread.append(data)
           return .queuedThenPaused
         }
-        shared.chunks.append(data)
-        shared.bufferedBytes += count
+        shared.unread.append(data)
         return .queued
       }
       switch handoff {
