@@ -70,7 +70,9 @@ struct CookieJar: @unchecked Sendable {
         guard pair.count == 2 else { continue }
         if FieldName.equals(pair[0], "max-age"), let seconds = Int(pair[1]), seconds <= 0 {
           names.insert(name)
-        } else if FieldName.equals(pair[0], "expires"), let date = httpDate(pair[1]), date <= now {
+        } else if FieldName.equals(pair[0], "expires"),
+          let date = HTTPDate.parseCookieDate(pair[1]), date <= now
+        {
           names.insert(name)
         }
       }
@@ -101,23 +103,5 @@ struct CookieJar: @unchecked Sendable {
     let name = trimmed[..<equals]
     // RFC 6265: a cookie name is an HTTP token.
     return !name.isEmpty && name.utf8.allSatisfy(HTTPToken.isTokenByte)
-  }
-
-  private static let dateFormats = [
-    "EEE, dd MMM yyyy HH:mm:ss zzz",  // RFC 1123
-    "EEE, dd-MMM-yyyy HH:mm:ss zzz",  // the form cookies often use
-    "EEEE, dd-MMM-yy HH:mm:ss zzz",  // RFC 850
-  ]
-
-  /// A date as `Expires` writes it.
-  private static func httpDate(_ text: String) -> Date? {
-    for format in dateFormats {
-      let formatter = DateFormatter()
-      formatter.locale = Locale(identifier: "en_US_POSIX")
-      formatter.timeZone = TimeZone(identifier: "GMT")
-      formatter.dateFormat = format
-      if let date = formatter.date(from: text) { return date }
-    }
-    return nil
   }
 }
