@@ -16,7 +16,7 @@ struct HeadParser {
   struct Framing {
     /// The number of `Content-Length` fields.
     var contentLengthCount = 0
-    /// The first `Content-Length` value when it is plain digits.
+    /// The first `Content-Length` value when it is one valid length (``ContentLength``).
     var contentLength: Int64?
     var hasContentEncoding = false
     var hasLocation = false
@@ -119,9 +119,8 @@ struct HeadParser {
   func invalidContentLength(of response: HTTPResponse) -> String? {
     if framing.isPlain { return nil }
     let values = response.headerFields.values(for: "Content-Length")
-    let elements = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-      .map { String($0.trimmed(" \t")) }
-    let lengths = elements.map(Self.digits)
+    let lengths = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+      .map { ContentLength.parse($0, maximumDigits: Self.maximumLengthDigits) }
     let shown = HTTPToken.quotedForMessage(values.joined(separator: ", "), limit: 60)
     if lengths.contains(nil) { return "Content-Length \(shown) is not a plain length" }
     if Set(lengths).count > 1 { return "conflicting Content-Length values \(shown)" }
@@ -139,7 +138,10 @@ struct HeadParser {
       switch pendingKind {
       case .contentLength:
         framing.contentLengthCount += 1
-        if framing.contentLengthCount == 1 { framing.contentLength = Self.digits(pendingValue) }
+        if framing.contentLengthCount == 1 {
+          framing.contentLength = ContentLength.parse(
+            pendingValue, maximumDigits: Self.maximumLengthDigits)
+        }
       case .contentEncoding: framing.hasContentEncoding = true
       case .location: framing.hasLocation = true
       case .setCookie, .other: break
@@ -169,18 +171,9 @@ struct HeadParser {
     return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
   }
 
-  /// The value as a number when it is 1 to 18 ASCII digits and nothing else.
-  static func digits(_ text: String) -> Int64? {
-    var value: Int64 = 0
-    var count = 0
-    for byte in text.utf8 {
-      // 18 digits always fit in 63 bits; a longer length is no length a body can have here.
-      guard (0x30...0x39).contains(byte), count < 18 else { return nil }
-      value = value * 10 + Int64(byte - 0x30)
-      count += 1
-    }
-    return count > 0 ? value : nil
-  }
+  /// The most digits of a `Content-Length` number: 18 always fit in 63 bits; a longer length is
+  /// no length a body can have here.
+  static let maximumLengthDigits = 18
 
   /// Whether `bytes` is an RFC 9110 token, as HTTPFields requires of a name.
   private static func isToken(_ bytes: UnsafeRawBufferPointer) -> Bool {
