@@ -3,8 +3,8 @@
 // Input: lines split at LF (each handed over with its LF, as libcurl does), then a final
 // blank line. Invariants: every field the parser keeps is one HTTPFields would accept (a token
 // name, no control character but HTAB in the value), a complete head has a status of three
-// digits, and the framing it noted agrees with the fields: Content-Length counted, a plain one
-// read as digits, Content-Encoding and Location seen.
+// digits, and the framing it noted agrees with the fields: Content-Length counted, a single one
+// read by ContentLength, Content-Encoding and Location seen.
 
 @testable import EndpointCore
 
@@ -46,7 +46,8 @@ private func check(_ parser: HeadParser) {
   let lengths = parser.fields.values(for: "Content-Length")
   invariant(parser.framing.contentLengthCount == lengths.count, "Content-Length count")
   if lengths.count == 1 {
-    invariant(parser.framing.contentLength == HeadParser.digits(lengths[0]), "Content-Length")
+    let length = ContentLength.parse(lengths[0], maximumDigits: HeadParser.maximumLengthDigits)
+    invariant(parser.framing.contentLength == length, "Content-Length")
   }
   invariant(
     parser.framing.hasContentEncoding == parser.fields.contains("Content-Encoding"),

@@ -54,13 +54,8 @@ extension MiddlewareClient: HTTPTransferClient where Base: HTTPTransferClient {
       }
     }
     guard accepted.contains(response.status) else {
-      throw UnexpectedResponse(
-        method: request.method,
-        url: response.url ?? request.url,
-        response: response,
-        body: try await body.collect(upTo: 64 << 10),
-        accepted: accepted
-      )
+      let body = try await body.collect(upTo: 64 << 10)
+      throw UnexpectedResponse(response, to: request, body: body, accepted: accepted)
     }
     return response
   }

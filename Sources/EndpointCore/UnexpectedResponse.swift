@@ -46,6 +46,20 @@ public struct UnexpectedResponse: Error, Sendable, CustomStringConvertible {
     self.accepted = accepted
   }
 
+  /// The error for `response` to `request`, named by the response's URL when it has one (the
+  /// end of a redirect chain).
+  package init(
+    _ response: HTTPResponse, to request: HTTPRequest, body: Data, accepted: AcceptedStatus
+  ) {
+    self.init(
+      method: request.method,
+      url: response.url ?? request.url,
+      response: response,
+      body: body,
+      accepted: accepted
+    )
+  }
+
   /// The response's status code.
   public var status: Int { response.status }
 

@@ -185,22 +185,18 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         body = .stream(stream)
       }
     }
-    let idleTimeout = request.options.idleTimeout(client: configuration.idleTimeout)
-    let redirectPolicy = request.options.redirectPolicy(client: configuration.redirectPolicy)
-    var options = TransferOptions(
-      idleTimeout: idleTimeout,
-      deadline: request.timeout ?? configuration.deadline,
-      redirectLimit: redirectPolicy.limit,
-      credentialFieldNames: redirectPolicy.credentialFieldNames,
-      maximumResponseSize: request.options.maximumResponseSize(
-        client: configuration.maximumResponseSize
-      ),
-      streamBufferSize: configuration.streamBufferSize,
+    let options = TransferOptions(
+      for: request,
+      clientIdleTimeout: configuration.idleTimeout,
+      clientDeadline: configuration.deadline,
+      clientRedirectPolicy: configuration.redirectPolicy,
+      clientMaximumResponseSize: configuration.maximumResponseSize,
+      bodyBufferLimit: configuration.streamBufferSize,
       inlineBodyLimit: configuration.inlineBodyLimit,
-      metricsObserver: configuration.metricsObserver
+      metricsObserver: configuration.metricsObserver,
+      uploadProgress: uploadProgress,
+      downloadProgress: downloadProgress
     )
-    options.uploadProgress = uploadProgress
-    options.downloadProgress = downloadProgress
     var hop = Hop(
       method: request.method,
       url: request.url,

@@ -7,14 +7,6 @@ import Synchronization
   import Foundation
 #endif
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The loop's side of each transfer on the loop thread: attaching it to a pooled easy handle,
 /// collecting the handles libcurl finished, checking timeouts, retiring transfers, and the
 /// pool of easy handles.

@@ -1,18 +1,18 @@
 internal import CCurl
 import Synchronization
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #elseif canImport(Darwin)
   import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
 #endif
 
 /// libcurl's callbacks on the loop thread: the head's lines, the final head (where the body
@@ -207,15 +207,14 @@ extension CurlTransfer {
         let buffered = inline
         inline = Data()
         shared.withVisibleLock(for: self) { shared in
-          shared.chunks.append(buffered)
-          shared.bufferedBytes = buffered.count
+          shared.unread.append(buffered)
         }
         loop.bytesWaitingForReaders.add(buffered.count, ordering: .relaxed)
         startStreaming(length: nil)
       }
     case .streaming:
       let data = Data(bytes)
-      let limit = options.streamBufferSize
+      let limit = options.bodyBufferLimit
       enum Handoff {
         case queued
         case queuedThenPaused
@@ -229,15 +228,13 @@ extension CurlTransfer {
           shared.waiter = nil
           return .reader(waiter)
         }
-        if shared.bufferedBytes >= limit {
+        if shared.unread.bufferedBytes >= limit {
           shared.pausedForReader = true
           guard mustTake else { return .paused }
-          shared.chunks.append(data)
-          shared.bufferedBytes += count
+          shared.unread.append(data)
           return .queuedThenPaused
         }
-        shared.chunks.append(data)
-        shared.bufferedBytes += count
+        shared.unread.append(data)
         return .queued
       }
       switch handoff {

@@ -7,14 +7,6 @@ import Synchronization
   import Foundation
 #endif
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The end of a hop on the loop thread: settling the outcome, following a redirect, timeouts,
 /// libcurl's timings, retirement with the metrics, and libcurl's codes mapped to errors.
 extension CurlTransfer {

@@ -7,31 +7,8 @@ import Synchronization
   import Foundation
 #endif
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 typealias HeadContinuation = UnsafeContinuation<(HTTPResponse, HTTPBody), any Error>
 typealias ChunkContinuation = UnsafeContinuation<Data?, any Error>
-
-/// The limits and callbacks of one transfer.
-struct TransferOptions: Sendable {
-  var idleTimeout: Duration?
-  var deadline: Duration?
-  var redirectLimit: Int?
-  /// Fields dropped across origins beside the SDK's credential fields.
-  var credentialFieldNames: Set<String> = []
-  var maximumResponseSize: Int?
-  var streamBufferSize: Int
-  var inlineBodyLimit: Int
-  var metricsObserver: (@Sendable (TransferMetrics) -> Void)?
-  var uploadProgress: (@Sendable (TransferProgress) -> Void)?
-  var downloadProgress: (@Sendable (TransferProgress) -> Void)?
-}
 
 /// One exchange from start to end, across redirects: the state machine behind
 /// ``CurlHTTPClient``.
@@ -43,10 +20,7 @@ struct TransferOptions: Sendable {
 ///
 /// `@unchecked Sendable`: the loop-only properties are never touched off the loop thread.
 final class CurlTransfer: @unchecked Sendable {
-  enum Outcome {
-    case finished
-    case failed(any Error)
-  }
+  typealias Outcome = TransferOutcome
 
   /// What happens to the body of the current response.
   enum Delivery {
@@ -88,11 +62,10 @@ final class CurlTransfer: @unchecked Sendable {
   struct Shared {
     var head: HeadContinuation?
     var waiter: ChunkContinuation?
-    var chunks: [Data] = []
-    var chunkIndex = 0
-    var bufferedBytes = 0
+    /// A streamed body's chunks that arrived ahead of its reader.
+    var unread = BodyChunkQueue()
     var outcome: Outcome?
-    /// The loop paused the transfer because `bufferedBytes` reached the stream buffer size.
+    /// The loop paused the transfer because `unread` reached the stream buffer size.
     var pausedForReader = false
 
     var isOpen: Bool {
@@ -228,13 +201,11 @@ final class CurlTransfer: @unchecked Sendable {
       shared -> (HeadContinuation?, ChunkContinuation?, Int, Bool) in
       guard shared.isOpen else { return (nil, nil, 0, false) }
       shared.outcome = .failed(error)
-      let taken = (holdingHead ? nil : shared.head, shared.waiter, shared.bufferedBytes)
+      let taken = (holdingHead ? nil : shared.head, shared.waiter)
       if !holdingHead { shared.head = nil }
       shared.waiter = nil
-      shared.chunks = []
-      shared.chunkIndex = 0
-      shared.bufferedBytes = 0
-      return (taken.0, taken.1, taken.2, true)
+      let dropped = shared.unread.removeAll()
+      return (taken.0, taken.1, dropped, true)
     }
     if dropped > 0 { loop.bytesWaitingForReaders.subtract(dropped, ordering: .relaxed) }
     return (head, waiter, settled)
@@ -277,30 +248,18 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   /// A paused transfer resumes once the unread bytes fall to half the stream buffer.
-  private var resumeThreshold: Int { max(0, options.streamBufferSize / 2) }
+  private var resumeThreshold: Int { max(0, options.bodyBufferLimit / 2) }
 
 }
 
 extension CurlTransfer.Shared {
-  enum Take {
-    case chunk(Data)
-    case end
-    case failure(any Error)
-    case wait
-  }
+  typealias Take = BodyChunkQueue.Take
 
   /// Takes the next unread chunk; also says whether a paused transfer should now resume.
   mutating func take(resumeBelow threshold: Int) -> (Take, unpause: Bool) {
-    if chunkIndex < chunks.count {
-      let chunk = chunks[chunkIndex]
-      chunkIndex += 1
-      bufferedBytes -= chunk.count
-      if chunkIndex == chunks.count {
-        chunks.removeAll(keepingCapacity: true)
-        chunkIndex = 0
-      }
+    if let chunk = unread.next() {
       var unpause = false
-      if pausedForReader, bufferedBytes <= threshold, isOpen {
+      if pausedForReader, unread.bufferedBytes <= threshold, isOpen {
         pausedForReader = false
         unpause = true
       }
@@ -310,10 +269,6 @@ extension CurlTransfer.Shared {
       pausedForReader = false
       return (.wait, true)
     }
-    switch outcome {
-    case .finished: return (.end, false)
-    case .failed(let error): return (.failure(error), false)
-    case nil: return (.wait, false)
-    }
+    return (unread.take(outcome: outcome), false)
   }
 }

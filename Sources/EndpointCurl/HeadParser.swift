@@ -16,7 +16,7 @@ struct HeadParser {
   struct Framing {
     /// The number of `Content-Length` fields.
     var contentLengthCount = 0
-    /// The first `Content-Length` value when it is plain digits.
+    /// The first `Content-Length` value when it is one valid length (``ContentLength``).
     var contentLength: Int64?
     var hasContentEncoding = false
     var hasLocation = false
@@ -108,7 +108,7 @@ struct HeadParser {
     guard framing.isPlain, !framing.hasContentEncoding else {
       return response.declaredBodyLength(method: method)
     }
-    if !HTTPResponse.hasBody(status: response.status, method: method) { return 0 }
+    if !ResponseFraming.hasBody(status: response.status, method: method) { return 0 }
     return framing.contentLength
   }
 
@@ -119,9 +119,8 @@ struct HeadParser {
   func invalidContentLength(of response: HTTPResponse) -> String? {
     if framing.isPlain { return nil }
     let values = response.headerFields.values(for: "Content-Length")
-    let elements = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-      .map { $0.trimmingSpaces() }
-    let lengths = elements.map(Self.digits)
+    let lengths = values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+      .map { ContentLength.parse($0, maximumDigits: Self.maximumLengthDigits) }
     let shown = HTTPToken.quotedForMessage(values.joined(separator: ", "), limit: 60)
     if lengths.contains(nil) { return "Content-Length \(shown) is not a plain length" }
     if Set(lengths).count > 1 { return "conflicting Content-Length values \(shown)" }
@@ -139,7 +138,10 @@ struct HeadParser {
       switch pendingKind {
       case .contentLength:
         framing.contentLengthCount += 1
-        if framing.contentLengthCount == 1 { framing.contentLength = Self.digits(pendingValue) }
+        if framing.contentLengthCount == 1 {
+          framing.contentLength = ContentLength.parse(
+            pendingValue, maximumDigits: Self.maximumLengthDigits)
+        }
       case .contentEncoding: framing.hasContentEncoding = true
       case .location: framing.hasLocation = true
       case .setCookie, .other: break
@@ -169,37 +171,13 @@ struct HeadParser {
     return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
   }
 
-  /// The value as a number when it is 1 to 18 ASCII digits and nothing else.
-  static func digits(_ text: String) -> Int64? {
-    var value: Int64 = 0
-    var count = 0
-    for byte in text.utf8 {
-      // 18 digits always fit in 63 bits; a longer length is no length a body can have here.
-      guard (0x30...0x39).contains(byte), count < 18 else { return nil }
-      value = value * 10 + Int64(byte - 0x30)
-      count += 1
-    }
-    return count > 0 ? value : nil
-  }
+  /// The most digits of a `Content-Length` number: 18 always fit in 63 bits; a longer length is
+  /// no length a body can have here.
+  static let maximumLengthDigits = 18
 
   /// Whether `bytes` is an RFC 9110 token, as HTTPFields requires of a name.
   private static func isToken(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    guard !bytes.isEmpty else { return false }
-    for byte in bytes {
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
-        continue
-      case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"),
-        UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-        UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
-        UInt8(ascii: "|"), UInt8(ascii: "~"):
-        continue
-      default:
-        return false
-      }
-    }
-    return true
+    !bytes.isEmpty && bytes.allSatisfy(HTTPToken.isTokenByte)
   }
 
   /// Whether `bytes` holds no control character but HTAB, as HTTPFields requires of a value.
@@ -229,37 +207,5 @@ struct HeadParser {
       }
       return true
     }
-  }
-}
-
-extension HTTPResponse {
-  /// The body length the response declares, when it is the length of the bytes delivered:
-  /// `nil` without `Content-Length` or with a `Content-Encoding` (libcurl decodes the body, so
-  /// the declared length is the compressed one), and 0 for responses that have no body.
-  func declaredBodyLength(method: HTTPMethod) -> Int64? {
-    if !Self.hasBody(status: status, method: method) { return 0 }
-    if let encoding = headerFields["Content-Encoding"], encoding.lowercased() != "identity" {
-      return nil
-    }
-    // Repeated identical values ("5" twice, or "5, 5") count once; conflicting ones are
-    // rejected before this is asked.
-    guard let text = headerFields.values(for: "Content-Length").first?.split(separator: ",").first,
-      let length = Int64(text.trimmingSpaces()), length >= 0
-    else { return nil }
-    return length
-  }
-
-  /// Whether a response with `status` to `method` can have a body (RFC 9110, section 6.4.1).
-  static func hasBody(status: Int, method: HTTPMethod) -> Bool {
-    !(method == .head || (100..<200).contains(status) || status == 204 || status == 304)
-  }
-}
-
-extension Substring {
-  func trimmingSpaces() -> String {
-    var text = self
-    while text.first == " " || text.first == "\t" { text.removeFirst() }
-    while text.last == " " || text.last == "\t" { text.removeLast() }
-    return String(text)
   }
 }

@@ -70,7 +70,9 @@ struct CookieJar: @unchecked Sendable {
         guard pair.count == 2 else { continue }
         if FieldName.equals(pair[0], "max-age"), let seconds = Int(pair[1]), seconds <= 0 {
           names.insert(name)
-        } else if FieldName.equals(pair[0], "expires"), let date = httpDate(pair[1]), date <= now {
+        } else if FieldName.equals(pair[0], "expires"),
+          let date = HTTPDate.parseCookieDate(pair[1]), date <= now
+        {
           names.insert(name)
         }
       }
@@ -99,30 +101,7 @@ struct CookieJar: @unchecked Sendable {
     let trimmed = text.drop { $0 == " " || $0 == "\t" }
     guard let equals = trimmed.firstIndex(of: "=") else { return false }
     let name = trimmed[..<equals]
-    return !name.isEmpty && name.utf8.allSatisfy(isTokenByte)
-  }
-
-  /// A byte a cookie name may hold (RFC 6265: an HTTP token).
-  private static func isTokenByte(_ byte: UInt8) -> Bool {
-    guard byte > 0x20, byte < 0x7f else { return false }
-    return !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
-  }
-
-  private static let dateFormats = [
-    "EEE, dd MMM yyyy HH:mm:ss zzz",  // RFC 1123
-    "EEE, dd-MMM-yyyy HH:mm:ss zzz",  // the form cookies often use
-    "EEEE, dd-MMM-yy HH:mm:ss zzz",  // RFC 850
-  ]
-
-  /// A date as `Expires` writes it.
-  private static func httpDate(_ text: String) -> Date? {
-    for format in dateFormats {
-      let formatter = DateFormatter()
-      formatter.locale = Locale(identifier: "en_US_POSIX")
-      formatter.timeZone = TimeZone(identifier: "GMT")
-      formatter.dateFormat = format
-      if let date = formatter.date(from: text) { return date }
-    }
-    return nil
+    // RFC 6265: a cookie name is an HTTP token.
+    return !name.isEmpty && name.utf8.allSatisfy(HTTPToken.isTokenByte)
   }
 }

@@ -71,13 +71,11 @@ struct FoundationResponseHead: Sendable {
   /// and repeated `Content-Encoding` fields as an encoding: an unknown length.
   func declaredBodyLength(method: HTTPMethod) -> Int64? {
     guard let http = response as? HTTPURLResponse else { return nil }
-    if !HTTPResponse.hasBody(status: http.statusCode, method: method) { return 0 }
-    if let encoding = http.value(forHTTPHeaderField: "Content-Encoding"),
-      !FieldName.equals(encoding, "identity")
-    {
-      return nil
-    }
-    guard let text = http.value(forHTTPHeaderField: "Content-Length") else { return nil }
-    return ContentLength.parse(text)
+    return ResponseFraming.declaredBodyLength(
+      status: http.statusCode,
+      method: method,
+      contentEncoding: http.value(forHTTPHeaderField: "Content-Encoding"),
+      contentLength: http.value(forHTTPHeaderField: "Content-Length").map { [$0] } ?? []
+    )
   }
 }

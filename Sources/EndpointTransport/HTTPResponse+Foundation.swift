@@ -26,9 +26,4 @@ extension HTTPResponse {
     }
     self.init(status: response.statusCode, headerFields: fields, url: response.url)
   }
-
-  /// Whether a response with `status` to `method` can have a body (RFC 9110, section 6.4.1).
-  static func hasBody(status: Int, method: HTTPMethod) -> Bool {
-    !(method == .head || (100..<200).contains(status) || status == 204 || status == 304)
-  }
 }

@@ -87,8 +87,7 @@ extension Transfer {
           // A compressed body grew past its declared length: stream it after all.
           let buffered = state.inlineData
           state.inlineData = Data()
-          state.chunks.append(buffered)
-          state.bufferedBytes = buffered.count
+          state.unread.append(buffered)
           return state.startStreaming(body: streamBody(length: nil))
         }
       case .streaming:
@@ -98,9 +97,8 @@ extension Transfer {
           effects.waiter = (waiter, .success(data))
           return effects
         }
-        state.chunks.append(data)
-        state.bufferedBytes += data.count
-        if state.bufferedBytes > options.bodyBufferLimit {
+        state.unread.append(data)
+        if state.unread.bufferedBytes > options.bodyBufferLimit {
           let url = state.response?.url ?? state.hop.url
           return state.terminate(
             with: ResponseBufferOverflow(

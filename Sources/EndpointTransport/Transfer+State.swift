@@ -18,10 +18,7 @@ extension Transfer {
     var ended = false
   }
 
-  enum Outcome {
-    case finished
-    case failed(any Error)
-  }
+  typealias Outcome = TransferOutcome
 
   enum Delivery: Equatable {
     case pending
@@ -49,9 +46,8 @@ extension Transfer {
     var response: FoundationResponseHead?
     var delivery = Delivery.pending
     var inlineData = Data()
-    var chunks: [Data] = []
-    var chunkIndex = 0
-    var bufferedBytes = 0
+    /// A streamed body's chunks that arrived ahead of its reader.
+    var unread = BodyChunkQueue()
     var waiter: ChunkContinuation?
     var outcome: Outcome?
     var cancelRequested = false
@@ -80,12 +76,7 @@ extension Transfer {
       self.collectsMetrics = collectsMetrics
     }
 
-    enum Take {
-      case chunk(Data)
-      case end
-      case failure(any Error)
-      case wait
-    }
+    typealias Take = BodyChunkQueue.Take
 
     struct Snapshot {
       var finalURL: URL?
@@ -99,21 +90,7 @@ extension Transfer {
     }
 
     mutating func takeChunk() -> Take {
-      if chunkIndex < chunks.count {
-        let chunk = chunks[chunkIndex]
-        chunkIndex += 1
-        bufferedBytes -= chunk.count
-        if chunkIndex == chunks.count {
-          chunks.removeAll(keepingCapacity: true)
-          chunkIndex = 0
-        }
-        return .chunk(chunk)
-      }
-      switch outcome {
-      case .finished: return .end
-      case .failed(let error): return .failure(error)
-      case nil: return .wait
-      }
+      unread.take(outcome: outcome)
     }
 
     /// Hands the head to the caller with a streamed body.
@@ -176,9 +153,7 @@ extension Transfer {
         self.waiter = nil
         effects.waiter = (waiter, .failure(error))
       }
-      chunks = []
-      chunkIndex = 0
-      bufferedBytes = 0
+      unread.removeAll()
       inlineData = Data()
       if let task, !redirectAnswered {
         effects.cancelTask = task

@@ -11,26 +11,23 @@ typealias TransferHeadContinuation =
   UnsafeContinuation<(FoundationResponseHead, HTTPBody), any Error>
 typealias ChunkContinuation = UnsafeContinuation<Data?, any Error>
 
-/// The limits and callbacks of one transfer.
-struct TransferOptions: Sendable {
-  var idleTimeout: Duration?
-  var deadline: Duration?
-  var redirectLimit: Int?
-  /// Fields dropped across origins beside the SDK's credential fields.
-  var credentialFieldNames: Set<String> = []
-  var maximumResponseSize: Int?
-  var bodyBufferLimit: Int
-  var inlineBodyLimit: Int
+/// The limits and callbacks of one transfer: EndpointCore's `TransferOptions`, read through
+/// (`options.idleTimeout`), and what only the URLSession client needs.
+@dynamicMemberLookup
+struct SessionTransferOptions: Sendable {
+  var shared: TransferOptions
+  /// The timeout given to Foundation, a backstop behind the SDK's own timer.
   var foundationTimeout: TimeInterval
-  var metricsObserver: (@Sendable (TransferMetrics) -> Void)?
-  var uploadProgress: (@Sendable (TransferProgress) -> Void)?
-  var downloadProgress: (@Sendable (TransferProgress) -> Void)?
   /// Where response cookies go when the client stores them in URLSession's place.
   var cookies: CookieJar?
   /// The client's open/closed state: a hop is not launched once the client is shut down.
   var lifecycle: ClientLifecycle?
   /// The limit on the wait for a first sign of a connection (see `Transfer+ConnectTimeout`).
   var connectTimeout: Duration?
+
+  subscript<Value>(dynamicMember keyPath: KeyPath<TransferOptions, Value>) -> Value {
+    shared[keyPath: keyPath]
+  }
 }
 
 /// One request from start to end, across redirects: the state machine behind
@@ -43,7 +40,7 @@ struct TransferOptions: Sendable {
 final class Transfer: TimeoutTarget {
   let method: HTTPMethod
   let url: URL
-  let options: TransferOptions
+  let options: SessionTransferOptions
   let mode: TransferMode
   private let session: URLSession
   private let router: TaskRouter
@@ -57,7 +54,7 @@ final class Transfer: TimeoutTarget {
 
   init(
     hop: Hop,
-    options: TransferOptions,
+    options: SessionTransferOptions,
     mode: TransferMode,
     session: URLSession,
     router: TaskRouter,

@@ -120,26 +120,25 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
       if let file = body.temporaryFile { try? FileManager.default.removeItem(at: file) }
       throw UnsupportedRequest(method: request.method, url: request.url, reason: reason)
     }
-    let idleTimeout = request.options.idleTimeout(client: configuration.idleTimeout)
-    let redirectPolicy = request.options.redirectPolicy(client: configuration.redirectPolicy)
-    var options = TransferOptions(
-      idleTimeout: idleTimeout,
-      deadline: request.timeout ?? configuration.deadline,
-      redirectLimit: redirectPolicy.limit,
-      credentialFieldNames: redirectPolicy.credentialFieldNames,
-      maximumResponseSize: request.options.maximumResponseSize(
-        client: configuration.maximumResponseSize
-      ),
+    let shared = TransferOptions(
+      for: request,
+      clientIdleTimeout: configuration.idleTimeout,
+      clientDeadline: configuration.deadline,
+      clientRedirectPolicy: configuration.redirectPolicy,
+      clientMaximumResponseSize: configuration.maximumResponseSize,
       bodyBufferLimit: configuration.bodyBufferLimit,
       inlineBodyLimit: configuration.inlineBodyLimit,
-      foundationTimeout: Configuration.foundationTimeout(for: idleTimeout),
-      metricsObserver: configuration.metricsObserver
+      metricsObserver: configuration.metricsObserver,
+      uploadProgress: uploadProgress,
+      downloadProgress: downloadProgress
     )
-    options.uploadProgress = uploadProgress
-    options.downloadProgress = downloadProgress
-    options.cookies = cookies
-    options.lifecycle = lifecycle
-    options.connectTimeout = configuration.connectTimeout
+    let options = SessionTransferOptions(
+      shared: shared,
+      foundationTimeout: Configuration.foundationTimeout(for: shared.idleTimeout),
+      cookies: cookies,
+      lifecycle: lifecycle,
+      connectTimeout: configuration.connectTimeout
+    )
     let transfer = Transfer(
       hop: hop,
       options: options,

@@ -11,6 +11,15 @@ import Testing
     #expect(ContentLength.parse("9223372036854775807") == Int64.max)
   }
 
+  @Test func aDigitLimitRefusesLongerNumbers() {
+    #expect(ContentLength.parse("123456789012345678", maximumDigits: 18) == 123_456_789_012_345_678)
+    #expect(ContentLength.parse("1234567890123456789", maximumDigits: 18) == nil)
+    #expect(ContentLength.parse("0000000000000000005", maximumDigits: 18) == nil)
+    #expect(ContentLength.parse("5, 5", maximumDigits: 1) == 5)
+    #expect(ContentLength.parse("5, 50", maximumDigits: 1) == nil)
+    #expect(ContentLength.parse("9223372036854775807", maximumDigits: 19) == Int64.max)
+  }
+
   @Test func aListOfOneValueRepeatedIsThatValue() {
     #expect(ContentLength.parse("5, 5") == 5)
     #expect(ContentLength.parse("5,5 ,5") == 5)

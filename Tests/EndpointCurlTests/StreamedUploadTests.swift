@@ -462,7 +462,7 @@ extension StreamedUploadTests {
       deadline: nil,
       redirectLimit: nil,
       maximumResponseSize: nil,
-      streamBufferSize: 1024,
+      bodyBufferLimit: 1024,
       inlineBodyLimit: 1024
     )
     // Never started: the loop ignores its wake-up, as it would one it has not reached yet.

@@ -94,7 +94,6 @@ public struct WebLink: Sendable, Hashable {
   }
 
   private static func trimmed(_ text: Substring) -> String {
-    String(
-      text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    String(text.trimmed(" \t"))
   }
 }

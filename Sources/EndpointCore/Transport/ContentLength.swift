@@ -8,7 +8,16 @@
 package enum ContentLength {
   /// The length one field value declares (a comma-separated list allowed), or `nil` when the
   /// value is not a valid length or its list holds different numbers.
+  @inlinable
   package static func parse(_ value: some StringProtocol) -> Int64? {
+    parse(value, maximumDigits: .max)
+  }
+
+  /// ``parse(_:)`` with at most `maximumDigits` digits in each number, leading zeros included
+  /// (the curl client takes 18, which always fit in 63 bits).
+  // Inlinable: specialized for `String` in the curl client, which reads every response's length.
+  @inlinable
+  package static func parse(_ value: some StringProtocol, maximumDigits: Int) -> Int64? {
     var length: Int64?
     var number: Int64 = 0
     var digits = 0
@@ -26,6 +35,7 @@ package enum ContentLength {
     for byte in value.utf8 {
       switch byte {
       case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        if digits >= maximumDigits { return nil }
         if endedNumber { return nil }  // "1 0"
         let (times, overflowTimes) = number.multipliedReportingOverflow(by: 10)
         let (sum, overflowSum) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))

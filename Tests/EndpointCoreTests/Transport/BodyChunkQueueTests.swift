@@ -1,0 +1,51 @@
+import EndpointCore
+import Foundation
+import Testing
+
+/// The queue of a streamed body's unread chunks both transports fill ahead of the reader.
+@Suite struct BodyChunkQueueTests {
+  private struct Failure: Error, Equatable {}
+
+  private func text(_ take: BodyChunkQueue.Take) -> String {
+    switch take {
+    case .chunk(let data): "chunk " + String(decoding: data, as: UTF8.self)
+    case .end: "end"
+    case .failure(let error): "failure \(error is Failure)"
+    case .wait: "wait"
+    }
+  }
+
+  @Test func chunksComeOutInOrderAndCountTheirBytes() {
+    var queue = BodyChunkQueue()
+    #expect(queue.next() == nil)
+    queue.append(Data("ab".utf8))
+    queue.append(Data("cde".utf8))
+    #expect(queue.bufferedBytes == 5)
+    #expect(queue.next() == Data("ab".utf8))
+    #expect(queue.bufferedBytes == 3)
+    queue.append(Data("f".utf8))
+    #expect(queue.next() == Data("cde".utf8))
+    #expect(queue.next() == Data("f".utf8))
+    #expect(queue.next() == nil)
+    #expect(queue.bufferedBytes == 0)
+  }
+
+  @Test func theReaderWaitsUntilTheTransferSettlesAndReadsEveryChunkBeforeTheEnd() {
+    var queue = BodyChunkQueue()
+    #expect(text(queue.take(outcome: nil)) == "wait")
+    queue.append(Data("x".utf8))
+    #expect(text(queue.take(outcome: .finished)) == "chunk x")
+    #expect(text(queue.take(outcome: .finished)) == "end")
+    #expect(text(queue.take(outcome: .finished)) == "end")
+  }
+
+  @Test func aFailedTransferFailsTheReaderOnceItsQueueIsEmpty() {
+    var queue = BodyChunkQueue()
+    queue.append(Data("kept".utf8))
+    queue.append(Data("dropped".utf8))
+    #expect(text(queue.take(outcome: .failed(Failure()))) == "chunk kept")
+    #expect(queue.removeAll() == 7)
+    #expect(queue.bufferedBytes == 0)
+    #expect(text(queue.take(outcome: .failed(Failure()))) == "failure true")
+  }
+}
