@@ -39,7 +39,7 @@ final class DownloadFile: Sendable {
 
   /// Appends `data`; a discarded file ignores it.
   func write(_ data: Data) throws(DownloadFileError) {
-    let failure: String? = descriptor.withLock { fd in
+    let failure: String? = descriptor.withVisibleLock { fd in
       guard fd >= 0 else { return nil }
       return data.withUnsafeBytes { buffer -> String? in
         var offset = 0
@@ -59,7 +59,7 @@ final class DownloadFile: Sendable {
 
   /// Closes the file and moves it to the destination, replacing any file there.
   func commit() throws(DownloadFileError) {
-    let failure: String? = descriptor.withLock { fd in
+    let failure: String? = descriptor.withVisibleLock { fd in
       guard fd >= 0 else { return "the download was already discarded" }
       let closed = close(fd)
       fd = -1
@@ -75,7 +75,7 @@ final class DownloadFile: Sendable {
 
   /// Closes and deletes the partial file; safe to call more than once.
   func discard() {
-    descriptor.withLock { fd in
+    descriptor.withVisibleLock { fd in
       guard fd >= 0 else { return }
       close(fd)
       fd = -1

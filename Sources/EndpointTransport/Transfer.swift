@@ -92,7 +92,7 @@ final class Transfer: TimeoutTarget {
   /// task is made on the client's worker thread, so that the caller's thread, one of the
   /// cooperative pool's, never waits (see ``SessionWorker``).
   func start(_ continuation: TransferHeadContinuation) {
-    let failure: (any Error)? = state.withLock { state in
+    let failure: (any Error)? = state.withVisibleLock { state in
       if case .failed(let error) = state.outcome { return error }
       state.head = continuation
       return nil
@@ -102,7 +102,7 @@ final class Transfer: TimeoutTarget {
       return
     }
     startTimer()
-    let hop = state.withLock { $0.hop }
+    let hop = state.withVisibleLock { $0.hop }
     if router.isIdle {
       launch(hop)
     } else {
@@ -112,7 +112,7 @@ final class Transfer: TimeoutTarget {
 
   /// The calling task was cancelled: stop the transfer and throw `CancellationError`.
   func cancel() {
-    let effects = state.withLock { state -> Effects in
+    let effects = state.withVisibleLock { state -> Effects in
       guard state.outcome == nil else { return Effects() }
       state.cancelRequested = true
       return state.terminate(with: CancellationError())
@@ -127,7 +127,7 @@ final class Transfer: TimeoutTarget {
 
   /// The next chunk of a streamed body, waiting for it if needed.
   func nextChunk() async throws -> Data? {
-    switch state.withLock({ $0.takeChunk() }) {
+    switch state.withVisibleLock({ $0.takeChunk() }) {
     case .chunk(let data): return data
     case .end: return nil
     case .failure(let error): throw error
@@ -135,7 +135,7 @@ final class Transfer: TimeoutTarget {
     }
     return try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: ChunkContinuation) in
-        let taken = state.withLock { state -> State.Take in
+        let taken = state.withVisibleLock { state -> State.Take in
           let taken = state.takeChunk()
           if case .wait = taken { state.waiter = continuation }
           return taken
@@ -155,7 +155,7 @@ final class Transfer: TimeoutTarget {
   // MARK: - Internals
 
   func fail(with error: any Error) {
-    let effects = state.withLock { state -> Effects in
+    let effects = state.withVisibleLock { state -> Effects in
       guard state.outcome == nil else { return Effects() }
       return state.terminate(with: error)
     }
@@ -168,7 +168,7 @@ final class Transfer: TimeoutTarget {
 
   func launch(_ hop: Hop) {
     // Stopped while waiting for the worker: no task to make.
-    if state.withLock({ $0.outcome != nil }) { return }
+    if state.withVisibleLock({ $0.outcome != nil }) { return }
     if options.lifecycle?.isClosed == true {
       fail(with: URLSessionHTTPClient.ShutDown(method: method, url: url))
       return
@@ -186,7 +186,7 @@ final class Transfer: TimeoutTarget {
       task = session.uploadTask(with: request, fromFile: fileURL)
     }
     router.register(task, for: self)
-    let live = state.withLock { state -> Bool in
+    let live = state.withVisibleLock { state -> Bool in
       guard state.outcome == nil else { return false }
       state.task = task
       return true
