@@ -186,6 +186,11 @@ final class Transfer: TimeoutTarget {
       task = session.uploadTask(with: request, fromFile: fileURL)
     }
     router.register(task, for: self)
+    // A shutdown that began after the check above failed the transfers registered by then, not
+    // this one (launched on the caller's thread, not the worker's): it fails itself.
+    if options.lifecycle?.isClosed == true {
+      fail(with: URLSessionHTTPClient.ShutDown(method: method, url: url))
+    }
     let live = state.withVisibleLock { state -> Bool in
       guard state.outcome == nil else { return false }
       state.task = task
