@@ -30,6 +30,8 @@ fi
 # halt_on_error: the first race fails the run instead of scrolling past. The suppressions cover
 # Swift's own continuation code only (see the file).
 export TSAN_OPTIONS="halt_on_error=1 suppressions=$ROOT/scripts/tsan-curl.supp ${TSAN_OPTIONS:-}"
+# -DENDPOINT_THREAD_SANITIZER: the SDK's locks announce themselves (as in scripts/sanitizers.sh,
+# which shares the build directory and these flags).
 swift test --disable-xctest --scratch-path .build/tsan --sanitize=thread \
-  --filter EndpointCurlTests "$@"
+  -Xswiftc -DENDPOINT_THREAD_SANITIZER --filter EndpointCurlTests "$@"
 echo "tsan-curl: ok, no data race reported"

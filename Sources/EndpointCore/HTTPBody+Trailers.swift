@@ -66,10 +66,10 @@ package final class TrailerBox: Sendable {
 
   package init() {}
 
-  package var fields: HTTPFields? { storage.withLock { $0 } }
+  package var fields: HTTPFields? { storage.withVisibleLock { $0 } }
 
   package func set(_ fields: HTTPFields?) {
-    storage.withLock { $0 = fields }
+    storage.withVisibleLock { $0 = fields }
   }
 
   /// Adds one trailer line as libcurl hands it over (`Name: value` and its line end); an empty
@@ -84,7 +84,7 @@ package final class TrailerBox: Sendable {
     while let first = value.first, edge.contains(first) { value.removeFirst() }
     while let last = value.last, edge.contains(last) { value.removeLast() }
     let text = String(decoding: value, as: UTF8.self)
-    storage.withLock { fields in
+    storage.withVisibleLock { fields in
       var updated = fields ?? HTTPFields()
       if (try? updated.append(text, for: name)) != nil { fields = updated }
     }

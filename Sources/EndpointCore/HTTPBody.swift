@@ -176,7 +176,7 @@ final class StreamSource: Sendable {
   }
 
   func makeNext() -> () async throws -> Data? {
-    let first = consumed.withLock { consumed in
+    let first = consumed.withVisibleLock { consumed in
       defer { consumed = true }
       return !consumed
     }

@@ -151,7 +151,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
   /// Queues `command` for the loop; `false` when the loop no longer takes commands (shut down).
   @discardableResult
   func submit(_ command: Command) -> Bool {
-    let (accepted, wake) = inbox.withVisibleLock(for: self) { inbox -> (Bool, Bool) in
+    let (accepted, wake) = inbox.withVisibleLock { inbox -> (Bool, Bool) in
       guard case .open = inbox.state else { return (false, false) }
       inbox.commands.append(command)
       guard inbox.loopWaits else { return (true, false) }
@@ -166,7 +166,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
   /// every libcurl handle; returns when that is done.
   func shutdown() async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let (finished, wake) = inbox.withVisibleLock(for: self) { inbox -> (Bool, Bool) in
+      let (finished, wake) = inbox.withVisibleLock { inbox -> (Bool, Bool) in
         if case .finished = inbox.state { return (true, false) }
         inbox.shutdownWaiters.append(continuation)
         inbox.state = .closing
@@ -220,7 +220,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
       let timeout = waitTimeout()
       if timeout != 0, announceWait() {
         poller.wait(timeout: timeout)
-        inbox.withVisibleLock(for: self) { $0.loopWaits = false }
+        inbox.withVisibleLock { $0.loopWaits = false }
       } else {
         poller.wait(timeout: 0)
       }
@@ -240,7 +240,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
   /// Tells submitters that the loop is going to wait, unless a command or a shutdown arrived
   /// since the inbox was drained; returns whether the loop may wait.
   private func announceWait() -> Bool {
-    inbox.withVisibleLock(for: self) { inbox -> Bool in
+    inbox.withVisibleLock { inbox -> Bool in
       guard inbox.commands.isEmpty, case .open = inbox.state else { return false }
       inbox.loopWaits = true
       return true
@@ -262,7 +262,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
   }
 
   private func drainInbox() {
-    let closing = inbox.withVisibleLock(for: self) { inbox -> Bool in
+    let closing = inbox.withVisibleLock { inbox -> Bool in
       swap(&drained, &inbox.commands)
       if case .closing = inbox.state { return true }
       return false
@@ -287,7 +287,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
 
   private func tearDown() {
     stopping = true
-    let (pending, waiters) = inbox.withVisibleLock(for: self) { inbox in
+    let (pending, waiters) = inbox.withVisibleLock { inbox in
       inbox.state = .finished
       let taken = (inbox.commands, inbox.shutdownWaiters)
       inbox.commands = []

@@ -114,7 +114,7 @@ extension CurlTransfer {
     delivery = .streaming
     guard let response else { return }
     let body = HTTPBody(CurlResponseBody(transfer: self), length: length, trailers: trailers)
-    let head = shared.withVisibleLock(for: self) { shared -> HeadContinuation? in
+    let head = shared.withVisibleLock { shared -> HeadContinuation? in
       guard shared.isOpen else { return nil }
       defer { shared.head = nil }
       return shared.head
@@ -206,7 +206,7 @@ extension CurlTransfer {
         // A compressed body grew past its declared length: stream it after all.
         let buffered = inline
         inline = Data()
-        shared.withVisibleLock(for: self) { shared in
+        shared.withVisibleLock { shared in
           shared.unread.append(buffered)
         }
         loop.bytesWaitingForReaders.add(buffered.count, ordering: .relaxed)
@@ -222,7 +222,7 @@ extension CurlTransfer {
         case paused
         case stopped
       }
-      let handoff = shared.withVisibleLock(for: self) { shared -> Handoff in
+      let handoff = shared.withVisibleLock { shared -> Handoff in
         guard shared.isOpen else { return .stopped }
         if let waiter = shared.waiter {
           shared.waiter = nil

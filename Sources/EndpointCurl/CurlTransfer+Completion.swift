@@ -70,7 +70,7 @@ extension CurlTransfer {
   /// The body ended normally: the caller gets the head (for inline bodies) or the end of the
   /// stream, once the loop retires the transfer.
   private func settle(head value: (HTTPResponse, HTTPBody)?) {
-    let (head, waiter) = shared.withVisibleLock(for: self) {
+    let (head, waiter) = shared.withVisibleLock {
       shared -> (HeadContinuation?, ChunkContinuation?) in
       guard shared.isOpen else { return (nil, nil) }
       shared.outcome = .finished
@@ -150,7 +150,7 @@ extension CurlTransfer {
     }
     if let idle = options.idleTimeout {
       let paused =
-        shared.withVisibleLock(for: self) { $0.pausedForReader }
+        shared.withVisibleLock { $0.pausedForReader }
         || upload?.waitsForProducer == true
       let wake: ContinuousClock.Instant
       if paused {
@@ -207,7 +207,7 @@ extension CurlTransfer {
 
   /// Resumes a head continuation that ``cancel()`` left for the loop, with the failure.
   func resumeHeldHead() {
-    let (head, error) = shared.withVisibleLock(for: self) {
+    let (head, error) = shared.withVisibleLock {
       shared -> (HeadContinuation?, (any Error)?) in
       defer { shared.head = nil }
       if case .failed(let error) = shared.outcome { return (shared.head, error) }
@@ -221,7 +221,7 @@ extension CurlTransfer {
     if case .file(let file) = delivery { file.discard() }
     upload?.close()
     inline = Data()
-    if shared.withVisibleLock(for: self, { $0.isOpen }) { failOnLoop(shutDownError()) }
+    if shared.withVisibleLock({ $0.isOpen }) { failOnLoop(shutDownError()) }
     resumeHeldHead()
     defer {
       if let (continuation, result) = pendingHead { continuation.resume(with: result) }
@@ -230,7 +230,7 @@ extension CurlTransfer {
       pendingWaiter = nil
     }
     guard let observer = options.metricsObserver else { return }
-    let error: (any Error)? = shared.withVisibleLock(for: self) { shared in
+    let error: (any Error)? = shared.withVisibleLock { shared in
       if case .failed(let error) = shared.outcome { return error }
       return nil
     }

@@ -136,13 +136,13 @@ final class CurlTransfer: @unchecked Sendable {
 
   var sawSetCookie: Bool { parser.sawSetCookie }
 
-  var isLive: Bool { shared.withVisibleLock(for: self) { $0.isOpen } }
+  var isLive: Bool { shared.withVisibleLock { $0.isOpen } }
 
   // MARK: - Caller side
 
   /// Queues the transfer on the loop; `continuation` receives the response head and body.
   func begin(_ continuation: HeadContinuation) {
-    let failure: (any Error)? = shared.withVisibleLock(for: self) { shared in
+    let failure: (any Error)? = shared.withVisibleLock { shared in
       if case .failed(let error) = shared.outcome { return error }
       shared.head = continuation
       return nil
@@ -197,7 +197,7 @@ final class CurlTransfer: @unchecked Sendable {
     _ error: any Error,
     holdingHead: Bool
   ) -> (HeadContinuation?, ChunkContinuation?, Bool) {
-    let (head, waiter, dropped, settled) = shared.withVisibleLock(for: self) {
+    let (head, waiter, dropped, settled) = shared.withVisibleLock {
       shared -> (HeadContinuation?, ChunkContinuation?, Int, Bool) in
       guard shared.isOpen else { return (nil, nil, 0, false) }
       shared.outcome = .failed(error)
@@ -213,7 +213,7 @@ final class CurlTransfer: @unchecked Sendable {
 
   /// The next chunk of a streamed body, waiting for it if needed.
   func nextChunk() async throws -> Data? {
-    let (taken, unpause) = shared.withVisibleLock(for: self) {
+    let (taken, unpause) = shared.withVisibleLock {
       $0.take(resumeBelow: resumeThreshold)
     }
     if unpause { loop.submit(.unpause(self)) }
@@ -227,7 +227,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
     return try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: ChunkContinuation) in
-        let (taken, unpause) = shared.withVisibleLock(for: self) { shared in
+        let (taken, unpause) = shared.withVisibleLock { shared in
           let result = shared.take(resumeBelow: resumeThreshold)
           if case .wait = result.0 { shared.waiter = continuation }
           return result

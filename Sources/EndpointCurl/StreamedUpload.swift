@@ -86,7 +86,7 @@ final class StreamedUpload: Sendable {
   /// Whether the stream may still give bytes: `false` once it ended empty. A redirect that
   /// keeps the body can then be followed.
   var mayHaveBytes: Bool {
-    state.withVisibleLock(for: self) { state in
+    state.withVisibleLock { state in
       guard case .finished = state.end else { return true }
       return state.produced > 0
     }
@@ -95,12 +95,12 @@ final class StreamedUpload: Sendable {
   /// Whether the transfer waits for the stream (not for the server): the idle timeout does not
   /// count that time.
   var waitsForProducer: Bool {
-    state.withVisibleLock(for: self) { $0.readerPaused && !$0.responseArrived }
+    state.withVisibleLock { $0.readerPaused && !$0.responseArrived }
   }
 
   /// The loop resumes the transfer (it handles an `.unpause`). Loop thread.
   func loopResumes() {
-    state.withVisibleLock(for: self) { state in
+    state.withVisibleLock { state in
       state.readerPaused = false
       state.wakeSent = false
     }
@@ -111,7 +111,7 @@ final class StreamedUpload: Sendable {
   /// a `303`): libcurl then stops sending, but completes the transfer only once it is resumed,
   /// which a stream that gives nothing more would never do. Loop thread.
   func responseHeadArrived() -> Bool {
-    state.withVisibleLock(for: self) { state -> Bool in
+    state.withVisibleLock { state -> Bool in
       state.responseArrived = true
       guard state.readerPaused, !state.wakeSent else { return false }
       state.wakeSent = true
@@ -123,7 +123,7 @@ final class StreamedUpload: Sendable {
 
   /// Starts the task that reads `body` for `transfer`.
   func start(reading body: HTTPBody, for transfer: CurlTransfer) {
-    let open = state.withVisibleLock(for: self) { state -> Bool in
+    let open = state.withVisibleLock { state -> Bool in
       // Closed already when the client was shut down before the transfer could begin.
       guard !state.closed else { return false }
       state.transfer = transfer
@@ -131,7 +131,7 @@ final class StreamedUpload: Sendable {
     }
     guard open else { return }
     let task = Task { await self.produce(from: body) }
-    let closed = state.withVisibleLock(for: self) { state -> Bool in
+    let closed = state.withVisibleLock { state -> Bool in
       if state.closed { return true }
       state.task = task
       return false
@@ -159,7 +159,7 @@ final class StreamedUpload: Sendable {
       case tooLong(Int64)
     }
     let count = chunk.count
-    let (step, wake) = state.withVisibleLock(for: self) {
+    let (step, wake) = state.withVisibleLock {
       state -> (Step, CurlTransfer?) in
       guard !state.closed, !state.ended else { return (.stop, nil) }
       if let declaredLength, state.produced + Int64(count) > declaredLength {
@@ -184,21 +184,21 @@ final class StreamedUpload: Sendable {
       return false
     case .wait:
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-        let goOn = state.withVisibleLock(for: self) { state -> Bool in
+        let goOn = state.withVisibleLock { state -> Bool in
           if state.closed || state.buffered <= resumeThreshold { return true }
           state.producer = continuation
           return false
         }
         if goOn { continuation.resume() }
       }
-      return state.withVisibleLock(for: self) { !$0.closed }
+      return state.withVisibleLock { !$0.closed }
     }
   }
 
   /// The stream ended (`error` is `nil`) or failed. A failure, or an end short of the declared
   /// length, stops the transfer at once; a normal end wakes a paused transfer to finish.
   private func finish(_ error: (any Error)?) {
-    let (wake, failure) = state.withVisibleLock(for: self) {
+    let (wake, failure) = state.withVisibleLock {
       state -> (CurlTransfer?, (any Error)?) in
       guard !state.closed, !state.ended else { return (nil, nil) }
       var failure = error
@@ -238,7 +238,7 @@ final class StreamedUpload: Sendable {
     into buffer: UnsafeMutableRawPointer,
     room: Int
   ) -> (Read, producer: UnsafeContinuation<Void, Never>?) {
-    state.withVisibleLock(for: self) { state -> (Read, UnsafeContinuation<Void, Never>?) in
+    state.withVisibleLock { state -> (Read, UnsafeContinuation<Void, Never>?) in
       // Closed while libcurl still sends: the transfer was stopped and is being detached.
       if state.closed { return (.failed(CancellationError()), nil) }
       switch state.end {
@@ -279,7 +279,7 @@ final class StreamedUpload: Sendable {
   /// The transfer ended or dropped the body: the task stops and the buffer is freed. Any
   /// thread; safe to call more than once.
   func close() {
-    let (producer, task) = state.withVisibleLock(for: self) {
+    let (producer, task) = state.withVisibleLock {
       state -> (UnsafeContinuation<Void, Never>?, Task<Void, Never>?) in
       guard !state.closed else { return (nil, nil) }
       state.closed = true

@@ -19,12 +19,12 @@ enum FixtureFile {
 
   /// Whether a re-recording of `file` has already written it in this process.
   static func wasRestarted(_ file: URL) -> Bool {
-    restarted.withLock { $0.contains(file.standardizedFileURL.path) }
+    restarted.withVisibleLock { $0.contains(file.standardizedFileURL.path) }
   }
 
   /// Notes that a re-recording of `file` has written it: later writers add to it.
   static func markRestarted(_ file: URL) {
-    _ = restarted.withLock { $0.insert(file.standardizedFileURL.path) }
+    _ = restarted.withVisibleLock { $0.insert(file.standardizedFileURL.path) }
   }
 
   /// Runs `body` while holding the lock of `file`'s directory, created if missing.

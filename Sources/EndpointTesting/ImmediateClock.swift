@@ -67,9 +67,9 @@ public struct ImmediateClock: Clock, Sendable {
 final class SharedDuration: Sendable {
   private let storage = Mutex(Duration.zero)
 
-  var value: Duration { storage.withLock { $0 } }
+  var value: Duration { storage.withVisibleLock { $0 } }
 
   func advance(to offset: Duration) {
-    storage.withLock { $0 = max($0, offset) }
+    storage.withVisibleLock { $0 = max($0, offset) }
   }
 }

@@ -43,26 +43,26 @@ public struct ManualClock: Clock, Sendable {
   public init() {}
 
   /// The current instant.
-  public var now: Instant { Instant(offset: storage.state.withLock { $0.now }) }
+  public var now: Instant { Instant(offset: storage.state.withVisibleLock { $0.now }) }
 
   /// The smallest step: one nanosecond.
   public var minimumResolution: Duration { .nanoseconds(1) }
 
   /// How many tasks are sleeping on this clock.
-  public var sleeperCount: Int { storage.state.withLock { $0.sleepers.count } }
+  public var sleeperCount: Int { storage.state.withVisibleLock { $0.sleepers.count } }
 
   /// Suspends until the clock is advanced to `deadline`.
   ///
   /// - Throws: `CancellationError` if the task is cancelled first.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    let id = storage.state.withLock { state in
+    let id = storage.state.withVisibleLock { state in
       state.nextID += 1
       return state.nextID
     }
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<Void, any Error>) in
-        let (resume, waiters) = storage.state.withLock {
+        let (resume, waiters) = storage.state.withVisibleLock {
           state -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
           if state.cancelledBeforeStart.remove(id) != nil {
             return (.failure(CancellationError()), [])
@@ -76,7 +76,7 @@ public struct ManualClock: Clock, Sendable {
         for waiter in waiters { waiter.resume() }
       }
     } onCancel: {
-      let sleeper = storage.state.withLock { state -> Sleeper? in
+      let sleeper = storage.state.withVisibleLock { state -> Sleeper? in
         guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
           state.cancelledBeforeStart.insert(id)
           return nil
@@ -89,7 +89,7 @@ public struct ManualClock: Clock, Sendable {
 
   /// Moves the time forward by `duration`, waking every sleeper whose deadline has come.
   public func advance(by duration: Duration) {
-    let due = storage.state.withLock { state -> [Sleeper] in
+    let due = storage.state.withVisibleLock { state -> [Sleeper] in
       state.now += duration
       let now = state.now
       let due = state.sleepers.filter { $0.deadline <= now }
@@ -102,7 +102,7 @@ public struct ManualClock: Clock, Sendable {
   /// Returns once at least `count` tasks are sleeping on this clock.
   public func waitForSleepers(_ count: Int) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let ready = storage.state.withLock { state -> Bool in
+      let ready = storage.state.withVisibleLock { state -> Bool in
         if state.sleepers.count >= count { return true }
         state.waiters.append((count, continuation))
         return false

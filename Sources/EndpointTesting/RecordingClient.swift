@@ -148,18 +148,18 @@ private final class ExchangeLog: Sendable {
   let state = Mutex(State())
 
   var exchanges: [RecordedExchange] {
-    state.withLock { $0.exchanges }
+    state.withVisibleLock { $0.exchanges }
   }
 
   func append(_ exchange: RecordedExchange) -> Int {
-    state.withLock { state in
+    state.withVisibleLock { state in
       state.exchanges.append(exchange)
       return state.firstNumber + state.exchanges.count - 1
     }
   }
 
   func update(_ number: Int, _ change: (inout RecordedExchange) -> Void) {
-    state.withLock { state in
+    state.withVisibleLock { state in
       let index = number - state.firstNumber
       guard state.exchanges.indices.contains(index) else { return }
       change(&state.exchanges[index])
@@ -167,7 +167,7 @@ private final class ExchangeLog: Sendable {
   }
 
   func removeAll() {
-    state.withLock { state in
+    state.withVisibleLock { state in
       state.firstNumber += state.exchanges.count
       state.exchanges.removeAll()
     }

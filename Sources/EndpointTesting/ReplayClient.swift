@@ -95,7 +95,7 @@ public struct ReplayClient: HTTPClient {
 
   /// The interactions this client would write now: kept recordings and new ones, redacted.
   public var fixture: Fixture {
-    Fixture(interactions: store.state.withLock { $0.written })
+    Fixture(interactions: store.state.withVisibleLock { $0.written })
   }
 
   /// Replays `request` from the fixture, or records it, as the mode says.
@@ -119,7 +119,7 @@ public struct ReplayClient: HTTPClient {
     )
     store.remember(removed)
 
-    let replay = store.state.withLock { state -> ReplayStore.Lookup in
+    let replay = store.state.withVisibleLock { state -> ReplayStore.Lookup in
       let hasFixture = state.fileExisted
       if mode == .reRecordAll || (mode == .recordMissing && !state.fileExisted) {
         return .record
@@ -254,7 +254,7 @@ private final class ReplayStore: Sendable {
   let state = Mutex(State())
 
   func load(_ file: URL, mode: RecordMode) throws(InvalidFixture) {
-    let error = state.withLock { state -> InvalidFixture? in
+    let error = state.withVisibleLock { state -> InvalidFixture? in
       if state.loaded { return state.loadError }
       state.loaded = true
       guard FileManager.default.fileExists(atPath: file.path) else { return nil }
@@ -277,13 +277,13 @@ private final class ReplayStore: Sendable {
 
   /// Values redacted so far in this recording, which must not appear elsewhere.
   var seen: [String] {
-    state.withLock { $0.seen }
+    state.withVisibleLock { $0.seen }
   }
 
   func remember(_ values: [String]) {
     let distinctive = values.filter(FixtureRedaction.isDistinctive)
     guard !distinctive.isEmpty else { return }
-    state.withLock { $0.seen += distinctive }
+    state.withVisibleLock { $0.seen += distinctive }
   }
 
   /// Adds `interaction` to the file: under the directory's lock, to what the file holds now
@@ -295,7 +295,7 @@ private final class ReplayStore: Sendable {
     mode: RecordMode,
     redaction: FixtureRedaction
   ) throws {
-    try state.withLock { state in
+    try state.withVisibleLock { state in
       try FixtureFile.withLock(file) {
         var base: [Fixture.Interaction] = []
         let startsOver = mode == .reRecordAll && !FixtureFile.wasRestarted(file)

@@ -78,12 +78,12 @@ public struct StubClient: HTTPClient {
 
   /// Every request received so far, in the order the rules saw them.
   public var requests: [RecordedRequest] {
-    store.state.withLock { $0.records }
+    store.state.withVisibleLock { $0.records }
   }
 
   /// Every rule, in the order they were added.
   public var rules: [StubRule] {
-    let count = store.state.withLock { $0.rules.count }
+    let count = store.state.withVisibleLock { $0.rules.count }
     return (0..<count).map { StubRule(store: store, id: $0 + 1) }
   }
 
@@ -100,7 +100,7 @@ public struct StubClient: HTTPClient {
   /// ```
   /// - Throws: ``StubVerificationFailure`` listing every problem.
   public func verify() throws(StubVerificationFailure) {
-    let state = store.state.withLock { $0 }
+    let state = store.state.withVisibleLock { $0 }
     var problems = state.problems.map(\.description)
     for rule in state.rules where !rule.isOptional {
       switch rule.limit {
@@ -125,14 +125,15 @@ public struct StubClient: HTTPClient {
   /// - Throws: ``NoMatchingStub`` when no rule matches, ``InvalidStub`` when a rule is invalid,
   ///   the rule's error, or `CancellationError` when the task is cancelled while the rule waits.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
-    if let problem = store.state.withLock({ $0.problems.first }) { throw problem }
+    if let problem = store.state.withVisibleLock({ $0.problems.first }) { throw problem }
     let body = try await request.body?.collect(upTo: bodyLimit) ?? Data()
-    let snapshot = store.state.withLock { $0.rules }
+    let snapshot = store.state.withVisibleLock { $0.rules }
     let evaluations = snapshot.map { $0.matcher.evaluate(request, body: body) }
     let stubbed = StubbedRequest(request: request, body: body)
 
     // Claiming a use is atomic, so concurrent calls never exceed a rule's limit.
-    let claim = store.state.withLock { state -> (rule: StubStore.Rule, use: Int, record: Int)? in
+    let claim = store.state.withVisibleLock {
+      state -> (rule: StubStore.Rule, use: Int, record: Int)? in
       for (index, evaluation) in evaluations.enumerated()
       where evaluation.checks.allSatisfy(\.passed) {
         guard !state.rules[index].isUsedUp else { continue }
@@ -151,14 +152,14 @@ public struct StubClient: HTTPClient {
     }
 
     guard let claim else {
-      let current = store.state.withLock { $0.rules }
+      let current = store.state.withVisibleLock { $0.rules }
       let error = NoMatchingStub(
         request: stubbed.request,
         body: body,
         rules: zip(current, evaluations).map { ($0, $1.checks) },
         baseURL: baseURL
       )
-      store.state.withLock { state in
+      store.state.withVisibleLock { state in
         state.records.append(
           RecordedRequest(request: stubbed.request, body: body, rule: nil, outcome: .noMatch)
         )
@@ -188,7 +189,7 @@ public struct StubClient: HTTPClient {
   }
 
   private func setOutcome(_ outcome: RecordedRequest.Outcome, at index: Int) {
-    store.state.withLock { $0.records[index].outcome = outcome }
+    store.state.withVisibleLock { $0.records[index].outcome = outcome }
   }
 
   private func answer(
@@ -234,7 +235,7 @@ private final class CancellationWaiter: Sendable {
     let waiter = CancellationWaiter()
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        let resumeNow = waiter.state.withLock { state in
+        let resumeNow = waiter.state.withVisibleLock { state in
           if state.cancelled { return true }
           state.continuation = continuation
           return false
@@ -242,7 +243,7 @@ private final class CancellationWaiter: Sendable {
         if resumeNow { continuation.resume() }
       }
     } onCancel: {
-      let continuation = waiter.state.withLock { state in
+      let continuation = waiter.state.withVisibleLock { state in
         state.cancelled = true
         defer { state.continuation = nil }
         return state.continuation

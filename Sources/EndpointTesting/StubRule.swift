@@ -73,7 +73,7 @@ public struct StubRule: Sendable, CustomStringConvertible {
 
   /// The requests this rule answered, in order.
   public var requests: [RecordedRequest] {
-    store.state.withLock { $0.records.filter { $0.rule == id } }
+    store.state.withVisibleLock { $0.records.filter { $0.rule == id } }
   }
 
   /// `#n METHOD pattern …`.

@@ -38,7 +38,7 @@ final class StubStore: Sendable {
   let state = Mutex(State())
 
   func add(_ matcher: RequestMatcher, responses: [StubResponse], limit: Int?) -> Int {
-    state.withLock { state in
+    state.withVisibleLock { state in
       let id = state.rules.count + 1
       state.rules.append(Rule(id: id, matcher: matcher, responses: responses, limit: limit))
       for response in responses {
@@ -57,7 +57,7 @@ final class StubStore: Sendable {
   }
 
   func update(_ id: Int, _ change: (inout Rule) -> InvalidStub?) {
-    state.withLock { state in
+    state.withVisibleLock { state in
       guard state.rules.indices.contains(id - 1) else { return }
       if let problem = change(&state.rules[id - 1]) {
         state.problems.append(problem)
@@ -66,6 +66,6 @@ final class StubStore: Sendable {
   }
 
   func rule(_ id: Int) -> Rule? {
-    state.withLock { $0.rules.indices.contains(id - 1) ? $0.rules[id - 1] : nil }
+    state.withVisibleLock { $0.rules.indices.contains(id - 1) ? $0.rules[id - 1] : nil }
   }
 }

@@ -24,45 +24,45 @@ final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
   func register(_ task: URLSessionTask, for transfer: Transfer) {
     let identifier = task.taskIdentifier
-    transfers.withLock { $0[identifier] = transfer }
+    transfers.withVisibleLock { $0[identifier] = transfer }
   }
 
   func remove(_ task: URLSessionTask) {
     let identifier = task.taskIdentifier
-    _ = transfers.withLock { $0.removeValue(forKey: identifier) }
+    _ = transfers.withVisibleLock { $0.removeValue(forKey: identifier) }
   }
 
   /// A cancellation was sent to `task`: until it completes, it may still be receiving.
   func noteCancellation(of task: URLSessionTask) {
     let identifier = task.taskIdentifier
-    _ = cancelling.withLock { $0.insert(identifier) }
+    _ = cancelling.withVisibleLock { $0.insert(identifier) }
   }
 
   /// Whether the session has no task in flight, cancelled ones included: its work queue is then
   /// idle, and a call that waits on it returns at once.
   var isIdle: Bool {
-    transfers.withLock { $0.isEmpty } && cancelling.withLock { $0.isEmpty }
+    transfers.withVisibleLock { $0.isEmpty } && cancelling.withVisibleLock { $0.isEmpty }
   }
 
   /// Fails every transfer in flight with the error `make` builds from its method and URL.
   func failAll(with make: (HTTPMethod, URL) -> any Error) {
-    let all = transfers.withLock { Array($0.values) }
+    let all = transfers.withVisibleLock { Array($0.values) }
     for transfer in all { transfer.fail(with: make(transfer.method, transfer.url)) }
   }
 
   /// Forgets every task: the session is invalidated and its transfers have failed, and
   /// Foundation may not report the completion of every cancelled task after invalidation.
   func forgetAll() {
-    transfers.withLock { $0.removeAll() }
-    cancelling.withLock { $0.removeAll() }
+    transfers.withVisibleLock { $0.removeAll() }
+    cancelling.withVisibleLock { $0.removeAll() }
   }
 
   /// How many transfers are in flight (for tests of clean-up).
-  var count: Int { transfers.withLock { $0.count } }
+  var count: Int { transfers.withVisibleLock { $0.count } }
 
   private func transfer(for task: URLSessionTask) -> Transfer? {
     let identifier = task.taskIdentifier
-    return transfers.withLock { $0[identifier] }
+    return transfers.withVisibleLock { $0[identifier] }
   }
 
   func urlSession(
@@ -150,8 +150,8 @@ final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     didCompleteWithError error: (any Error)?
   ) {
     let identifier = task.taskIdentifier
-    let transfer = transfers.withLock { $0.removeValue(forKey: identifier) }
-    _ = cancelling.withLock { $0.remove(identifier) }
+    let transfer = transfers.withVisibleLock { $0.removeValue(forKey: identifier) }
+    _ = cancelling.withVisibleLock { $0.remove(identifier) }
     transfer?.didComplete(task: task, error: error)
   }
 }

@@ -47,22 +47,22 @@ final class TimeoutScheduler: Sendable {
 
   init() {
     state = Mutex(State(source: DispatchSource.makeTimerSource(queue: TimeoutScheduler.queue)))
-    state.withLock { state in
+    state.withVisibleLock { state in
       state.source.setEventHandler { [weak self] in self?.fire() }
       state.source.activate()
     }
   }
 
   deinit {
-    state.withLock { $0.source.cancel() }
+    state.withVisibleLock { $0.source.cancel() }
   }
 
   /// How many transfers are watched (for tests of clean-up).
-  var count: Int { state.withLock { $0.entries.count } }
+  var count: Int { state.withVisibleLock { $0.entries.count } }
 
   /// Watches `target`, first checking it at `due`.
   func add(_ target: any TimeoutTarget, checkAt due: ContinuousClock.Instant) {
-    state.withLock { state in
+    state.withVisibleLock { state in
       state.entries[ObjectIdentifier(target)] = Entry(target: target, due: due)
       state.armIfEarlier(due)
     }
@@ -71,19 +71,19 @@ final class TimeoutScheduler: Sendable {
   /// Stops watching `target`.
   func remove(_ target: any TimeoutTarget) {
     // Released after the lock: the last reference may go with it.
-    let removed = state.withLock { $0.entries.removeValue(forKey: ObjectIdentifier(target)) }
+    let removed = state.withVisibleLock { $0.entries.removeValue(forKey: ObjectIdentifier(target)) }
     _ = removed
   }
 
   private func fire() {
     let now = ContinuousClock.now
-    let due = state.withLock { state -> [any TimeoutTarget] in
+    let due = state.withVisibleLock { state -> [any TimeoutTarget] in
       state.armed = nil
       return state.entries.values.compactMap { $0.due <= now ? $0.target : nil }
     }
     // Outside the lock: a target that stops removes itself.
     let checked = due.map { ($0, $0.checkTimeouts(at: now)) }
-    let dropped = state.withLock { state -> [Entry] in
+    let dropped = state.withVisibleLock { state -> [Entry] in
       var dropped: [Entry] = []
       for (target, next) in checked {
         let key = ObjectIdentifier(target)

@@ -13,7 +13,7 @@ extension Transfer {
   func didReceive(_ urlResponse: URLResponse, task: URLSessionTask) {
     options.cookies?.store(from: urlResponse)
     let now = ContinuousClock.now
-    let effects = state.withLock { state -> Effects in
+    let effects = state.withVisibleLock { state -> Effects in
       guard state.outcome == nil, state.task === task, state.redirect == nil else {
         return Effects()
       }
@@ -61,7 +61,7 @@ extension Transfer {
     let now = ContinuousClock.now
     var file: DownloadFile?
     var progress: TransferProgress?
-    let effects = state.withLock { state -> Effects in
+    let effects = state.withVisibleLock { state -> Effects in
       guard state.outcome == nil, state.task === task else { return Effects() }
       state.lastActivity = now
       state.bytesReceived += Int64(data.count)
@@ -135,7 +135,7 @@ extension Transfer {
 
   func didSendBodyData(totalBytesSent: Int64, totalBytesExpected: Int64, task: URLSessionTask) {
     let now = ContinuousClock.now
-    let live = state.withLock { state -> Bool in
+    let live = state.withVisibleLock { state -> Bool in
       guard state.outcome == nil, state.task === task else { return false }
       state.lastActivity = now
       state.hopBytesSent = totalBytesSent
@@ -166,7 +166,7 @@ extension Transfer {
     to newRequest: URLRequest,
     task: URLSessionTask
   ) -> Bool {
-    let answer = state.withLock { state -> Bool in
+    let answer = state.withVisibleLock { state -> Bool in
       guard state.task === task else { return true }
       if state.taskCancelSent { return false }
       state.redirectAnswered = true
@@ -180,7 +180,7 @@ extension Transfer {
     else { return true }
     let locationValue = response.value(forHTTPHeaderField: "Location") ?? ""
     let now = ContinuousClock.now
-    let effects = state.withLock { state -> Effects in
+    let effects = state.withVisibleLock { state -> Effects in
       guard state.outcome == nil, state.task === task else { return Effects() }
       state.lastActivity = now
       let location: URL
@@ -218,7 +218,7 @@ extension Transfer {
   /// An authentication challenge was answered with "cancel" so that the 401 reaches the caller;
   /// the cancellation URLSession then reports ends the body normally.
   func noteChallengeCancelled(task: URLSessionTask) {
-    state.withLock { state in
+    state.withVisibleLock { state in
       if state.task === task { state.challengeCancelled = true }
     }
   }
@@ -227,7 +227,7 @@ extension Transfer {
     let now = ContinuousClock.now
     var next: Hop?
     var download: (DownloadFile, TransferHeadContinuation?, FoundationResponseHead)?
-    let effects = state.withLock { state -> Effects in
+    let effects = state.withVisibleLock { state -> Effects in
       guard state.outcome == nil, state.task === task else { return Effects() }
       state.lastActivity = now
       let urlError = error.flatMap(Transfer.urlError(from:))
@@ -282,11 +282,11 @@ extension Transfer {
     } else if let (file, head, response) = download {
       do {
         try file.commit()
-        deliverMetrics(state.withLock { $0.snapshot(error: nil) })
+        deliverMetrics(state.withVisibleLock { $0.snapshot(error: nil) })
         removeTemporaryBodyFile()
         head?.resume(returning: (response, HTTPBody.empty))
       } catch {
-        deliverMetrics(state.withLock { $0.snapshot(error: error) })
+        deliverMetrics(state.withVisibleLock { $0.snapshot(error: error) })
         removeTemporaryBodyFile()
         head?.resume(throwing: error)
       }

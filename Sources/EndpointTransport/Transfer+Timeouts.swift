@@ -15,12 +15,12 @@ extension Transfer {
     guard let first else { return }
     timeouts.add(self, checkAt: startInstant + first)
     // Stopped while being added: nothing will remove it later.
-    if state.withLock({ $0.outcome != nil }) { timeouts.remove(self) }
+    if state.withVisibleLock({ $0.outcome != nil }) { timeouts.remove(self) }
   }
 
   func checkTimeouts(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
     var reschedule: Duration?
-    let effects = state.withLock { state -> Effects in
+    let effects = state.withVisibleLock { state -> Effects in
       guard state.outcome == nil else { return Effects() }
       let elapsed = now - startInstant
       let url = state.response?.url ?? state.hop.url

@@ -89,7 +89,7 @@ final class Transfer: TimeoutTarget {
   /// task is made on the client's worker thread, so that the caller's thread, one of the
   /// cooperative pool's, never waits (see ``SessionWorker``).
   func start(_ continuation: TransferHeadContinuation) {
-    let failure: (any Error)? = state.withLock { state in
+    let failure: (any Error)? = state.withVisibleLock { state in
       if case .failed(let error) = state.outcome { return error }
       state.head = continuation
       return nil
@@ -99,7 +99,7 @@ final class Transfer: TimeoutTarget {
       return
     }
     startTimer()
-    let hop = state.withLock { $0.hop }
+    let hop = state.withVisibleLock { $0.hop }
     if router.isIdle {
       launch(hop)
     } else {
@@ -109,7 +109,7 @@ final class Transfer: TimeoutTarget {
 
   /// The calling task was cancelled: stop the transfer and throw `CancellationError`.
   func cancel() {
-    let effects = state.withLock { state -> Effects in
+    let effects = state.withVisibleLock { state -> Effects in
       guard state.outcome == nil else { return Effects() }
       state.cancelRequested = true
       return state.terminate(with: CancellationError())
@@ -124,7 +124,7 @@ final class Transfer: TimeoutTarget {
 
   /// The next chunk of a streamed body, waiting for it if needed.
   func nextChunk() async throws -> Data? {
-    switch state.withLock({ $0.takeChunk() }) {
+    switch state.withVisibleLock({ $0.takeChunk() }) {
     case .chunk(let data): return data
     case .end: return nil
     case .failure(let error): throw error
@@ -132,7 +132,7 @@ final class Transfer: TimeoutTarget {
     }
     return try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: ChunkContinuation) in
-        let taken = state.withLock { state -> State.Take in
+        let taken = state.withVisibleLock { state -> State.Take in
           let taken = state.takeChunk()
           if case .wait = taken { state.waiter = continuation }
           return taken
@@ -152,7 +152,7 @@ final class Transfer: TimeoutTarget {
   // MARK: - Internals
 
   func fail(with error: any Error) {
-    let effects = state.withLock { state -> Effects in
+    let effects = state.withVisibleLock { state -> Effects in
       guard state.outcome == nil else { return Effects() }
       return state.terminate(with: error)
     }
@@ -165,7 +165,7 @@ final class Transfer: TimeoutTarget {
 
   func launch(_ hop: Hop) {
     // Stopped while waiting for the worker: no task to make.
-    if state.withLock({ $0.outcome != nil }) { return }
+    if state.withVisibleLock({ $0.outcome != nil }) { return }
     if options.lifecycle?.isClosed == true {
       fail(with: URLSessionHTTPClient.ShutDown(method: method, url: url))
       return
@@ -183,7 +183,12 @@ final class Transfer: TimeoutTarget {
       task = session.uploadTask(with: request, fromFile: fileURL)
     }
     router.register(task, for: self)
-    let live = state.withLock { state -> Bool in
+    // A shutdown that began after the check above failed the transfers registered by then, not
+    // this one (launched on the caller's thread, not the worker's): it fails itself.
+    if options.lifecycle?.isClosed == true {
+      fail(with: URLSessionHTTPClient.ShutDown(method: method, url: url))
+    }
+    let live = state.withVisibleLock { state -> Bool in
       guard state.outcome == nil else { return false }
       state.task = task
       return true

@@ -136,7 +136,7 @@ private final class CompletionCall: TimeoutTarget {
   }
 
   func start(_ task: URLSessionTask, continuation: HeadContinuation) {
-    let live = state.withLock { state -> Bool in
+    let live = state.withVisibleLock { state -> Bool in
       guard !state.finished else { return false }
       state.continuation = continuation
       state.task = task
@@ -151,7 +151,7 @@ private final class CompletionCall: TimeoutTarget {
     if let deadline {
       TimeoutScheduler.shared.add(self, checkAt: startInstant + deadline)
       // Finished while being added: nothing will remove it later.
-      if state.withLock({ $0.finished }) { TimeoutScheduler.shared.remove(self) }
+      if state.withVisibleLock({ $0.finished }) { TimeoutScheduler.shared.remove(self) }
     }
     task.resume()
   }
@@ -163,7 +163,7 @@ private final class CompletionCall: TimeoutTarget {
   func complete(data: Data?, response: URLResponse?, error: (any Error)?) {
     let result: Result<(HTTPResponse, HTTPBody), any Error>
     if let error {
-      let cancelled = state.withLock { $0.cancelled }
+      let cancelled = state.withVisibleLock { $0.cancelled }
       let urlError = Transfer.urlError(from: error)
       switch urlError?.code {
       case .cancelled? where cancelled: result = .failure(CancellationError())
@@ -190,7 +190,7 @@ private final class CompletionCall: TimeoutTarget {
   }
 
   func checkTimeouts(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-    guard let deadline, !state.withLock({ $0.finished }) else { return nil }
+    guard let deadline, !state.withVisibleLock({ $0.finished }) else { return nil }
     let elapsed = now - startInstant
     guard elapsed >= deadline else { return startInstant + deadline }
     let error = DeadlineExceeded(method: method, url: url, limit: deadline, elapsed: elapsed)
@@ -203,7 +203,7 @@ private final class CompletionCall: TimeoutTarget {
     cancelTask: Bool,
     cancelled: Bool
   ) {
-    let (continuation, task, live) = state.withLock {
+    let (continuation, task, live) = state.withVisibleLock {
       state -> (HeadContinuation?, URLSessionTask?, Bool) in
       guard !state.finished else { return (nil, nil, false) }
       state.finished = true

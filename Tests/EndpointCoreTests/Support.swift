@@ -43,7 +43,7 @@ final class StubClient: HTTPClient {
   private let recorded = Mutex<[HTTPRequest]>([])
 
   /// The requests sent so far, in order.
-  var requests: [HTTPRequest] { recorded.withLock { $0 } }
+  var requests: [HTTPRequest] { recorded.withVisibleLock { $0 } }
 
   init(handler: @escaping Handler) {
     self.handler = handler
@@ -58,7 +58,7 @@ final class StubClient: HTTPClient {
   }
 
   func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
-    recorded.withLock { $0.append(request) }
+    recorded.withVisibleLock { $0.append(request) }
     return try await handler(request)
   }
 }
@@ -67,10 +67,10 @@ final class StubClient: HTTPClient {
 final class EventLog: Sendable {
   private let storage = Mutex<[String]>([])
 
-  var events: [String] { storage.withLock { $0 } }
+  var events: [String] { storage.withVisibleLock { $0 } }
 
   func record(_ event: String) {
-    storage.withLock { $0.append(event) }
+    storage.withVisibleLock { $0.append(event) }
   }
 }
 

@@ -8,8 +8,8 @@ import Testing
 final class Recorder<Value: Sendable>: Sendable {
   private let storage = Mutex<[Value]>([])
 
-  func append(_ value: Value) { storage.withVisibleLock(for: self) { $0.append(value) } }
-  var values: [Value] { storage.withVisibleLock(for: self) { $0 } }
+  func append(_ value: Value) { storage.withVisibleLock { $0.append(value) } }
+  var values: [Value] { storage.withVisibleLock { $0 } }
 }
 
 extension CurlHTTPClient {

@@ -1,3 +1,4 @@
+import EndpointCore
 import Foundation
 import Synchronization
 
@@ -134,7 +135,7 @@ public final class CaptureServer: Sendable {
       while true {
         let connection = accept(listener, nil, nil)
         guard connection >= 0 else { return }
-        let index = state.withLock { state -> Int? in
+        let index = state.withVisibleLock { state -> Int? in
           // Stopped meanwhile: the listener's number may already belong to another socket.
           guard !state.stopped else { return nil }
           state.bytesByConnection.append([])
@@ -157,13 +158,15 @@ public final class CaptureServer: Sendable {
   }
 
   /// The requests received so far, in the order they were read.
-  public var requests: [Request] { state.withLock { $0.requests } }
+  public var requests: [Request] { state.withVisibleLock { $0.requests } }
 
   /// Every byte received so far, per connection, in the order connections were accepted.
-  public var bytesByConnection: [[UInt8]] { state.withLock { $0.bytesByConnection } }
+  public var bytesByConnection: [[UInt8]] { state.withVisibleLock { $0.bytesByConnection } }
 
   /// How many bytes arrived in all.
-  public var totalBytes: Int { state.withLock { $0.bytesByConnection.reduce(0) { $0 + $1.count } } }
+  public var totalBytes: Int {
+    state.withVisibleLock { $0.bytesByConnection.reduce(0) { $0 + $1.count } }
+  }
 
   /// Waits until `count` requests have arrived, or `limit` passes.
   public func waitForRequests(_ count: Int, within limit: Duration = .seconds(5)) async throws {
@@ -177,7 +180,7 @@ public final class CaptureServer: Sendable {
   public func stop() {
     // Under the lock: a connection's number is closed (and may be reused) only after it left
     // `sockets`, so this never shuts down a socket of someone else.
-    state.withLock { state in
+    state.withVisibleLock { state in
       guard !state.stopped else { return }
       state.stopped = true
       shutdown(listener, Int32(SHUT_RDWR))
@@ -188,16 +191,16 @@ public final class CaptureServer: Sendable {
 
   private func serve(_ connection: Int32, index: Int) {
     var reader = Reader(connection: connection) { [self] bytes in
-      state.withLock { $0.bytesByConnection[index] += bytes }
+      state.withVisibleLock { $0.bytesByConnection[index] += bytes }
     }
     defer {
-      state.withLock { state in
+      state.withVisibleLock { state in
         state.sockets.removeAll { $0 == connection }
         close(connection)
       }
     }
     while let request = reader.readRequest(connection: index) {
-      state.withLock { $0.requests.append(request) }
+      state.withVisibleLock { $0.requests.append(request) }
       let answer = respond(request)
       let sent = answer.bytes.withUnsafeBytes {
         send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))

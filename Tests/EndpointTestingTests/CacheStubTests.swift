@@ -1,3 +1,4 @@
+import EndpointCore
 import EndpointTesting
 import Foundation
 import Synchronization
@@ -7,8 +8,8 @@ import Testing
 @Suite struct CacheStubTests {
   private final class Now: Sendable {
     private let date = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
-    var provider: @Sendable () -> Date { { self.date.withLock { $0 } } }
-    func advance(_ seconds: Double) { date.withLock { $0 = $0.addingTimeInterval(seconds) } }
+    var provider: @Sendable () -> Date { { self.date.withVisibleLock { $0 } } }
+    func advance(_ seconds: Double) { date.withVisibleLock { $0 = $0.addingTimeInterval(seconds) } }
   }
 
   @Test func freshHitsThenA304RevalidationOverAStub() async throws {

@@ -1,3 +1,4 @@
+import EndpointCore
 import EndpointTesting
 import Foundation
 import Synchronization
@@ -237,6 +238,6 @@ import Testing
 
 final class SeenParameters: Sendable {
   private let storage = Mutex<[String: String]>([:])
-  func set(_ value: [String: String]) { storage.withLock { $0 = value } }
-  var value: [String: String] { storage.withLock { $0 } }
+  func set(_ value: [String: String]) { storage.withVisibleLock { $0 = value } }
+  var value: [String: String] { storage.withVisibleLock { $0 } }
 }

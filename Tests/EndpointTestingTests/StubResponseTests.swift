@@ -1,3 +1,4 @@
+import EndpointCore
 import EndpointTesting
 import Foundation
 import Synchronization
@@ -93,7 +94,7 @@ import Testing
     let stub = StubClient()
     stub.on(.post, "/todos").reply { request in
       let title = request.text ?? ""
-      let id = todos.withLock { store in
+      let id = todos.withVisibleLock { store in
         store[store.count + 1] = title
         return store.count
       }
@@ -101,7 +102,7 @@ import Testing
     }
     stub.on(.get, "/todos/{id}").reply { request in
       guard let id = Int(request.pathParameters["id"] ?? ""),
-        let title = todos.withLock({ $0[id] })
+        let title = todos.withVisibleLock({ $0[id] })
       else { return .status(404) }
       return .text(title)
     }

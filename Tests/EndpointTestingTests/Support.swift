@@ -1,3 +1,4 @@
+import EndpointCore
 import EndpointTesting
 import Foundation
 import Synchronization
@@ -77,7 +78,7 @@ struct FixedClient: HTTPClient {
   }
 
   func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
-    calls.count.withLock { $0 += 1 }
+    calls.count.withVisibleLock { $0 += 1 }
     if let body = request.body { _ = try await body.collect(upTo: 1 << 20) }
     return (
       HTTPResponse(status: status, headerFields: try HTTPFields(headers), url: request.url),

@@ -20,7 +20,7 @@ private final class TrailerTransport: HTTPClient {
       var data = Data()
       for try await chunk in body { data.append(chunk) }
       let trailers = body.requestTrailers?()
-      received.withLock { $0 = (data, trailers, $0.calls + 1) }
+      received.withVisibleLock { $0 = (data, trailers, $0.calls + 1) }
     }
     let box = TrailerBox()
     let trailers = responseTrailers
@@ -88,17 +88,17 @@ private func streamedBody(trailers: @escaping @Sendable () -> HTTPFields) -> HTT
     let recorder = RecordingClient(wrapping: transport)
     let asked = Mutex(0)
     let body = streamedBody {
-      asked.withLock { $0 += 1 }
+      asked.withVisibleLock { $0 += 1 }
       return ["X-Upload-Sum": "9f"]
     }
     var put = try request(.put, "https://x.test/upload")
     put.body = body
     let (_, response) = try await recorder.send(put)
     _ = try await response.collect(upTo: 100)
-    let received = transport.received.withLock { $0 }
+    let received = transport.received.withVisibleLock { $0 }
     #expect(String(decoding: received.body, as: UTF8.self) == "upload")
     #expect(received.trailers?["X-Upload-Sum"] == "9f")
-    #expect(asked.withLock { $0 } == 1)
+    #expect(asked.withVisibleLock { $0 } == 1)
     let exchange = try #require(recorder.exchanges.first)
     #expect(exchange.requestTrailerFields?["X-Upload-Sum"] == "9f")
     #expect(exchange.responseTrailerFields == nil)
@@ -116,7 +116,7 @@ private func streamedBody(trailers: @escaping @Sendable () -> HTTPFields) -> HTT
     // The caller sees what the server sent; the fixture holds it redacted.
     #expect(recorded.trailerFields?["Authorization"] == "Bearer sk-trailer-secret-123")
     // The request was sent chunked with its trailers.
-    let received = transport.received.withLock { $0 }
+    let received = transport.received.withVisibleLock { $0 }
     #expect(String(decoding: received.body, as: UTF8.self) == "upload")
     #expect(received.trailers?["X-Upload-Sum"] == "9f")
 

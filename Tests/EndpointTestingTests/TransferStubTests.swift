@@ -20,11 +20,11 @@ import Testing
     let endpoint = Endpoint<Data>(.get, url: api.appending(path: "report"), parser: .data)
     let progress = Mutex<[Int64]>([])
     let response = try await stub.download(endpoint, to: file) { report in
-      progress.withLock { $0.append(report.completed) }
+      progress.withVisibleLock { $0.append(report.completed) }
     }
     #expect(response.status == 200)
     #expect(try String(contentsOf: file, encoding: .utf8) == "a,b\n1,2\n")
-    #expect(progress.withLock { $0 } == [8])
+    #expect(progress.withVisibleLock { $0 } == [8])
   }
 
   @Test func aStubDownloadOfARejectedStatusLeavesTheFileAlone() async throws {
@@ -50,7 +50,7 @@ import Testing
       ClosureMiddleware { request, next in
         var request = request
         try request.headerFields.set("Bearer t", for: "Authorization")
-        seen.withLock { $0.append("\(request.method) \(request.url.path)") }
+        seen.withVisibleLock { $0.append("\(request.method) \(request.url.path)") }
         return try await next(request)
       })
     let file = temporaryFile()
@@ -64,7 +64,7 @@ import Testing
         parser: .data)
     ) { _ in }
     #expect(uploaded == Data("ok".utf8))
-    #expect(seen.withLock { $0 } == ["GET /report", "POST /upload"])
+    #expect(seen.withVisibleLock { $0 } == ["GET /report", "POST /upload"])
     #expect(stub.requests.allSatisfy { $0.request.headerFields["Authorization"] == "Bearer t" })
   }
 

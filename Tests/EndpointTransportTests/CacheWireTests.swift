@@ -6,8 +6,10 @@ import Testing
 /// A clock the wire tests move forward, over the real time.
 private final class Offset: Sendable {
   private let seconds = Mutex<Double>(0)
-  var now: @Sendable () -> Date { { Date().addingTimeInterval(self.seconds.withLock { $0 }) } }
-  func advance(_ delta: Double) { seconds.withLock { $0 += delta } }
+  var now: @Sendable () -> Date {
+    { Date().addingTimeInterval(self.seconds.withVisibleLock { $0 }) }
+  }
+  func advance(_ delta: Double) { seconds.withVisibleLock { $0 += delta } }
 }
 
 /// ``CacheMiddleware`` over each real transport, against the fault server's `/cache`, which

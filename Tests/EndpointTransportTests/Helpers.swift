@@ -1,3 +1,4 @@
+import EndpointCore
 import EndpointTransport
 import Foundation
 import Synchronization
@@ -7,8 +8,8 @@ import Testing
 final class Recorder<Value: Sendable>: Sendable {
   private let storage = Mutex<[Value]>([])
 
-  func append(_ value: Value) { storage.withLock { $0.append(value) } }
-  var values: [Value] { storage.withLock { $0 } }
+  func append(_ value: Value) { storage.withVisibleLock { $0.append(value) } }
+  var values: [Value] { storage.withVisibleLock { $0 } }
 }
 
 /// Runs `operation` and returns how long it took (for checking that a timeout fired when it

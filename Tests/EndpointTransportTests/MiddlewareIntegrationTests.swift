@@ -6,17 +6,17 @@ import Testing
 /// Waits recorded instead of slept, so the suite stays fast; the server still sees every retry.
 private final class Waits: Sendable {
   private let storage = Mutex<[Duration]>([])
-  var recorded: [Duration] { storage.withLock { $0 } }
+  var recorded: [Duration] { storage.withVisibleLock { $0 } }
   var sleep: @Sendable (Duration) async throws -> Void { { delay in self.record(delay) } }
-  private func record(_ delay: Duration) { storage.withLock { $0.append(delay) } }
+  private func record(_ delay: Duration) { storage.withVisibleLock { $0.append(delay) } }
 }
 
 /// The entries of a logging middleware.
 private final class Entries: Sendable {
   private let storage = Mutex<[HTTPLogEntry]>([])
-  var recorded: [HTTPLogEntry] { storage.withLock { $0 } }
+  var recorded: [HTTPLogEntry] { storage.withVisibleLock { $0 } }
   var logging: LoggingMiddleware { LoggingMiddleware(sink: { entry in self.record(entry) }) }
-  private func record(_ entry: HTTPLogEntry) { storage.withLock { $0.append(entry) } }
+  private func record(_ entry: HTTPLogEntry) { storage.withVisibleLock { $0.append(entry) } }
 }
 
 /// The built-in middleware over each real transport, against httpbin and the fault
@@ -72,7 +72,7 @@ private final class Entries: Sendable {
       AuthorizationMiddleware.bearer(
         token: { "old" },
         refresh: { _ in
-          refreshes.withLock { $0 += 1 }
+          refreshes.withVisibleLock { $0 += 1 }
           return "new"
         }
       ),
@@ -80,7 +80,7 @@ private final class Entries: Sendable {
     )
     let (response, _) = try await client.send(HTTPRequest(method: .get, url: url))
     #expect(response.status == 401)
-    #expect(refreshes.withLock { $0 } == 1)
+    #expect(refreshes.withVisibleLock { $0 } == 1)
     #expect(entries.recorded.map(\.status) == [401, 401])
   }
 

@@ -1,3 +1,4 @@
+import EndpointCore
 import EndpointJSON
 import EndpointTestSupport
 import Foundation
@@ -30,7 +31,7 @@ private struct NumberedPage: Codable, Sendable {
     let seen = Mutex<[String]>([])
     let client = AnyClient(try transport.makeClient()).with(
       ClosureMiddleware { request, next in
-        seen.withLock { $0.append(request.url.query ?? "") }
+        seen.withVisibleLock { $0.append(request.url.query ?? "") }
         return try await next(request)
       }
     )
@@ -47,7 +48,7 @@ private struct NumberedPage: Codable, Sendable {
     #expect(pages == [1, 2, 3, 4])
     #expect(items == Array(0..<10))
     // Every page went through the client's middleware, each asked for once.
-    #expect(seen.withLock { $0 } == (1...4).map { "page=\($0)&size=3" })
+    #expect(seen.withVisibleLock { $0 } == (1...4).map { "page=\($0)&size=3" })
   }
 
   @Test(arguments: TransportUnderTest.allCases)
@@ -92,7 +93,7 @@ private struct NumberedPage: Codable, Sendable {
     let asked = Mutex(0)
     let client = AnyClient(try transport.makeClient()).with(
       ClosureMiddleware { request, next in
-        asked.withLock { $0 += 1 }
+        asked.withVisibleLock { $0 += 1 }
         return try await next(request)
       }
     )
@@ -106,12 +107,12 @@ private struct NumberedPage: Codable, Sendable {
       var pages = 0
       for try await _ in client.pages(of: first, paginator: .linkHeader()) {
         pages += 1
-        firstPageSeen.withLock { $0 = true }
+        firstPageSeen.withVisibleLock { $0 = true }
       }
       return pages
     }
     let start = ContinuousClock.now
-    while !firstPageSeen.withLock({ $0 }), ContinuousClock.now - start < .seconds(20) {
+    while !firstPageSeen.withVisibleLock({ $0 }), ContinuousClock.now - start < .seconds(20) {
       try await Task.sleep(for: .milliseconds(10))
     }
     try await Task.sleep(for: .milliseconds(200))  // the second page is in flight
@@ -119,6 +120,6 @@ private struct NumberedPage: Codable, Sendable {
     walk.cancel()
     await #expect(throws: CancellationError.self) { _ = try await walk.value }
     #expect(ContinuousClock.now - cancelled < .seconds(5))
-    #expect(asked.withLock { $0 } == 2)
+    #expect(asked.withVisibleLock { $0 } == 2)
   }
 }

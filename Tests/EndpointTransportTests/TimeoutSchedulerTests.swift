@@ -1,3 +1,4 @@
+import EndpointCore
 import Foundation
 import Synchronization
 import Testing
@@ -13,10 +14,10 @@ private final class ScriptedTarget: TimeoutTarget {
     self.answer = answer
   }
 
-  var checked: [ContinuousClock.Instant] { checks.withLock { $0 } }
+  var checked: [ContinuousClock.Instant] { checks.withVisibleLock { $0 } }
 
   func checkTimeouts(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-    let count = checks.withLock { checks in
+    let count = checks.withVisibleLock { checks in
       checks.append(now)
       return checks.count
     }

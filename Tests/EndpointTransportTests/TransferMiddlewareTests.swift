@@ -58,14 +58,14 @@ import Testing
       AuthorizationMiddleware.bearer("download-token"),
       // Fails the first attempt the way a busy server would, so the retry has work to do.
       ClosureMiddleware { request, next in
-        let attempt = attempts.withLock { count -> Int in
+        let attempt = attempts.withVisibleLock { count -> Int in
           count += 1
           return count
         }
         if attempt == 1 { return (HTTPResponse(status: 503), .empty) }
         return try await next(request)
       },
-      LoggingMiddleware { entry in logged.withLock { $0.append(entry.status ?? 0) } })
+      LoggingMiddleware { entry in logged.withVisibleLock { $0.append(entry.status ?? 0) } })
     let file = FileManager.default.temporaryDirectory.appending(path: "auth-\(UUID()).json")
     defer { try? FileManager.default.removeItem(at: file) }
     let endpoint = Endpoint<Data>(
@@ -73,7 +73,7 @@ import Testing
     let response = try await client.download(endpoint, to: file)
     #expect(response.status == 200)
     #expect(try String(contentsOf: file, encoding: .utf8).contains("download-token"))
-    #expect(attempts.withLock { $0 } == 2)
-    #expect(logged.withLock { $0 } == [200])
+    #expect(attempts.withVisibleLock { $0 } == 2)
+    #expect(logged.withVisibleLock { $0 } == [200])
   }
 }

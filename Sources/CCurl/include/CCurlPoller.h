@@ -37,16 +37,4 @@ unsigned long ccurl_poller_waits(ccurl_poller *poller);
 // Names the calling thread (for debuggers and `top -H`).
 void ccurl_set_thread_name(const char *name);
 
-// Thread Sanitizer annotations: a lock it cannot see (Synchronization.Mutex on Linux waits on a
-// futex from uninstrumented code) is announced by acquiring `address` after locking and
-// releasing it before unlocking. Without Thread Sanitizer they do nothing.
-void __tsan_acquire(void *address) __attribute__((weak));
-void __tsan_release(void *address) __attribute__((weak));
-static inline void ccurl_tsan_acquire(void *address) {
-  if (__tsan_acquire) __tsan_acquire(address);
-}
-static inline void ccurl_tsan_release(void *address) {
-  if (__tsan_release) __tsan_release(address);
-}
-
 #endif

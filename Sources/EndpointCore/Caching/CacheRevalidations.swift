@@ -12,7 +12,7 @@ final class CacheRevalidations: Sendable {
   /// Starts `work` for `key` unless one is already running; returns whether it started.
   @discardableResult
   func start(_ key: String, _ work: @escaping @Sendable () async -> Void) -> Bool {
-    state.withLock { state in
+    state.withVisibleLock { state in
       guard state.running[key] == nil else { return false }
       state.running[key] = Task {
         await work()
@@ -23,13 +23,13 @@ final class CacheRevalidations: Sendable {
   }
 
   private func finish(_ key: String) {
-    _ = state.withLock { $0.running.removeValue(forKey: key) }
+    _ = state.withVisibleLock { $0.running.removeValue(forKey: key) }
   }
 
   /// Waits until every revalidation running now has finished.
   func waitForAll() async {
     while true {
-      let tasks = state.withLock { Array($0.running.values) }
+      let tasks = state.withVisibleLock { Array($0.running.values) }
       if tasks.isEmpty { return }
       for task in tasks { await task.value }
     }

@@ -70,13 +70,13 @@ public final class DiskCacheStore: CacheStore {
   }
 
   /// The bytes the entry files take now.
-  public var size: Int { state.withLock { $0.size } }
+  public var size: Int { state.withVisibleLock { $0.size } }
 
   /// The variants stored for `key`; an unreadable file is removed and reads as none.
   public func entries(for key: String) -> [CachedResponse] {
     let name = Self.fileName(for: key)
     let url = directory.appending(path: name)
-    return state.withLock { state in
+    return state.withVisibleLock { state in
       guard state.files[name] != nil else { return [] }
       guard let data = try? Data(contentsOf: url),
         let entries = DiskCacheFile.decode(data, key: key)
@@ -100,11 +100,11 @@ public final class DiskCacheStore: CacheStore {
   public func setEntries(_ entries: [CachedResponse], for key: String) throws {
     let name = Self.fileName(for: key)
     guard !entries.isEmpty else {
-      state.withLock { remove(name, in: &$0) }
+      state.withVisibleLock { remove(name, in: &$0) }
       return
     }
     let data = DiskCacheFile.encode(entries, key: key)
-    try state.withLock { state in
+    try state.withVisibleLock { state in
       remove(name, in: &state)
       guard data.count <= limit else { return }
       try data.write(to: directory.appending(path: name), options: .atomic)
@@ -122,12 +122,12 @@ public final class DiskCacheStore: CacheStore {
   /// Deletes the file of `key`.
   public func removeEntries(for key: String) {
     let name = Self.fileName(for: key)
-    state.withLock { remove(name, in: &$0) }
+    state.withVisibleLock { remove(name, in: &$0) }
   }
 
   /// Deletes every entry file.
   public func removeAll() {
-    state.withLock { state in
+    state.withVisibleLock { state in
       for name in Array(state.files.keys) { remove(name, in: &state) }
     }
   }

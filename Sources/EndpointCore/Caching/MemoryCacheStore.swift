@@ -67,14 +67,14 @@ public final class MemoryCacheStore: CacheStore {
   }
 
   /// The bytes held now.
-  public var size: Int { state.withLock { $0.size } }
+  public var size: Int { state.withVisibleLock { $0.size } }
 
   /// How many uses the eviction order holds, superseded ones included (for tests).
-  var recordedUses: Int { state.withLock { $0.uses.count - $0.usesStart } }
+  var recordedUses: Int { state.withVisibleLock { $0.uses.count - $0.usesStart } }
 
   /// The variants stored for `key`, which becomes the most recently used.
   public func entries(for key: String) -> [CachedResponse] {
-    state.withLock { state in
+    state.withVisibleLock { state in
       guard let slot = state.slots[key] else { return [] }
       _ = state.use(key)
       return slot.entries
@@ -85,7 +85,7 @@ public final class MemoryCacheStore: CacheStore {
   /// a list larger than the whole limit is not stored.
   public func setEntries(_ entries: [CachedResponse], for key: String) {
     let size = entries.reduce(key.utf8.count) { $0 + $1.size }
-    state.withLock { state in
+    state.withVisibleLock { state in
       if let old = state.slots.removeValue(forKey: key) { state.size -= old.size }
       guard !entries.isEmpty, size <= limit else { return }
       let tick = state.use(key)
@@ -97,12 +97,12 @@ public final class MemoryCacheStore: CacheStore {
 
   /// Forgets every key.
   public func removeAll() {
-    state.withLock { $0 = State() }
+    state.withVisibleLock { $0 = State() }
   }
 
   /// Forgets `key`.
   public func removeEntries(for key: String) {
-    state.withLock { state in
+    state.withVisibleLock { state in
       if let old = state.slots.removeValue(forKey: key) { state.size -= old.size }
     }
   }

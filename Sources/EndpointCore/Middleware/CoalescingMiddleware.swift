@@ -145,14 +145,14 @@ final class CoalescedFlights: Sendable {
 
   private let state = Mutex(State())
 
-  var exchangesInFlight: Int { state.withLock { $0.byKey.count } }
+  var exchangesInFlight: Int { state.withVisibleLock { $0.byKey.count } }
   var callersWaiting: Int {
-    state.withLock { $0.flights.values.reduce(0) { $0 + $1.waiters.count } }
+    state.withVisibleLock { $0.flights.values.reduce(0) { $0 + $1.waiters.count } }
   }
 
   /// Joins the exchange in flight for `key`, or starts `work` as a new one.
   func join(_ key: Key, work: @escaping @Sendable () async -> Outcome) -> Member {
-    let (member, isNew) = state.withLock { state -> (Member, Bool) in
+    let (member, isNew) = state.withVisibleLock { state -> (Member, Bool) in
       state.nextID += 1
       let token = state.nextID
       if let id = state.byKey[key] {
@@ -172,7 +172,7 @@ final class CoalescedFlights: Sendable {
       let outcome = await work()
       finish(id, with: outcome)
     }
-    state.withLock { state in
+    state.withVisibleLock { state in
       if state.flights[id] != nil, state.flights[id]?.outcome == nil {
         state.flights[id]?.task = task
         if state.flights[id]?.members.isEmpty == true { task.cancel() }
@@ -186,7 +186,7 @@ final class CoalescedFlights: Sendable {
   func wait(_ member: Member) async -> Outcome {
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-        let ready = state.withLock { state -> Outcome? in
+        let ready = state.withVisibleLock { state -> Outcome? in
           guard var flight = state.flights[member.flight] else { return .cancelled }
           if flight.cancelled.remove(member.token) != nil {
             state.flights[member.flight] = flight
@@ -211,7 +211,7 @@ final class CoalescedFlights: Sendable {
   }
 
   private func leave(_ member: Member) {
-    let (waiter, task) = state.withLock {
+    let (waiter, task) = state.withVisibleLock {
       state -> (CheckedContinuation<Outcome, Never>?, Task<Void, Never>?) in
       guard var flight = state.flights[member.flight], flight.outcome == nil,
         flight.members.remove(member.token) != nil
@@ -232,7 +232,7 @@ final class CoalescedFlights: Sendable {
   }
 
   private func finish(_ id: Int, with outcome: Outcome) {
-    let waiters = state.withLock { state -> [CheckedContinuation<Outcome, Never>] in
+    let waiters = state.withVisibleLock { state -> [CheckedContinuation<Outcome, Never>] in
       guard var flight = state.flights[id] else { return [] }
       if state.byKey[flight.key] == id { state.byKey[flight.key] = nil }
       flight.outcome = outcome

@@ -87,7 +87,7 @@ final class LoggedBodyTracker: Sendable {
   }
 
   func received(_ chunk: Data) {
-    state.withLock { state in
+    state.withVisibleLock { state in
       state.entry.bytes += Int64(chunk.count)
       // Three bytes past the limit let the preview end on a whole UTF-8 character.
       if let previewLimit, state.preview.count < previewLimit + 3 {
@@ -97,7 +97,7 @@ final class LoggedBodyTracker: Sendable {
   }
 
   func finish(_ outcome: HTTPLogEntry.Outcome) {
-    let entry = state.withLock { state -> HTTPLogEntry? in
+    let entry = state.withVisibleLock { state -> HTTPLogEntry? in
       if state.reported { return nil }
       state.reported = true
       if case .failed(let error) = outcome {

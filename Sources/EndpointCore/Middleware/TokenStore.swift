@@ -37,12 +37,12 @@ final class TokenStore: Sendable {
   ///
   /// - Throws: the provider's error, or ``RefreshError`` if the refresh it waited for failed.
   func token() async throws -> String {
-    if let refresh = state.withLock({ $0.refresh }) {
+    if let refresh = state.withVisibleLock({ $0.refresh }) {
       return try await refresh.value
     }
     let token = try await provider.token()
     // A provider that keeps returning a token already replaced would only earn another 401.
-    return state.withLock { state in
+    return state.withVisibleLock { state in
       state.replaced.contains(token) ? state.latest ?? token : token
     }
   }
@@ -51,7 +51,7 @@ final class TokenStore: Sendable {
   ///
   /// - Throws: ``RefreshError`` around the error of ``TokenProvider/refreshToken(rejected:)``.
   func replacement(for rejected: String) async throws -> String {
-    let replacement = state.withLock { state -> Replacement in
+    let replacement = state.withVisibleLock { state -> Replacement in
       if let refresh = state.refresh { return .pending(refresh) }
       if let latest = state.latest, latest != rejected, state.replaced.contains(rejected) {
         return .ready(latest)
@@ -76,7 +76,7 @@ final class TokenStore: Sendable {
   }
 
   private func finish(replacing rejected: String, with token: String?) {
-    state.withLock { state in
+    state.withVisibleLock { state in
       state.refresh = nil
       guard let token else { return }
       state.latest = token

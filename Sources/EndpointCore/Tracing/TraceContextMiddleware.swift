@@ -139,17 +139,17 @@ final class SpanStore: Sendable {
 
   func register(_ tracker: SpanTracker, key: String) -> Int {
     let id = counter.wrappingAdd(1, ordering: .relaxed).newValue
-    inFlight.withLock { $0.append(Entry(id: id, key: key, tracker: tracker)) }
+    inFlight.withVisibleLock { $0.append(Entry(id: id, key: key, tracker: tracker)) }
     return id
   }
 
   func remove(_ id: Int) {
-    inFlight.withLock { $0.removeAll { $0.id == id } }
+    inFlight.withVisibleLock { $0.removeAll { $0.id == id } }
   }
 
   func attach(_ metrics: TransferMetrics) {
     let key = Self.key(metrics.method, metrics.url)
-    let tracker = inFlight.withLock { spans -> SpanTracker? in
+    let tracker = inFlight.withVisibleLock { spans -> SpanTracker? in
       for span in spans where span.key == key {
         if let tracker = span.tracker, tracker.acceptsMetrics { return tracker }
       }
@@ -173,7 +173,7 @@ final class SpanTracker: Sendable {
   init(record: SpanRecord, requestURL: URL, store: SpanStore) {
     state = Mutex(State(record: record))
     self.store = store
-    id.withLock { $0 = store.register(self, key: SpanStore.key(record.method, requestURL)) }
+    id.withVisibleLock { $0 = store.register(self, key: SpanStore.key(record.method, requestURL)) }
   }
 
   deinit {
@@ -181,28 +181,28 @@ final class SpanTracker: Sendable {
   }
 
   var acceptsMetrics: Bool {
-    state.withLock { !$0.reported && $0.record.metrics == nil }
+    state.withVisibleLock { !$0.reported && $0.record.metrics == nil }
   }
 
   func attach(_ metrics: TransferMetrics) {
-    state.withLock { state in
+    state.withVisibleLock { state in
       if state.record.metrics == nil { state.record.metrics = metrics }
     }
   }
 
   func received(_ response: HTTPResponse) {
-    state.withLock { state in
+    state.withVisibleLock { state in
       state.record.status = response.status
       state.record.responseStart = .now
     }
   }
 
   func read(_ count: Int) {
-    state.withLock { $0.record.bytesRead += Int64(count) }
+    state.withVisibleLock { $0.record.bytesRead += Int64(count) }
   }
 
   func finish(_ outcome: SpanRecord.Outcome) {
-    let record = state.withLock { state -> SpanRecord? in
+    let record = state.withVisibleLock { state -> SpanRecord? in
       if state.reported { return nil }
       state.reported = true
       state.record.outcome = outcome
@@ -210,7 +210,7 @@ final class SpanTracker: Sendable {
       return state.record
     }
     guard let record else { return }
-    if let id = id.withLock({ $0 }) { store.remove(id) }
+    if let id = id.withVisibleLock({ $0 }) { store.remove(id) }
     store.sink(record)
   }
 }

@@ -45,7 +45,7 @@ package final class DownloadFile: Sendable {
 
   /// Appends `count` bytes at `bytes`; a discarded file ignores them.
   package func write(_ bytes: UnsafeRawPointer, count: Int) throws(DownloadFileError) {
-    let failure: String? = descriptor.withLock { fd in
+    let failure: String? = descriptor.withVisibleLock { fd in
       guard fd >= 0 else { return nil }
       var offset = 0
       while offset < count {
@@ -77,7 +77,7 @@ package final class DownloadFile: Sendable {
 
   /// Closes the file and moves it to the destination, replacing any file there.
   package func commit() throws(DownloadFileError) {
-    let failure: String? = descriptor.withLock { fd in
+    let failure: String? = descriptor.withVisibleLock { fd in
       guard fd >= 0 else { return "the download was already discarded" }
       let closed = close(fd)
       fd = -1
@@ -93,7 +93,7 @@ package final class DownloadFile: Sendable {
 
   /// Closes and deletes the partial file; safe to call more than once, from any thread.
   package func discard() {
-    descriptor.withLock { fd in
+    descriptor.withVisibleLock { fd in
       guard fd >= 0 else { return }
       close(fd)
       fd = -1

@@ -12,12 +12,12 @@ import Testing
 final class TestNow: Sendable {
   private let date = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
 
-  var now: Date { date.withLock { $0 } }
+  var now: Date { date.withVisibleLock { $0 } }
 
   var provider: @Sendable () -> Date { { [self] in self.now } }
 
   func advance(_ seconds: Double) {
-    date.withLock { $0 = $0.addingTimeInterval(seconds) }
+    date.withVisibleLock { $0 = $0.addingTimeInterval(seconds) }
   }
 
   /// `now` plus `offset` seconds as an HTTP date.

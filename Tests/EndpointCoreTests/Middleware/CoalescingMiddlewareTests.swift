@@ -26,12 +26,12 @@ private final class HeldClient: HTTPClient, Sendable {
     self.failure = failure
   }
 
-  var sentCount: Int { state.withLock { $0.sent.count } }
-  var cancelledCount: Int { state.withLock { $0.cancelled } }
-  var sent: [HTTPRequest] { state.withLock { $0.sent } }
+  var sentCount: Int { state.withVisibleLock { $0.sent.count } }
+  var cancelledCount: Int { state.withVisibleLock { $0.cancelled } }
+  var sent: [HTTPRequest] { state.withVisibleLock { $0.sent } }
 
   func release() {
-    let waiting = state.withLock { state in
+    let waiting = state.withVisibleLock { state in
       state.released = true
       defer { state.waiting = [] }
       return state.waiting
@@ -40,9 +40,9 @@ private final class HeldClient: HTTPClient, Sendable {
   }
 
   func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
-    state.withLock { $0.sent.append(request) }
+    state.withVisibleLock { $0.sent.append(request) }
     await withCheckedContinuation { continuation in
-      let now = state.withLock { state in
+      let now = state.withVisibleLock { state in
         if state.released { return true }
         state.waiting.append(continuation)
         return false
@@ -50,7 +50,7 @@ private final class HeldClient: HTTPClient, Sendable {
       if now { continuation.resume() }
     }
     if Task.isCancelled {
-      state.withLock { $0.cancelled += 1 }
+      state.withVisibleLock { $0.cancelled += 1 }
       throw CancellationError()
     }
     if let failure { throw failure }

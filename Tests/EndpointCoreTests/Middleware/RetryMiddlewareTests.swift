@@ -331,10 +331,10 @@ func retry(
   /// A clock the test moves: each attempt and each wait advance it.
   final class FakeTime: Sendable {
     private let seconds = Mutex(0.0)
-    var now: Date { Date(timeIntervalSince1970: seconds.withLock { $0 }) }
+    var now: Date { Date(timeIntervalSince1970: seconds.withVisibleLock { $0 }) }
     func advance(by duration: Duration) {
       let (whole, atto) = duration.components
-      seconds.withLock { $0 += Double(whole) + Double(atto) / 1e18 }
+      seconds.withVisibleLock { $0 += Double(whole) + Double(atto) / 1e18 }
     }
   }
 

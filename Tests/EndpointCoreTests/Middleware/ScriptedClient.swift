@@ -25,10 +25,10 @@ final class ScriptedClient: HTTPClient {
   }
 
   /// The requests received, in order.
-  var requests: [HTTPRequest] { log.withLock { $0 } }
+  var requests: [HTTPRequest] { log.withVisibleLock { $0 } }
 
   func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
-    let index = log.withLock { log in
+    let index = log.withVisibleLock { log in
       log.append(request)
       return log.count - 1
     }
@@ -63,10 +63,10 @@ final class Recorder<Value: Sendable>: Sendable {
     storage = Mutex(value)
   }
 
-  var value: Value { storage.withLock { $0 } }
+  var value: Value { storage.withVisibleLock { $0 } }
 
   func update<Result: Sendable>(_ change: @Sendable (inout Value) -> Result) -> Result {
-    storage.withLock { change(&$0) }
+    storage.withVisibleLock { change(&$0) }
   }
 }
 
