@@ -69,8 +69,8 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
   let settings: Settings
   /// The cookies every handle of the client shares, when it stores cookies.
   let cookieStore: CurlCookieStore?
-  private let poller: EventPoller
-  private let multi: OpaquePointer
+  let poller: EventPoller
+  let multi: OpaquePointer
   private let inbox = Mutex(Inbox())
 
   /// Easy handles that exist (in use or pooled).
@@ -87,13 +87,13 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
   /// The time as of the loop's last wake-up: what callbacks use as the moment of activity, so
   /// that the clock is read once per wake-up rather than once per header line.
   private(set) var now = ContinuousClock.now
-  private var pool: [EasyHandle] = []
-  private var active: [CurlTransfer] = []
+  var pool: [EasyHandle] = []
+  var active: [CurlTransfer] = []
   private var drained: [Command] = []
   private var curlTimer: ContinuousClock.Instant?
-  private var nextTimeoutCheck: ContinuousClock.Instant?
+  var nextTimeoutCheck: ContinuousClock.Instant?
   private var released = false
-  private var stopping = false
+  var stopping = false
 
   init(settings: Settings) throws(PollerFailure) {
     self.settings = settings
@@ -283,138 +283,6 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     }
     drained.removeAll(keepingCapacity: true)
     if closing { stopping = true }
-  }
-
-  /// Makes the connections `handle` opens keep the poller informed of their sockets (part of
-  /// every handle's shared options).
-  func watchSockets(of handle: EasyHandle) {
-    poller.attach(handle.pointer)
-  }
-
-  private func attach(_ transfer: CurlTransfer) {
-    guard transfer.isLive else {
-      retire(transfer)
-      return
-    }
-    transfer.activeIndex = active.count
-    active.append(transfer)
-    guard let handle = checkout() else {
-      transfer.failOnLoop(
-        transfer.connectionFailure(.other, code: 0, "libcurl could not make a handle"))
-      retire(transfer)
-      return
-    }
-    handle.transfer = transfer
-    transfer.easy = handle
-    start(transfer, on: handle)
-    if let expiry = transfer.firstExpiry() {
-      nextTimeoutCheck = min(nextTimeoutCheck ?? expiry, expiry)
-    }
-  }
-
-  private func start(_ transfer: CurlTransfer, on handle: EasyHandle) {
-    if let failure = transfer.configure(handle) {
-      transfer.failOnLoop(failure)
-      retire(transfer)
-      return
-    }
-    let code = ccurl_multi_add_handle(multi, handle.pointer)
-    guard code == CCURLM_OK else {
-      let message = String(cString: ccurl_multi_strerror(code))
-      transfer.failOnLoop(
-        transfer.connectionFailure(.other, code: 0, "curl_multi_add_handle: \(message)"))
-      retire(transfer)
-      return
-    }
-    handle.inMulti = true
-  }
-
-  private func collectFinished() {
-    var easy: OpaquePointer?
-    var result: Int32 = 0
-    while ccurl_multi_next_done(multi, &easy, &result) == 1 {
-      guard let easy, let handle = EasyHandle.owner(of: easy), let transfer = handle.transfer
-      else { continue }
-      switch transfer.transferEnded(code: result) {
-      case .retire:
-        retire(transfer)
-      case .restart:
-        _ = ccurl_multi_remove_handle(multi, handle.pointer)
-        handle.inMulti = false
-        transfer.endHop(on: handle)
-        start(transfer, on: handle)
-      }
-    }
-  }
-
-  private func checkTimeouts() {
-    guard let check = nextTimeoutCheck else { return }
-    guard check <= now else { return }
-    nextTimeoutCheck = nil
-    var expired: [(CurlTransfer, any Error)] = []
-    for transfer in active {
-      switch transfer.timeoutCheck(now: now) {
-      case .expired(let error): expired.append((transfer, error))
-      case .next(let instant): nextTimeoutCheck = min(nextTimeoutCheck ?? instant, instant)
-      case .none: break
-      }
-    }
-    for (transfer, error) in expired {
-      transfer.failOnLoop(error)
-      retire(transfer)
-    }
-  }
-
-  /// Ends a transfer's life on the loop: detaches and recycles its handle, forgets it and
-  /// reports its metrics. Safe to call more than once.
-  private func retire(_ transfer: CurlTransfer) {
-    guard !transfer.retired else { return }
-    transfer.retired = true
-    var curlInfo: CurlTransfer.CurlInfo?
-    if let handle = transfer.easy {
-      if transfer.options.metricsObserver != nil { curlInfo = transfer.curlInfo(handle) }
-      if handle.inMulti {
-        _ = ccurl_multi_remove_handle(multi, handle.pointer)
-        handle.inMulti = false
-      }
-      transfer.endHop(on: handle)
-      if transfer.sawSetCookie, cookieStore == nil {
-        // Cookies carried along a redirect chain must not reach another exchange.
-        _ = ccurl_easy_setopt_string(handle.pointer, CCURLOPT_COOKIELIST, "ALL")
-      }
-      handle.transfer = nil
-      transfer.easy = nil
-      checkin(handle)
-    }
-    let index = transfer.activeIndex
-    if index >= 0, index < active.count, active[index] === transfer {
-      let last = active.removeLast()
-      if index < active.count {
-        active[index] = last
-        last.activeIndex = index
-      }
-    }
-    transfer.activeIndex = -1
-    transfer.retire(curlInfo: curlInfo)
-  }
-
-  private func checkout() -> EasyHandle? {
-    if let handle = pool.popLast() {
-      pooledHandles.subtract(1, ordering: .relaxed)
-      return handle
-    }
-    guard let handle = EasyHandle() else { return nil }
-    liveHandles.add(1, ordering: .relaxed)
-    return handle
-  }
-
-  private func checkin(_ handle: EasyHandle) {
-    guard pool.count < settings.handlePoolLimit, !stopping else {
-      liveHandles.subtract(1, ordering: .relaxed)
-      return  // deinit cleans it up
-    }
-    pool.append(handle)
-    pooledHandles.add(1, ordering: .relaxed)
   }
 
   private func tearDown() {

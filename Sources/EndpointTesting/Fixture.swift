@@ -60,12 +60,27 @@ public struct Fixture: Sendable {
     public var headerFields: HTTPFields
     /// The body (empty when there was none).
     public var body: Data
+    /// The trailer fields that followed the body, with redacted values; `nil` when there were
+    /// none (or the transport does not read them).
+    public var trailerFields: HTTPFields?
 
     /// Creates a recorded response.
-    public init(status: Int, headerFields: HTTPFields = HTTPFields(), body: Data = Data()) {
+    ///
+    /// - Parameters:
+    ///   - status: the status code.
+    ///   - headerFields: the header fields.
+    ///   - body: the body.
+    ///   - trailerFields: the trailer fields that followed the body, if any.
+    public init(
+      status: Int,
+      headerFields: HTTPFields = HTTPFields(),
+      body: Data = Data(),
+      trailerFields: HTTPFields? = nil
+    ) {
       self.status = status
       self.headerFields = headerFields
       self.body = body
+      self.trailerFields = trailerFields
     }
   }
 

@@ -39,6 +39,9 @@ enum FixtureCoding {
     if !response.body.isEmpty {
       members.append(("body", body(response.body, mediaType: mediaType(response.headerFields))))
     }
+    if let trailers = response.trailerFields {
+      members.append(("trailers", tree(for: trailers)))
+    }
     return .object(members)
   }
 
@@ -88,20 +91,22 @@ enum FixtureCoding {
     throw Problem(reason: #"a body needs a "json", "text" or "base64" member"#)
   }
 
-  static func fields(from tree: JSONTree?) throws(Problem) -> HTTPFields {
+  static func fields(from tree: JSONTree?, member: String = "headers") throws(Problem)
+    -> HTTPFields
+  {
     guard let tree else { return HTTPFields() }
-    guard let pairs = tree.arrayValue else {
-      throw Problem(reason: #""headers" must be an array of [name, value] pairs"#)
-    }
+    let shape = "\"\(member)\" must be an array of [name, value] pairs"
+    guard let pairs = tree.arrayValue else { throw Problem(reason: shape) }
     var fields = HTTPFields()
     for pair in pairs {
       guard let items = pair.arrayValue, items.count == 2,
         let name = items[0].stringValue, let value = items[1].stringValue
-      else { throw Problem(reason: #""headers" must be an array of [name, value] pairs"#) }
+      else { throw Problem(reason: shape) }
       do {
         try fields.append(value, for: name)
       } catch {
-        throw Problem(reason: "header \(name): \(error)")
+        let kind = member == "headers" ? "header" : "trailer"
+        throw Problem(reason: "\(kind) \(name): \(error)")
       }
     }
     return fields
@@ -131,6 +136,9 @@ enum FixtureCoding {
         headerFields: try fields(from: tree["headers"]),
         body: try tree["body"].map(data(fromBody:)) ?? Data()
       )
+      if let trailers = tree["trailers"] {
+        response?.trailerFields = try fields(from: trailers, member: "trailers")
+      }
     }
     let error = tree["error"]?.stringValue
     guard response != nil || error != nil else {

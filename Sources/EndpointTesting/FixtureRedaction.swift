@@ -107,6 +107,7 @@ public struct FixtureRedaction: Sendable, Hashable {
     var copy = response
     copy.headerFields = redaction.redact(response.headerFields, removed: &removed)
     copy.body = redactBody(response.body, fields: &copy.headerFields, removed: &removed)
+    copy.trailerFields = response.trailerFields.map { redaction.redact($0, removed: &removed) }
     return copy
   }
 

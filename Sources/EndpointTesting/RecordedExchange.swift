@@ -20,6 +20,12 @@ public struct RecordedExchange: Sendable, CustomStringConvertible {
   public var totalDuration: Duration?
   /// Whether the response body was read to its end (or the exchange failed).
   public var isComplete: Bool
+  /// The trailer fields the request body sent after its last chunk, once the transport asked
+  /// for them; `nil` when it sent none.
+  public var requestTrailerFields: HTTPFields? = nil
+  /// The trailer fields that followed the response body, once it was read to its end; `nil`
+  /// when there were none or the transport does not read them.
+  public var responseTrailerFields: HTTPFields? = nil
 
   /// `METHOD URL → status` (or the error).
   public var description: String {

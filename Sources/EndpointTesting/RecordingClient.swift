@@ -72,6 +72,14 @@ public struct RecordingClient<Base: HTTPClient>: HTTPClient {
       sent.body = Tee.body(body) { [log] chunk in
         log.update(index) { $0.requestBody.append(chunk) }
       }
+      if let trailers = body.requestTrailers {
+        // Called once by the transport after the last chunk: record what it sends.
+        sent.body?.requestTrailers = { [log] in
+          let fields = trailers()
+          log.update(index) { $0.requestTrailerFields = fields }
+          return fields
+        }
+      }
     }
     do {
       let (response, body) = try await base.send(sent)
@@ -80,6 +88,7 @@ public struct RecordingClient<Base: HTTPClient>: HTTPClient {
         log.update(index) { exchange in
           exchange.response = response
           exchange.responseBody = data
+          exchange.responseTrailerFields = body.trailerFields
           exchange.duration = elapsed
           exchange.totalDuration = elapsed
           exchange.isComplete = true
@@ -96,9 +105,11 @@ public struct RecordingClient<Base: HTTPClient>: HTTPClient {
         log.update(index) { $0.responseBody.append(chunk) }
       } onEnd: { [log] error in
         let total = start.duration(to: clock.now)
+        let trailers = body.trailerFields
         log.update(index) { exchange in
           exchange.totalDuration = total
           exchange.isComplete = true
+          exchange.responseTrailerFields = trailers
           if let error { exchange.error = error }
         }
       }

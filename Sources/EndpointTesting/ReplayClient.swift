@@ -158,7 +158,7 @@ public struct ReplayClient: HTTPClient {
       }
       return (
         HTTPResponse(status: response.status, headerFields: fields, url: request.url),
-        HTTPBody(response.body)
+        HTTPBody.inMemory(response.body, trailerFields: response.trailerFields)
       )
     case .missing:
       throw FixtureMissing(file: fixtureURL.path, request: line, mode: mode)
@@ -182,13 +182,26 @@ public struct ReplayClient: HTTPClient {
     mode: RecordMode
   ) async throws -> (HTTPResponse, HTTPBody) {
     var sent = request
-    if request.body != nil { sent.body = HTTPBody(body) }
+    if let original = request.body {
+      if let trailers = original.requestTrailers {
+        // Trailers follow a chunked body: send the bytes read as one chunk, then the trailers.
+        sent.body = HTTPBody(OneChunk(data: body), trailerFields: trailers)
+      } else {
+        sent.body = HTTPBody(body)
+      }
+    }
     do {
       let (response, responseBody) = try await base.send(sent)
       let data = try await responseBody.collect(upTo: bodyLimit)
+      let trailers = responseBody.trailerFields
       var removed: [String] = []
       let stored = redaction.redact(
-        Fixture.Response(status: response.status, headerFields: response.headerFields, body: data),
+        Fixture.Response(
+          status: response.status,
+          headerFields: response.headerFields,
+          body: data,
+          trailerFields: trailers
+        ),
         removed: &removed
       )
       store.remember(removed)
@@ -198,7 +211,7 @@ public struct ReplayClient: HTTPClient {
         mode: mode,
         redaction: redaction
       )
-      return (response, HTTPBody(data))
+      return (response, HTTPBody.inMemory(data, trailerFields: trailers))
     } catch let error as SecretInFixture {
       throw error
     } catch is CancellationError {
@@ -295,6 +308,24 @@ private final class ReplayStore: Sendable {
         if startsOver { FixtureFile.markRestarted(file) }
         state.written = fixture.interactions
       }
+    }
+  }
+}
+
+/// One chunk of bytes as a sequence, for a request body that was read into memory and must be
+/// sent again in chunks.
+private struct OneChunk: AsyncSequence, Sendable {
+  typealias Element = Data
+  let data: Data
+
+  func makeAsyncIterator() -> Iterator { Iterator(data: data) }
+
+  struct Iterator: AsyncIteratorProtocol {
+    var data: Data?
+
+    mutating func next() async -> Data? {
+      defer { data = nil }
+      return data
     }
   }
 }

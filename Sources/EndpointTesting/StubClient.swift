@@ -174,10 +174,10 @@ public struct StubClient: HTTPClient {
       pathParameters: evaluations[claim.rule.id - 1].parameters
     )
     do {
-      let (head, data) = try await answer(
+      let (head, data, trailers) = try await answer(
         response, to: request, ruleDelay: claim.rule.delay, depth: 0)
       setOutcome(.response(status: head.status), at: claim.record)
-      return (head, HTTPBody(data))
+      return (head, HTTPBody.inMemory(data, trailerFields: trailers))
     } catch is CancellationError {
       setOutcome(.cancelled, at: claim.record)
       throw CancellationError()
@@ -196,14 +196,15 @@ public struct StubClient: HTTPClient {
     to request: StubbedRequest,
     ruleDelay: Duration?,
     depth: Int
-  ) async throws -> (HTTPResponse, Data) {
+  ) async throws -> (HTTPResponse, Data, HTTPFields?) {
     if let delay = response.delay ?? ruleDelay {
       try await clock.sleep(for: delay)
     }
     try Task.checkCancellation()
     switch response.action {
     case .reply(let status, let headers, let body):
-      return (HTTPResponse(status: status, headerFields: headers, url: request.url), body)
+      let head = HTTPResponse(status: status, headerFields: headers, url: request.url)
+      return (head, body, response.trailerFields)
     case .failure(let error):
       throw error
     case .hang:

@@ -139,6 +139,32 @@ public struct StubResponse: Sendable {
     return copy
   }
 
+  /// The trailer fields the body is followed by (see ``withTrailerFields(_:)``).
+  public private(set) var trailerFields: HTTPFields?
+
+  /// This response, with trailer fields after its body, as `HTTPBody.trailerFields` reports
+  /// them once the body has been read.
+  ///
+  /// ```swift
+  /// stub.on(.get, "/export").reply(
+  ///   .text("a,b\n1,2\n").withTrailerFields(["X-Checksum": "9f2c"])
+  /// )
+  /// ```
+  ///
+  /// A field that is not valid makes the stub throw ``InvalidStub`` when it is used.
+  public func withTrailerFields(_ fields: [String: String]) -> StubResponse {
+    do {
+      var copy = self
+      copy.trailerFields = try HTTPFields(fields)
+      return copy
+    } catch {
+      return StubResponse(
+        action: .invalid(InvalidStub(reason: "a trailer field is not valid: \(error)")),
+        delay: delay
+      )
+    }
+  }
+
   private static func make(
     status: Int,
     headers: [String: String],

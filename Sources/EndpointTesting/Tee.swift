@@ -2,13 +2,22 @@ import Foundation
 
 /// Copies a body's chunks as its reader takes them, without reading ahead, so a single-use body
 /// still reaches its reader whole.
+///
+/// The copy keeps the original's trailer fields: a response's trailers read by the transport
+/// stay readable through the copy, and a request body still sends its trailers.
 enum Tee {
   static func body(
     _ body: HTTPBody,
     onChunk: @escaping @Sendable (Data) -> Void,
     onEnd: @escaping @Sendable ((any Error)?) -> Void = { _ in }
   ) -> HTTPBody {
-    HTTPBody(TeeSequence(base: body, onChunk: onChunk, onEnd: onEnd), length: body.length)
+    var copy = HTTPBody(
+      TeeSequence(base: body, onChunk: onChunk, onEnd: onEnd),
+      length: body.length,
+      trailers: body.trailers
+    )
+    copy.requestTrailers = body.requestTrailers
+    return copy
   }
 }
 

@@ -1,0 +1,370 @@
+internal import CCurl
+import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// libcurl's callbacks on the loop thread: the head's lines, the final head (where the body
+/// goes), body bytes on their way to the caller, the file or the buffer, and reading and
+/// rewinding the request body.
+extension CurlTransfer {
+  // MARK: - Loop side: callbacks
+
+  func receivedHeaderLine(_ line: UnsafeRawBufferPointer) -> Int {
+    lastActivity = loop.now
+    if response != nil {
+      // After the final head, libcurl hands over the trailer section of a chunked body.
+      trailerBytes += line.count
+      trailerFields += 1
+      if trailerBytes > Self.maximumTrailerBytes || trailerFields > Self.maximumTrailerFields {
+        let detail =
+          "the trailer section passed \(Self.maximumTrailerFields) fields or "
+          + "\(Self.maximumTrailerBytes) bytes"
+        failOnLoop(connectionFailure(.invalidResponse, code: 0, detail))
+        return 0
+      }
+      trailers.add(line: line)
+      return line.count
+    }
+    headBytes += line.count
+    if headBytes > Self.maximumHeadBytes {
+      let detail = "the response head passed \(Self.maximumHeadBytes) bytes"
+      failOnLoop(connectionFailure(.invalidResponse, code: 0, detail))
+      return 0
+    }
+    switch parser.consume(line) {
+    case .incomplete: return line.count
+    case .complete: return headReceived() ? line.count : 0
+    }
+  }
+
+  /// The most bytes of head lines one hop may send, interim heads included (below libcurl's own
+  /// 300 KiB, so the error names the SDK's limit).
+  static let maximumHeadBytes = 256 << 10
+  /// The most trailer fields, and bytes of them, after a chunked body.
+  static let maximumTrailerFields = 100
+  static let maximumTrailerBytes = 64 << 10
+  /// The most bytes of a followed redirect's body read before it is left unread.
+  static let redirectBodyLimit = 64 << 10
+
+  /// The final head arrived; decides where the body goes. `false` stops the transfer.
+  private func headReceived() -> Bool {
+    guard let status = parser.status else {
+      failOnLoop(connectionFailure(.invalidResponse, code: 0, "the response has no status line"))
+      return false
+    }
+    let response = HTTPResponse(status: status, headerFields: parser.fields, url: hop.url)
+    self.response = response
+    responseStart = lastActivity
+    if let upload, upload.responseHeadArrived() {
+      // Resumed on the loop's next pass, after this callback returns.
+      _ = loop.submit(.unpause(self))
+    }
+    if let detail = parser.invalidContentLength(of: response) {
+      failOnLoop(connectionFailure(.invalidResponse, code: 0, detail))
+      return false
+    }
+    if options.redirectLimit != nil, RedirectRule.isFollowed(status), parser.framing.hasLocation {
+      delivery = .redirect
+      return true
+    }
+    let declared = parser.declaredBodyLength(of: response, method: hop.method)
+    expectedLength = declared
+    if let limit = options.maximumResponseSize, let declared, declared > Int64(limit) {
+      failOnLoop(ResponseTooLarge(limit: limit, received: declared))
+      return false
+    }
+    switch mode {
+    case .download(let destination, let accepted):
+      guard accepted.contains(status) else {
+        delivery = .errorBody
+        return true
+      }
+      do {
+        delivery = .file(try DownloadFile(destination: destination))
+      } catch {
+        failOnLoop(error)
+        return false
+      }
+      return true
+    case .stream:
+      if let declared, declared <= Int64(options.inlineBodyLimit) {
+        delivery = .inline
+        inline.reserveCapacity(Int(declared))
+        return true
+      }
+      startStreaming(length: declared)
+      return true
+    }
+  }
+
+  /// Hands the head to the caller with a body that streams from here on.
+  private func startStreaming(length: Int64?) {
+    delivery = .streaming
+    guard let response else { return }
+    let body = HTTPBody(CurlResponseBody(transfer: self), length: length, trailers: trailers)
+    let head = shared.withVisibleLock(for: self) { shared -> HeadContinuation? in
+      guard shared.isOpen else { return nil }
+      defer { shared.head = nil }
+      return shared.head
+    }
+    head?.resume(returning: (response, body))
+  }
+
+  func receivedBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+    if decodesContent, let response, !isRedirectDelivery {
+      if !contentDecoderResolved {
+        contentDecoderResolved = true
+        contentDecoder = ContentDecoder(
+          contentEncoding: response.headerFields.values(for: "Content-Encoding"))
+      }
+      if let decoder = contentDecoder {
+        return receivedEncodedBody(bytes, decoder: decoder, response: response)
+      }
+    }
+    return deliverBody(bytes, mustTake: false)
+  }
+
+  /// Whether the hop's body is the response's (not a redirect's, not an error body's).
+  var endsWithBody: Bool {
+    switch delivery {
+    case .redirect, .errorBody: false
+    case .pending, .inline, .streaming, .file: true
+    }
+  }
+
+  private var isRedirectDelivery: Bool {
+    if case .redirect = delivery { return true }
+    return false
+  }
+
+  /// Decodes `bytes` and hands the result on; libcurl is told every byte was taken (a paused
+  /// transfer would hand the same encoded bytes over again).
+  private func receivedEncodedBody(
+    _ bytes: UnsafeRawBufferPointer,
+    decoder: ContentDecoder,
+    response: HTTPResponse
+  ) -> Int {
+    let decoded: Data
+    do {
+      decoded = try decoder.decode(bytes)
+    } catch {
+      failOnLoop(
+        MalformedResponse(method: hop.method, url: response.url ?? hop.url, reason: error.reason))
+      return 0
+    }
+    if decoded.isEmpty {
+      lastActivity = loop.now
+      return bytes.count
+    }
+    let taken = decoded.withUnsafeBytes { deliverBody($0, mustTake: true) }
+    return taken == decoded.count ? bytes.count : 0
+  }
+
+  /// Hands body bytes to the reader, the file or the buffer. With `mustTake`, bytes that arrive
+  /// while the reader's buffer is full are queued anyway and receiving pauses after them.
+  private func deliverBody(_ bytes: UnsafeRawBufferPointer, mustTake: Bool) -> Int {
+    let count = bytes.count
+    let now = loop.now
+    if case .redirect = delivery {
+      // The body of a redirect that is followed is read and dropped, within bounds: past the
+      // response size limit it fails the request; past `redirectBodyLimit` the rest is left
+      // unread (the connection is closed) and the redirect is followed at once.
+      lastActivity = now
+      hopBytesReceived += Int64(count)
+      if let limit = options.maximumResponseSize, hopBytesReceived > Int64(limit) {
+        failOnLoop(ResponseTooLarge(limit: limit, received: hopBytesReceived))
+        return 0
+      }
+      if hopBytesReceived > Int64(Self.redirectBodyLimit) {
+        abandonedRedirectBody = true
+        return 0
+      }
+      return count
+    }
+    if let limit = options.maximumResponseSize, hopBytesReceived + Int64(count) > Int64(limit) {
+      failOnLoop(ResponseTooLarge(limit: limit, received: hopBytesReceived + Int64(count)))
+      return 0
+    }
+    switch delivery {
+    case .redirect:
+      return count
+    case .pending, .inline:
+      inline.append(bytes.assumingMemoryBound(to: UInt8.self))
+      if case .inline = delivery, inline.count > options.inlineBodyLimit {
+        // A compressed body grew past its declared length: stream it after all.
+        let buffered = inline
+        inline = Data()
+        shared.withVisibleLock(for: self) { shared in
+          shared.chunks.append(buffered)
+          shared.bufferedBytes = buffered.count
+        }
+        loop.bytesWaitingForReaders.add(buffered.count, ordering: .relaxed)
+        startStreaming(length: nil)
+      }
+    case .streaming:
+      let data = Data(bytes)
+      let limit = options.streamBufferSize
+      enum Handoff {
+        case queued
+        case queuedThenPaused
+        case reader(ChunkContinuation)
+        case paused
+        case stopped
+      }
+      let handoff = shared.withVisibleLock(for: self) { shared -> Handoff in
+        guard shared.isOpen else { return .stopped }
+        if let waiter = shared.waiter {
+          shared.waiter = nil
+          return .reader(waiter)
+        }
+        if shared.bufferedBytes >= limit {
+          shared.pausedForReader = true
+          guard mustTake else { return .paused }
+          shared.chunks.append(data)
+          shared.bufferedBytes += count
+          return .queuedThenPaused
+        }
+        shared.chunks.append(data)
+        shared.bufferedBytes += count
+        return .queued
+      }
+      switch handoff {
+      case .queued: loop.bytesWaitingForReaders.add(count, ordering: .relaxed)
+      case .queuedThenPaused:
+        loop.bytesWaitingForReaders.add(count, ordering: .relaxed)
+        // Taken, and no more until the reader catches up (the reader unpauses, as for a
+        // pause returned from this callback).
+        if let handle = easy { _ = ccurl_easy_pause(handle.pointer, CCURLPAUSE_RECV) }
+      case .reader(let waiter): waiter.resume(returning: data)
+      // libcurl keeps the bytes and hands them over again once unpaused.
+      case .paused: return Int(CCURL_WRITEFUNC_PAUSE)
+      case .stopped: return 0
+      }
+    case .file(let file):
+      do {
+        try file.write(bytes.baseAddress!, count: count)
+      } catch {
+        failOnLoop(error)
+        return 0
+      }
+      if let progress = options.downloadProgress {
+        progress(
+          TransferProgress(
+            completed: hopBytesReceived + Int64(count),
+            expected: expectedLength
+          )
+        )
+      }
+    case .errorBody:
+      if inline.count < 1024 * 1024 { inline.append(bytes.assumingMemoryBound(to: UInt8.self)) }
+    }
+    lastActivity = now
+    if firstBodyByte == nil { firstBodyByte = now }
+    hopBytesReceived += Int64(count)
+    bytesReceived += Int64(count)
+    return count
+  }
+
+  func readBody(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int {
+    lastActivity = loop.now
+    var count = 0
+    var producer: UnsafeContinuation<Void, Never>?
+    switch hop.body {
+    case .none:
+      return 0
+    case .data(let data):
+      count = min(capacity, data.count - Int(uploadOffset))
+      if count > 0 {
+        data.withUnsafeBytes { source in
+          buffer.copyMemory(from: source.baseAddress! + Int(uploadOffset), byteCount: count)
+        }
+      }
+    case .file(_, let declared):
+      // Exactly the declared bytes: a file that shrank fails at its early end, one that grew
+      // fails before its last declared bytes are handed over, so the server never sees a
+      // complete request and no extra byte reaches the connection.
+      let remaining = Int(declared - uploadOffset)
+      count = readFile(into: buffer, capacity: min(capacity, remaining))
+      if count < 0 { return Int(CCURL_READFUNC_ABORT) }
+      var probe: UInt8 = 0
+      let grew = count == remaining && readFile(into: &probe, capacity: 1) > 0
+      if (count == 0 && remaining > 0) || grew {
+        failOnLoop(
+          BodyLengthMismatch(
+            method: hop.method,
+            url: hop.url,
+            declared: declared,
+            produced: grew ? fileSize() : uploadOffset + Int64(count)
+          ))
+        return Int(CCURL_READFUNC_ABORT)
+      }
+    case .stream(let upload):
+      let read: StreamedUpload.Read
+      (read, producer) = upload.read(into: buffer, room: capacity)
+      switch read {
+      case .bytes(let copied): count = copied
+      // The stream's next chunk (or its end) wakes the loop, which resumes the transfer.
+      case .pause:
+        // A producer waiting for room while the last byte is held back goes on to its end.
+        producer?.resume()
+        return Int(CCURL_READFUNC_PAUSE)
+      case .end: return 0
+      case .failed(let error):
+        failOnLoop(error)
+        return Int(CCURL_READFUNC_ABORT)
+      }
+    }
+    uploadOffset += Int64(count)
+    if count > 0, let progress = options.uploadProgress {
+      progress(
+        TransferProgress(completed: uploadOffset, expected: hop.body.length)
+      )
+    }
+    // Asked for more only once the bytes taken were reported.
+    producer?.resume()
+    return count
+  }
+
+  /// Reads from the upload file, retrying when interrupted; -1 on a read error.
+  private func readFile(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int {
+    guard capacity > 0 else { return 0 }
+    while true {
+      let count = read(uploadDescriptor, buffer, capacity)
+      if count >= 0 || errno != EINTR { return count }
+    }
+  }
+
+  /// The upload file's size now.
+  private func fileSize() -> Int64 {
+    var status = stat()
+    return fstat(uploadDescriptor, &status) == 0 ? Int64(status.st_size) : -1
+  }
+
+  func seekBody(to offset: Int64, origin: Int32) -> Int32 {
+    guard origin == SEEK_SET, offset >= 0 else { return CCURL_SEEKFUNC_FAIL }
+    switch hop.body {
+    case .stream:
+      // A stream cannot go back; libcurl rewinds before it sends, which is no move at all.
+      return offset == uploadOffset ? CCURL_SEEKFUNC_OK : CCURL_SEEKFUNC_FAIL
+    case .none, .data, .file:
+      guard offset <= hop.body.length ?? 0 else { return CCURL_SEEKFUNC_FAIL }
+    }
+    if uploadDescriptor >= 0, lseek(uploadDescriptor, off_t(offset), SEEK_SET) < 0 {
+      return CCURL_SEEKFUNC_FAIL
+    }
+    uploadOffset = offset
+    return CCURL_SEEKFUNC_OK
+  }
+}

@@ -1,0 +1,253 @@
+internal import CCurl
+import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Setting the easy handle up for one hop: the baseline every request of the loop shares, TLS,
+/// the proxy, the method and body, and the list of header fields.
+extension CurlTransfer {
+  // MARK: - Loop side: setting up a request
+
+  /// Sets the easy handle up for the current hop; returns the error that stops the transfer,
+  /// if any.
+  ///
+  /// A handle keeps the options every request of the loop shares (its baseline) from one request
+  /// to the next; only a request that set something else (a method, a body, its own
+  /// `Accept-Encoding`) leaves it to be reset before the next one.
+  func configure(_ handle: EasyHandle) -> (any Error)? {
+    let easy = handle.pointer
+    if handle.needsBaseline {
+      ccurl_easy_reset(easy)
+      applyBaseline(handle)
+      handle.needsBaseline = false
+    }
+    handle.errorBuffer[0] = 0
+    parser.reset()
+    response = nil
+    headBytes = 0
+    trailerBytes = 0
+    trailerFields = 0
+    trailers.set(nil)
+    abandonedRedirectBody = false
+    delivery = .pending
+    inline = Data()
+    responseStart = nil
+    firstBodyByte = nil
+    expectedLength = nil
+    hopBytesReceived = 0
+    uploadOffset = 0
+    contentDecoder = nil
+    contentDecoderResolved = false
+    decodesContent = ContentDecoder.isAvailable && !hop.headerFields.contains("Accept-Encoding")
+
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    let urlCode = hop.url.absoluteString.withCString {
+      ccurl_easy_setopt_string(easy, CCURLOPT_URL, $0)
+    }
+    guard urlCode == CCURLE_OK else {
+      return InvalidURL(input: URLRedaction.redacted(hop.url), reason: handle.message(for: urlCode))
+    }
+    // Over https a request waits for a connection to the same host that is still being opened
+    // to learn by ALPN whether it multiplexes, instead of opening one more: a burst to an
+    // HTTP/2 server shares one connection. Not over http, where the wait would last until the
+    // first response arrived (over http libcurl speaks HTTP/1.1 only).
+    let waitsForMultiplexing: CLong = hop.url.scheme?.lowercased() == "https" ? 1 : 0
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_PIPEWAIT, waitsForMultiplexing)
+    _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_HEADERDATA, context)
+    _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_WRITEDATA, context)
+    if options.redirectLimit != nil, !handle.cookieEngine {
+      // The cookie engine carries cookies set along a redirect chain to its later requests;
+      // the loop erases them when the exchange ends. Once on, it stays on (a reset keeps it).
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_COOKIEFILE, "")
+      handle.cookieEngine = true
+    }
+    if hop.headerFields.contains("Accept-Encoding") {
+      // A caller's own Accept-Encoding gets raw bytes: no decoding by libcurl.
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_ACCEPT_ENCODING, nil)
+      handle.needsBaseline = true
+    }
+    if let failure = configureMethodAndBody(handle, context: context) { return failure }
+    headerList = makeHeaderList()
+    _ = ccurl_easy_setopt_slist(easy, CCURLOPT_HTTPHEADER, headerList)
+    return nil
+  }
+
+  /// The options every request of the loop shares, on a handle fresh from `curl_easy_reset`.
+  private func applyBaseline(_ handle: EasyHandle) {
+    let easy = handle.pointer
+    _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_PRIVATE, handle.context)
+    _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_ERRORBUFFER, handle.errorBuffer)
+    // Timeouts are the SDK's; libcurl must never touch signals from a multi-threaded program.
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_NOSIGNAL, 1)
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_PROTOCOLS, CLong(CCURLPROTO_HTTP | CCURLPROTO_HTTPS))
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_HTTP_VERSION, CLong(CCURL_HTTP_VERSION_2TLS))
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_FOLLOWLOCATION, 0)
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_TCP_NODELAY, 1)
+    configureTLS(easy)
+    configureProxy(easy)
+    applyConnectionOptions(handle)
+    // Bodies are decoded by the client when zlib loads (ContentDecoder); otherwise by libcurl,
+    // with every decoder it was built with.
+    if !ContentDecoder.isAvailable {
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_ACCEPT_ENCODING, "")
+    }
+    _ = ccurl_easy_setopt_data_callback(easy, CCURLOPT_HEADERFUNCTION) {
+      buffer, size, count, context in
+      guard let buffer, let context else { return 0 }
+      let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+      return transfer.receivedHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
+    }
+    _ = ccurl_easy_setopt_data_callback(easy, CCURLOPT_WRITEFUNCTION) {
+      buffer, size, count, context in
+      guard let buffer, let context else { return 0 }
+      let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+      return transfer.receivedBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+    }
+    loop.watchSockets(of: handle)
+  }
+
+  private func configureTLS(_ easy: OpaquePointer) {
+    let tls = loop.settings.tls
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_SSL_VERIFYPEER, 1)
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_SSL_VERIFYHOST, 2)
+    let version =
+      switch tls.minimumVersion {
+      case .tls12: CCURL_SSLVERSION_TLSv1_2
+      case .tls13: CCURL_SSLVERSION_TLSv1_3
+      }
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_SSLVERSION, CLong(version))
+    if let path = tls.caBundlePath {
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_CAINFO, path)
+    }
+  }
+
+  private func configureProxy(_ easy: OpaquePointer) {
+    switch loop.settings.proxy.source {
+    case .none:
+      // An empty proxy turns off the proxy environment variables libcurl reads otherwise.
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_PROXY, "")
+    case .environment:
+      break
+    case .explicit(let proxyURL, let bypassing):
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_PROXY, proxyURL.absoluteString)
+      if !bypassing.isEmpty {
+        _ = ccurl_easy_setopt_string(easy, CCURLOPT_NOPROXY, bypassing.joined(separator: ","))
+      }
+    }
+  }
+
+  /// Sets what differs from a plain `GET`, and then leaves the handle to be reset after the
+  /// request.
+  private func configureMethodAndBody(
+    _ handle: EasyHandle,
+    context: UnsafeMutableRawPointer
+  ) -> (any Error)? {
+    let easy = handle.pointer
+    let length = hop.body.length
+    if hop.method == .get, length == 0 { return nil }
+    handle.needsBaseline = true
+    if hop.method == .head {
+      _ = ccurl_easy_setopt_long(easy, CCURLOPT_NOBODY, 1)
+      return nil
+    }
+    if length == 0 {
+      if hop.method == .post {
+        _ = ccurl_easy_setopt_long(easy, CCURLOPT_POST, 1)
+        _ = ccurl_easy_setopt_off_t(easy, CCURLOPT_POSTFIELDSIZE_LARGE, 0)
+        _ = ccurl_easy_setopt_string(easy, CCURLOPT_CUSTOMREQUEST, nil)
+      } else if hop.method != .get {
+        _ = ccurl_easy_setopt_string(easy, CCURLOPT_CUSTOMREQUEST, hop.method.rawValue)
+      }
+      return nil
+    }
+    if case .file(let fileURL, _) = hop.body {
+      uploadDescriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC)
+      guard uploadDescriptor >= 0 else {
+        return FileBodyError(fileURL: fileURL, reason: String(cString: strerror(errno)))
+      }
+    }
+    if CurlLibrary.spinsOnHTTP2Uploads, length.map({ $0 > CurlLibrary.http2InitialWindow }) ?? true
+    {
+      // libcurl before 8.0 polls in a busy loop while an HTTP/2 upload waits for the server's
+      // flow-control window (curl issue 10618): tens of thousands of wake-ups for a few MiB.
+      // A body that may not fit in the first window goes over HTTP/1.1 there instead.
+      _ = ccurl_easy_setopt_long(easy, CCURLOPT_HTTP_VERSION, CLong(CCURL_HTTP_VERSION_1_1))
+    }
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_POST, 1)
+    // -1, an unknown length: libcurl sends the body in chunks (HTTP/1.1) as the stream gives it.
+    _ = ccurl_easy_setopt_off_t(easy, CCURLOPT_POSTFIELDSIZE_LARGE, length ?? -1)
+    if hop.method != .post {
+      _ = ccurl_easy_setopt_string(easy, CCURLOPT_CUSTOMREQUEST, hop.method.rawValue)
+    }
+    _ = ccurl_easy_setopt_data_callback(easy, CCURLOPT_READFUNCTION) {
+      buffer, size, count, context in
+      guard let buffer, let context else { return Int(CCURL_READFUNC_ABORT) }
+      let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+      return transfer.readBody(into: UnsafeMutableRawPointer(buffer), capacity: size * count)
+    }
+    _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_READDATA, context)
+    _ = ccurl_easy_setopt_seek_callback(easy, CCURLOPT_SEEKFUNCTION) { context, offset, origin in
+      guard let context else { return CCURL_SEEKFUNC_FAIL }
+      let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+      return transfer.seekBody(to: offset, origin: origin)
+    }
+    _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_SEEKDATA, context)
+    configureRequestTrailers(easy, context: context)
+    return nil
+  }
+
+  /// The request's fields as libcurl takes them, without framing fields, with an empty
+  /// `Expect:` (libcurl would otherwise wait for `100 Continue` before bodies over 1 MiB).
+  private func makeHeaderList() -> OpaquePointer? {
+    var list: OpaquePointer?
+    var hasExpect = false
+    var hasContentType = false
+    let acceptEncoding = decodesContent ? WireFields.defaultAcceptEncoding : nil
+    WireFields.forEach(in: hop.headerFields, acceptEncoding: acceptEncoding) { name, value in
+      if FieldName.equals(name, "expect") { hasExpect = true }
+      if FieldName.equals(name, "content-type") { hasContentType = true }
+      // "Name;" is libcurl's way to send a field with an empty value ("Name:" removes it).
+      let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
+      list = ccurl_slist_append(list, line)
+    }
+    if !hasExpect { list = ccurl_slist_append(list, "Expect:") }
+    // libcurl labels every body it sends with POST as a form, an empty one too; a body
+    // without a type goes without one, as the caller made it.
+    if !hasContentType, hop.body.length != 0 || hop.method == .post {
+      list = ccurl_slist_append(list, "Content-Type:")
+    }
+    // libcurl sends a length for POST itself; other methods get the same `Content-Length: 0`
+    // from both clients.
+    if hop.body.length == 0, hop.method != .post, WireFields.sendsZeroLength(for: hop.method) {
+      list = ccurl_slist_append(list, "Content-Length: 0")
+    }
+    return list
+  }
+
+  /// Frees what the hop held; the easy handle stays as it is until reset.
+  func endHop(on handle: EasyHandle) {
+    if let headerList {
+      ccurl_slist_free_all(headerList)
+      self.headerList = nil
+    }
+    if uploadDescriptor >= 0 {
+      close(uploadDescriptor)
+      uploadDescriptor = -1
+    }
+    bytesSent += uploadOffset
+    uploadOffset = 0
+  }
+}
