@@ -94,6 +94,8 @@ final class CurlTransfer: @unchecked Sendable {
     var outcome: Outcome?
     /// The loop paused the transfer because `bufferedBytes` reached the stream buffer size.
     var pausedForReader = false
+    /// Whether the last chunk has room reserved for more pieces (see ``enqueue(_:joiningUpTo:)``).
+    var lastChunkReserved = false
 
     var isOpen: Bool {
       if case .none = outcome { return true }
@@ -116,6 +118,8 @@ final class CurlTransfer: @unchecked Sendable {
   var easy: EasyHandle?
   var activeIndex = -1
   var retired = false
+  /// Whether the loop wakes this body's waiting reader when its current round ends.
+  var readerWakeScheduled = false
   var lastActivity: ContinuousClock.Instant
   var headerList: OpaquePointer?
   var parser = HeadParser()
@@ -276,6 +280,31 @@ final class CurlTransfer: @unchecked Sendable {
     }
   }
 
+  /// Wakes the reader waiting for this body with what the loop's round queued for it; the loop
+  /// calls it when the round ends (see ``CurlLoop/wakeReaderAfterRound(_:)``). Loop thread.
+  func wakeReader() {
+    guard readerWakeScheduled else { return }
+    readerWakeScheduled = false
+    let (waiter, taken, unpause) = shared.withVisibleLock(for: self) {
+      shared -> (ChunkContinuation?, Shared.Take, Bool) in
+      guard let waiter = shared.waiter else { return (nil, .wait, false) }
+      let (taken, unpause) = shared.take(resumeBelow: resumeThreshold)
+      if case .wait = taken { return (nil, taken, unpause) }
+      shared.waiter = nil
+      return (waiter, taken, unpause)
+    }
+    if unpause { loop.submit(.unpause(self)) }
+    guard let waiter else { return }
+    switch taken {
+    case .chunk(let data):
+      loop.bytesWaitingForReaders.subtract(data.count, ordering: .relaxed)
+      waiter.resume(returning: data)
+    case .end: waiter.resume(returning: nil)
+    case .failure(let error): waiter.resume(throwing: error)
+    case .wait: break
+    }
+  }
+
   /// A paused transfer resumes once the unread bytes fall to half the stream buffer.
   private var resumeThreshold: Int { max(0, options.streamBufferSize / 2) }
 
@@ -287,6 +316,28 @@ extension CurlTransfer.Shared {
     case end
     case failure(any Error)
     case wait
+  }
+
+  /// Queues `bytes` for the reader, appended to the last unread chunk while that stays within
+  /// `limit` bytes.
+  mutating func enqueue(_ bytes: UnsafeRawBufferPointer, joiningUpTo limit: Int) {
+    bufferedBytes += bytes.count
+    let last = chunks.count - 1
+    guard last >= chunkIndex, chunks[last].count + bytes.count <= limit else {
+      chunks.append(Data(bytes))
+      lastChunkReserved = false
+      return
+    }
+    if lastChunkReserved {
+      chunks[last].append(bytes.assumingMemoryBound(to: UInt8.self))
+    } else {
+      // A second piece: room for the rest of a burst, reserved once.
+      var joined = Data(capacity: limit)
+      joined.append(chunks[last])
+      joined.append(bytes.assumingMemoryBound(to: UInt8.self))
+      chunks[last] = joined
+      lastChunkReserved = true
+    }
   }
 
   /// Takes the next unread chunk; also says whether a paused transfer should now resume.
