@@ -1,13 +1,16 @@
 /// The sizes of the buffers between libcurl and the client.
 enum CurlBuffers {
-  /// libcurl's receive buffer of each easy handle (`CURLOPT_BUFFERSIZE`; libcurl's default is
-  /// 16 KiB): a large body arrives in a few large socket reads instead of one read and one
-  /// `poll` per 16 KiB. libcurl allocates it once per handle; a small response touches only the
-  /// pages its bytes fill.
-  static let receive = 512 * 1024
+  /// libcurl's receive buffer of a transfer (`CURLOPT_BUFFERSIZE`; libcurl's default is 16 KiB),
+  /// which libcurl allocates for each transfer: a large body arrives in a quarter of the socket
+  /// reads and `poll` calls. Larger buffers cost the many small requests a page fault each when
+  /// several are in flight (the allocator returns the memory between requests).
+  static let receive = 64 * 1024
 
-  /// libcurl's upload buffer of each easy handle (`CURLOPT_UPLOAD_BUFFERSIZE`; libcurl's default
-  /// is 64 KiB), allocated only by handles that send a body from a file or a stream.
+  /// The receive buffer of a download to a file, which is sized for large bodies.
+  static let downloadReceive = 512 * 1024
+
+  /// libcurl's upload buffer (`CURLOPT_UPLOAD_BUFFERSIZE`; libcurl's default is 64 KiB), which
+  /// only a transfer that sends a body from a file or a stream allocates.
   static let upload = 512 * 1024
 
   /// The largest chunk a streamed body's reader is handed: libcurl hands the body over in pieces

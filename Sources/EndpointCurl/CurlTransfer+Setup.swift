@@ -65,6 +65,15 @@ extension CurlTransfer {
     // first response arrived (over http libcurl speaks HTTP/1.1 only).
     let waitsForMultiplexing: CLong = hop.url.scheme?.lowercased() == "https" ? 1 : 0
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_PIPEWAIT, waitsForMultiplexing)
+    // libcurl allocates the receive buffer for each transfer: a download to a file gets a large
+    // one, every other request a buffer that a small response costs nothing extra for.
+    let receiveBuffer: Int
+    if case .download = mode {
+      receiveBuffer = CurlBuffers.downloadReceive
+    } else {
+      receiveBuffer = CurlBuffers.receive
+    }
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_BUFFERSIZE, CLong(receiveBuffer))
     _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_HEADERDATA, context)
     _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_WRITEDATA, context)
     if options.redirectLimit != nil, !handle.cookieEngine {
@@ -96,7 +105,6 @@ extension CurlTransfer {
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_FOLLOWLOCATION, 0)
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_TCP_NODELAY, 1)
-    _ = ccurl_easy_setopt_long(easy, CCURLOPT_BUFFERSIZE, CLong(CurlBuffers.receive))
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_UPLOAD_BUFFERSIZE, CLong(CurlBuffers.upload))
     configureTLS(easy)
     configureProxy(easy)
