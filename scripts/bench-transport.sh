@@ -409,4 +409,9 @@ if [[ $CEILING == 1 ]]; then
   log "loopback ceiling: wrk against nginx alone"
   measure_ceiling
 fi
-"$BIN" --base "$BASE_URL" --scratch "$WORK" "${TLS_ARGUMENTS[@]}" "${LARGE_ARGUMENTS[@]}" "$@"
+# ENDPOINT_BENCH_PRELOAD: a library preloaded into the benchmark alone (scripts/bench-allocs.sh).
+PRELOAD=()
+if [[ -n "${ENDPOINT_BENCH_PRELOAD:-}" ]]; then
+  PRELOAD=(env "LD_PRELOAD=$ENDPOINT_BENCH_PRELOAD")
+fi
+"${PRELOAD[@]}" "$BIN" --base "$BASE_URL" --scratch "$WORK" "${TLS_ARGUMENTS[@]}" "${LARGE_ARGUMENTS[@]}" "$@"

@@ -87,6 +87,9 @@ SAME_OFFSET(ccurl_version_info, curl_version_info_data, features);
 SAME_OFFSET(ccurl_message, CURLMsg, msg);
 SAME_OFFSET(ccurl_message, CURLMsg, easy_handle);
 SAME_OFFSET(ccurl_message, CURLMsg, data);
+SAME_OFFSET(ccurl_slist_node, struct curl_slist, data);
+SAME_OFFSET(ccurl_slist_node, struct curl_slist, next);
+_Static_assert(sizeof(ccurl_slist_node) == sizeof(struct curl_slist), "ccurl_slist_node size");
 _Static_assert(sizeof(ccurl_message) == sizeof(CURLMsg), "ccurl_message size");
 _Static_assert(sizeof(((ccurl_message *)0)->data.result) == sizeof(CURLcode), "CURLcode size");
 _Static_assert(sizeof(curl_off_t) == sizeof(int64_t), "curl_off_t is 64 bits");
@@ -107,6 +110,6 @@ C
 count="$(grep -c '^SAME(' "$SOURCE")"
 # CURLOPT_PROTOCOLS is deprecated (still supported) in newer headers; the check is about values.
 "$CC_BIN" -std=gnu11 -fsyntax-only -Werror -Wno-deprecated-declarations "$SOURCE"
-echo "curl constants: ok, $count constants, 2 struct layouts and 4 callback types match" \
+echo "curl constants: ok, $count constants, 3 struct layouts and 4 callback types match" \
   "libcurl $(sed -n 's/^#define LIBCURL_VERSION "\(.*\)"/\1/p' "$(echo '#include <curl/curlver.h>' |
     "$CC_BIN" -M -x c - 2> /dev/null | tr ' \\' '\n\n' | grep 'curlver.h$' | head -n 1)")'s headers"

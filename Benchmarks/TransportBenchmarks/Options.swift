@@ -28,6 +28,8 @@ struct Options {
   var largePath = "large-1g.bin"
   var uploadFile: String?
   var firstExecutables: [(name: String, path: String)] = []
+  var allocations = false
+  var requests = 2_000
 
   static let usage = """
     usage: TransportBenchmarks --base http://127.0.0.1:PORT [options]
@@ -71,6 +73,9 @@ struct Options {
       --diagnosis-clients LIST  the clients compared, raw first (default
                            raw,delegate,delegate-inline,sdk-no-timeouts,sdk; also
                            delegate-underlying, delegate-completion)
+      --allocations        heap allocations per request of each client, one request at a
+                           time, --requests (default 2000) per round (needs the counter that
+                           scripts/bench-allocs.sh preloads)
       --profile CLIENT     run one of those clients (or curl: EndpointCurl) alone for
                            --seconds (default 10) at --in-flight (1: sequential), for perf
     The server must serve /doc.json (about 300 bytes of JSON) and /large.bin (50 MiB);
@@ -116,6 +121,8 @@ struct Options {
       case "--only": only = Set(try value().split(separator: ",").map(String.init))
       case "--child": child = try value()
       case "--profile": profile = try value()
+      case "--allocations": allocations = true
+      case "--requests": requests = max(1, Int(try number(value())))
       case "--seconds": seconds = try number(value())
       case "--curl-connections": curlConnections = max(1, Int(try number(value())))
       case "--curl-in-flight":

@@ -26,6 +26,10 @@ do {
     try await runProfile(which, options: options, base: base)
     exit(0)
   }
+  if options.allocations {
+    try await runAllocations(options: options, base: base)
+    exit(0)
+  }
   try await runSuite(options: options, base: base)
 } catch {
   log("failed: \(error)")

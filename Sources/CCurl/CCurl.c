@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct ccurl_api {
@@ -177,6 +178,22 @@ ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text) {
   return api.slist_append(list, text);
 }
 void ccurl_slist_free_all(ccurl_slist *list) { api.slist_free_all(list); }
+
+ccurl_slist *ccurl_slist_block(const char *lines, size_t length, size_t count) {
+  if (count == 0) return NULL;
+  ccurl_slist_node *nodes = malloc(count * sizeof(ccurl_slist_node) + length);
+  if (!nodes) return NULL;
+  char *text = (char *)(nodes + count);
+  memcpy(text, lines, length);
+  for (size_t index = 0; index < count; index++) {
+    nodes[index].data = text;
+    nodes[index].next = index + 1 < count ? &nodes[index + 1] : NULL;
+    text += strlen(text) + 1;
+  }
+  return (ccurl_slist *)nodes;
+}
+
+void ccurl_slist_block_free(ccurl_slist *list) { free(list); }
 
 ccurl_multi *ccurl_multi_init(void) { return api.multi_init(); }
 int ccurl_multi_cleanup(ccurl_multi *multi) { return api.multi_cleanup(multi); }

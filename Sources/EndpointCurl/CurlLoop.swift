@@ -90,6 +90,8 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
   var pool: [EasyHandle] = []
   var active: [CurlTransfer] = []
   private var drained: [Command] = []
+  /// Transfers whose waiting reader is woken when the current round ends.
+  private var readersToWake: [CurlTransfer] = []
   private var curlTimer: ContinuousClock.Instant?
   var nextTimeoutCheck: ContinuousClock.Instant?
   private var released = false
@@ -216,6 +218,8 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
 
     while true {
       drainInbox()
+      // Resuming a paused transfer in the inbox hands libcurl's held bytes over at once.
+      wakeReaders()
       if stopping || (released && active.isEmpty) { break }
       let timeout = waitTimeout()
       if timeout != 0, announceWait() {
@@ -231,6 +235,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
         var running: Int32 = 0
         _ = ccurl_multi_socket_action(multi, CCURL_SOCKET_TIMEOUT, 0, &running)
       }
+      wakeReaders()
       collectFinished()
       checkTimeouts()
     }
@@ -259,6 +264,18 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     let now = ContinuousClock.now
     self.now = now
     return next <= now ? 0 : (next - now).millisecondsRoundedUp
+  }
+
+  /// Has the loop wake `transfer`'s waiting reader when the current round ends: every piece of
+  /// body the round brings reaches the reader in one hand-over.
+  func wakeReaderAfterRound(_ transfer: CurlTransfer) {
+    readersToWake.append(transfer)
+  }
+
+  private func wakeReaders() {
+    guard !readersToWake.isEmpty else { return }
+    for transfer in readersToWake { transfer.wakeReader() }
+    readersToWake.removeAll(keepingCapacity: true)
   }
 
   private func drainInbox() {

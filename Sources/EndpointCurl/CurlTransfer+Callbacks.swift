@@ -126,8 +126,11 @@ extension CurlTransfer {
     if decodesContent, let response, !isRedirectDelivery {
       if !contentDecoderResolved {
         contentDecoderResolved = true
-        contentDecoder = ContentDecoder(
-          contentEncoding: response.headerFields.values(for: "Content-Encoding"))
+        // Most bodies are not encoded: no decoder (and its 64 KiB buffer) is made for them.
+        if response.headerFields.contains("Content-Encoding") {
+          contentDecoder = ContentDecoder(
+            contentEncoding: response.headerFields.values(for: "Content-Encoding"))
+        }
       }
       if let decoder = contentDecoder {
         return receivedEncodedBody(bytes, decoder: decoder, response: response)
@@ -213,29 +216,32 @@ extension CurlTransfer {
         startStreaming(length: nil)
       }
     case .streaming:
-      let data = Data(bytes)
       let limit = options.bodyBufferLimit
       enum Handoff {
         case queued
         case queuedThenPaused
-        case reader(ChunkContinuation)
         case paused
         case stopped
       }
-      let handoff = shared.withVisibleLock { shared -> Handoff in
-        guard shared.isOpen else { return .stopped }
-        if let waiter = shared.waiter {
-          shared.waiter = nil
-          return .reader(waiter)
-        }
+      // Queued, joined to the last unread chunk while there is room; a waiting reader is woken
+      // once, when the loop's round ends, with what the round brought (several of libcurl's
+      // 16 KiB pieces), not once per piece.
+      let (handoff, readerWaits) = shared.withVisibleLock {
+        shared -> (Handoff, Bool) in
+        guard shared.isOpen else { return (.stopped, false) }
+        let readerWaits = shared.waiter != nil
         if shared.unread.bufferedBytes >= limit {
           shared.pausedForReader = true
-          guard mustTake else { return .paused }
-          shared.unread.append(data)
-          return .queuedThenPaused
+          guard mustTake else { return (.paused, readerWaits) }
+          shared.unread.append(bytes, joiningUpTo: CurlBuffers.coalescedChunk)
+          return (.queuedThenPaused, readerWaits)
         }
-        shared.unread.append(data)
-        return .queued
+        shared.unread.append(bytes, joiningUpTo: CurlBuffers.coalescedChunk)
+        return (.queued, readerWaits)
+      }
+      if readerWaits, !readerWakeScheduled {
+        readerWakeScheduled = true
+        loop.wakeReaderAfterRound(self)
       }
       switch handoff {
       case .queued: loop.bytesWaitingForReaders.add(count, ordering: .relaxed)
@@ -244,7 +250,6 @@ extension CurlTransfer {
         // Taken, and no more until the reader catches up (the reader unpauses, as for a
         // pause returned from this callback).
         if let handle = easy { _ = ccurl_easy_pause(handle.pointer, CCURLPAUSE_RECV) }
-      case .reader(let waiter): waiter.resume(returning: data)
       // libcurl keeps the bytes and hands them over again once unpaused.
       case .paused: return Int(CCURL_WRITEFUNC_PAUSE)
       case .stopped: return 0

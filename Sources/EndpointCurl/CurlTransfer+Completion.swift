@@ -14,6 +14,8 @@ extension CurlTransfer {
 
   /// The easy handle finished the current hop with `code`.
   func transferEnded(code: Int32) -> Next {
+    // The reader gets the last bytes before it can hear of the end.
+    wakeReader()
     guard isLive else { return .retire }
     lastActivity = loop.now
     if abandonedRedirectBody, let response { return followRedirect(from: response) }

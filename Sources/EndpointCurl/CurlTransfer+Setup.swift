@@ -65,6 +65,15 @@ extension CurlTransfer {
     // first response arrived (over http libcurl speaks HTTP/1.1 only).
     let waitsForMultiplexing: CLong = hop.url.scheme?.lowercased() == "https" ? 1 : 0
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_PIPEWAIT, waitsForMultiplexing)
+    // libcurl allocates the receive buffer for each transfer: a download to a file gets a large
+    // one, every other request a buffer that a small response costs nothing extra for.
+    let receiveBuffer: Int
+    if case .download = mode {
+      receiveBuffer = CurlBuffers.downloadReceive
+    } else {
+      receiveBuffer = CurlBuffers.receive
+    }
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_BUFFERSIZE, CLong(receiveBuffer))
     _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_HEADERDATA, context)
     _ = ccurl_easy_setopt_pointer(easy, CCURLOPT_WRITEDATA, context)
     if options.redirectLimit != nil, !handle.cookieEngine {
@@ -79,7 +88,7 @@ extension CurlTransfer {
       handle.needsBaseline = true
     }
     if let failure = configureMethodAndBody(handle, context: context) { return failure }
-    headerList = makeHeaderList()
+    headerList = makeHeaderList(handle)
     _ = ccurl_easy_setopt_slist(easy, CCURLOPT_HTTPHEADER, headerList)
     return nil
   }
@@ -96,6 +105,7 @@ extension CurlTransfer {
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_FOLLOWLOCATION, 0)
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_TCP_NODELAY, 1)
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_UPLOAD_BUFFERSIZE, CLong(CurlBuffers.upload))
     configureTLS(easy)
     configureProxy(easy)
     applyConnectionOptions(handle)
@@ -211,36 +221,62 @@ extension CurlTransfer {
 
   /// The request's fields as libcurl takes them, without framing fields, with an empty
   /// `Expect:` (libcurl would otherwise wait for `100 Continue` before bodies over 1 MiB).
-  private func makeHeaderList() -> OpaquePointer? {
-    var list: OpaquePointer?
+  ///
+  /// The lines are written into the handle's reused buffer and copied into one allocation
+  /// (`ccurl_slist_block`), not one list node and one string copy per field.
+  private func makeHeaderList(_ handle: EasyHandle) -> OpaquePointer? {
+    var lines = handle.headerLines
+    handle.headerLines = []
+    lines.removeAll(keepingCapacity: true)
+    var count = 0
     var hasExpect = false
     var hasContentType = false
     let acceptEncoding = decodesContent ? WireFields.defaultAcceptEncoding : nil
+    // Names are tokens and values hold no NUL (HTTPFields checks both), so NUL ends each line.
     WireFields.forEach(in: hop.headerFields, acceptEncoding: acceptEncoding) { name, value in
       if FieldName.equals(name, "expect") { hasExpect = true }
       if FieldName.equals(name, "content-type") { hasContentType = true }
-      // "Name;" is libcurl's way to send a field with an empty value ("Name:" removes it).
-      let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
-      list = ccurl_slist_append(list, line)
+      lines.append(contentsOf: name.utf8)
+      if value.isEmpty {
+        // "Name;" is libcurl's way to send a field with an empty value ("Name:" removes it).
+        lines.append(UInt8(ascii: ";"))
+      } else {
+        lines.append(UInt8(ascii: ":"))
+        lines.append(UInt8(ascii: " "))
+        lines.append(contentsOf: value.utf8)
+      }
+      lines.append(0)
+      count += 1
     }
-    if !hasExpect { list = ccurl_slist_append(list, "Expect:") }
+    func add(_ line: StaticString) {
+      lines.append(
+        contentsOf: UnsafeBufferPointer(start: line.utf8Start, count: line.utf8CodeUnitCount))
+      lines.append(0)
+      count += 1
+    }
+    if !hasExpect { add("Expect:") }
     // libcurl labels every body it sends with POST as a form, an empty one too; a body
     // without a type goes without one, as the caller made it.
     if !hasContentType, hop.body.length != 0 || hop.method == .post {
-      list = ccurl_slist_append(list, "Content-Type:")
+      add("Content-Type:")
     }
     // libcurl sends a length for POST itself; other methods get the same `Content-Length: 0`
     // from both clients.
     if hop.body.length == 0, hop.method != .post, WireFields.sendsZeroLength(for: hop.method) {
-      list = ccurl_slist_append(list, "Content-Length: 0")
+      add("Content-Length: 0")
     }
+    let list = lines.withUnsafeBytes { bytes in
+      ccurl_slist_block(
+        bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, count)
+    }
+    handle.headerLines = lines
     return list
   }
 
   /// Frees what the hop held; the easy handle stays as it is until reset.
   func endHop(on handle: EasyHandle) {
     if let headerList {
-      ccurl_slist_free_all(headerList)
+      ccurl_slist_block_free(headerList)
       self.headerList = nil
     }
     if uploadDescriptor >= 0 {

@@ -89,6 +89,8 @@ final class CurlTransfer: @unchecked Sendable {
   var easy: EasyHandle?
   var activeIndex = -1
   var retired = false
+  /// Whether the loop wakes this body's waiting reader when its current round ends.
+  var readerWakeScheduled = false
   var lastActivity: ContinuousClock.Instant
   var headerList: OpaquePointer?
   var parser = HeadParser()
@@ -244,6 +246,31 @@ final class CurlTransfer: @unchecked Sendable {
       }
     } onCancel: {
       cancel()
+    }
+  }
+
+  /// Wakes the reader waiting for this body with what the loop's round queued for it; the loop
+  /// calls it when the round ends (see ``CurlLoop/wakeReaderAfterRound(_:)``). Loop thread.
+  func wakeReader() {
+    guard readerWakeScheduled else { return }
+    readerWakeScheduled = false
+    let (waiter, taken, unpause) = shared.withVisibleLock {
+      shared -> (ChunkContinuation?, Shared.Take, Bool) in
+      guard let waiter = shared.waiter else { return (nil, .wait, false) }
+      let (taken, unpause) = shared.take(resumeBelow: resumeThreshold)
+      if case .wait = taken { return (nil, taken, unpause) }
+      shared.waiter = nil
+      return (waiter, taken, unpause)
+    }
+    if unpause { loop.submit(.unpause(self)) }
+    guard let waiter else { return }
+    switch taken {
+    case .chunk(let data):
+      loop.bytesWaitingForReaders.subtract(data.count, ordering: .relaxed)
+      waiter.resume(returning: data)
+    case .end: waiter.resume(returning: nil)
+    case .failure(let error): waiter.resume(throwing: error)
+    case .wait: break
     }
   }
 

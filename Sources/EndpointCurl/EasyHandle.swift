@@ -14,6 +14,8 @@ final class EasyHandle {
   var needsBaseline = true
   /// Whether the handle's cookie engine is on (`curl_easy_reset` leaves it on).
   var cookieEngine = false
+  /// The request header lines being built, kept for their capacity from request to request.
+  var headerLines: [UInt8] = []
 
   init?() {
     guard let pointer = ccurl_easy_init() else { return nil }

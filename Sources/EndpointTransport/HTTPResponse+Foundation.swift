@@ -19,7 +19,7 @@ extension HTTPResponse {
       pairs.append((name, value as? String ?? "\(value)"))
     }
     pairs.sort { FieldName.precedes($0.name, $1.name) }
-    var fields = HTTPFields()
+    var fields = HTTPFields(minimumCapacity: pairs.count)
     for (name, value) in pairs {
       // A field Foundation accepted but HTTPFields rejects (CR, LF, NUL) is dropped, not fatal.
       try? fields.append(value, for: name)

@@ -99,6 +99,8 @@ import Testing
     let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
     #expect(response.status == 200)
     #expect(body.length == Int64(size))
+    // Streamed, not held in memory (the pieces that wait for the reader may come joined).
+    #expect(body.data == nil)
     var received = Data()
     var chunks = 0
     for try await chunk in body {
@@ -109,7 +111,7 @@ import Testing
     let expected = Data((0..<size).map { UInt8(ascii: "a") + UInt8($0 % 26) })
     #expect(received.count == size)
     #expect(received == expected)
-    #expect(chunks > 1)
+    #expect(chunks >= 1)
     #expect(recorded.values.first?.httpVersion == "2")
     #expect(recorded.values.first?.bytesReceived == Int64(size))
   }

@@ -11,6 +11,7 @@ Routes (GET unless said):
   /reset                       reads the request, then resets the connection (RST, no response)
   /auth-challenge              401 + WWW-Authenticate: Basic realm="endpoint", JSON body
   /large?bytes=N               200, Content-Length N (default 52428800), N bytes streamed
+  /pattern?bytes=N             200, Content-Length N, byte i is i % 251 (checks order and loss)
   /slow-body?chunks=N&interval_ms=M
                                chunked body: N chunks "chunk-i\\n" (i = 0..N-1) M ms apart
   /status/CODE?retry_after=V   that status, optional Retry-After header (any text)
@@ -312,6 +313,25 @@ def route_large(conn, request):
         piece = block if remaining >= len(block) else block[:remaining]
         conn.sock.sendall(piece)
         remaining -= len(piece)
+    return True
+
+
+def route_pattern(conn, request):
+    total = request.int_param("bytes", 1048576)
+    if total < 0:
+        raise BadRequest("query item 'bytes' must not be negative")
+    head = head_bytes(
+        200, [("Content-Type", "application/octet-stream"), ("Content-Length", str(total))]
+    )
+    conn.sock.sendall(head)
+    # 251 is prime, so no power-of-two piece boundary lines up with the pattern.
+    block = bytes(i % 251 for i in range(251 * 256))
+    sent = 0
+    while sent < total:
+        start = sent % 251
+        piece = block[start : start + min(len(block) - start, total - sent)]
+        conn.sock.sendall(piece)
+        sent += len(piece)
     return True
 
 
@@ -659,6 +679,7 @@ ROUTES = {
     "/reset": route_reset,
     "/auth-challenge": route_auth_challenge,
     "/large": route_large,
+    "/pattern": route_pattern,
     "/slow-body": route_slow_body,
     "/flaky": route_flaky,
     "/truncated": route_truncated,

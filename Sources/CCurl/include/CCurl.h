@@ -52,6 +52,7 @@ typedef struct ccurl_share ccurl_share;
 #define CCURLOPT_HTTPGET 80
 #define CCURLOPT_SSL_VERIFYHOST 81
 #define CCURLOPT_HTTP_VERSION 84
+#define CCURLOPT_BUFFERSIZE 98
 #define CCURLOPT_NOSIGNAL 99
 #define CCURLOPT_ACCEPT_ENCODING 10102
 #define CCURLOPT_PRIVATE 10103
@@ -69,6 +70,7 @@ typedef struct ccurl_share ccurl_share;
 #define CCURLOPT_XFERINFOFUNCTION 20219
 #define CCURLOPT_PIPEWAIT 237
 #define CCURLOPT_SUPPRESS_CONNECT_HEADERS 265
+#define CCURLOPT_UPLOAD_BUFFERSIZE 280
 #define CCURLOPT_SSLCERT 10025
 #define CCURLOPT_KEYPASSWD 10026
 #define CCURLOPT_SSLCERTTYPE 10086
@@ -245,6 +247,17 @@ const char *ccurl_easy_strerror(int code);
 
 ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text);
 void ccurl_slist_free_all(ccurl_slist *list);
+/// The layout of libcurl's struct curl_slist (checked by scripts/check-curl-constants.sh).
+typedef struct ccurl_slist_node {
+  char *data;
+  struct ccurl_slist_node *next;
+} ccurl_slist_node;
+/// A header list in one allocation, for CURLOPT_HTTPHEADER: `count` NUL-terminated lines laid
+/// end to end in `lines` (`length` bytes in all, the NULs included) are copied into one block
+/// that holds the list's nodes and their text. NULL when `count` is 0 or memory ran out. Free it
+/// with ccurl_slist_block_free, never ccurl_slist_free_all (nor hand it to libcurl to free).
+ccurl_slist *ccurl_slist_block(const char *lines, size_t length, size_t count);
+void ccurl_slist_block_free(ccurl_slist *list);
 
 ccurl_multi *ccurl_multi_init(void);
 int ccurl_multi_cleanup(ccurl_multi *multi);

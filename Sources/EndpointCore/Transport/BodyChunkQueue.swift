@@ -23,12 +23,39 @@ package struct BodyChunkQueue: Sendable {
   package private(set) var bufferedBytes = 0
   private var chunks: [Data] = []
   private var index = 0
+  /// Whether the last chunk was made with room for more pieces (see
+  /// ``append(_:joiningUpTo:)``).
+  private var lastChunkReserved = false
 
   package init() {}
 
   package mutating func append(_ chunk: Data) {
     chunks.append(chunk)
     bufferedBytes += chunk.count
+    lastChunkReserved = false
+  }
+
+  /// Queues a copy of `bytes`, joined to the last unread chunk while that stays within `limit`
+  /// bytes, so a burst of small pieces reaches the reader as a few large chunks. The second
+  /// piece joined to a chunk reserves room for `limit` bytes once, so the rest of the burst is
+  /// appended without copying the chunk again.
+  package mutating func append(_ bytes: UnsafeRawBufferPointer, joiningUpTo limit: Int) {
+    bufferedBytes += bytes.count
+    let last = chunks.count - 1
+    guard last >= index, chunks[last].count + bytes.count <= limit else {
+      chunks.append(Data(bytes))
+      lastChunkReserved = false
+      return
+    }
+    if lastChunkReserved {
+      chunks[last].append(bytes.assumingMemoryBound(to: UInt8.self))
+    } else {
+      var joined = Data(capacity: limit)
+      joined.append(chunks[last])
+      joined.append(bytes.assumingMemoryBound(to: UInt8.self))
+      chunks[last] = joined
+      lastChunkReserved = true
+    }
   }
 
   /// The oldest unread chunk, if there is one.
@@ -51,6 +78,7 @@ package struct BodyChunkQueue: Sendable {
     chunks = []
     index = 0
     bufferedBytes = 0
+    lastChunkReserved = false
     return dropped
   }
 

@@ -30,6 +30,32 @@ import Testing
     #expect(queue.bufferedBytes == 0)
   }
 
+  @Test func smallPiecesAreJoinedUpToTheLimitAndNeverAcrossARead() {
+    var queue = BodyChunkQueue()
+    func add(_ text: String) {
+      Data(text.utf8).withUnsafeBytes { queue.append($0, joiningUpTo: 5) }
+    }
+    add("ab")
+    add("cd")
+    add("e")
+    // Past the limit: a new chunk.
+    add("fg")
+    #expect(queue.bufferedBytes == 7)
+    #expect(queue.next() == Data("abcde".utf8))
+    // The chunk being joined was read: the next piece starts a chunk of its own.
+    #expect(queue.next() == Data("fg".utf8))
+    add("h")
+    add("i")
+    #expect(queue.next() == Data("hi".utf8))
+    #expect(queue.next() == nil)
+    #expect(queue.bufferedBytes == 0)
+    // A chunk queued whole is not joined onto by a later piece past the limit.
+    queue.append(Data("jklmn".utf8))
+    add("o")
+    #expect(queue.next() == Data("jklmn".utf8))
+    #expect(queue.next() == Data("o".utf8))
+  }
+
   @Test func theReaderWaitsUntilTheTransferSettlesAndReadsEveryChunkBeforeTheEnd() {
     var queue = BodyChunkQueue()
     #expect(text(queue.take(outcome: nil)) == "wait")
