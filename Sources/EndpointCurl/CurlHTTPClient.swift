@@ -44,7 +44,7 @@
 /// Create one client and keep it: each client has its own thread and connection pool. Call
 /// ``shutdown()`` to stop it; a client that is released stops by itself once its last request
 /// is done.
-public final class CurlHTTPClient: HTTPClient, Sendable {
+public final class CurlHTTPClient: TransferPerforming, Sendable {
   /// The configuration the client was made with.
   public let configuration: Configuration
 
@@ -146,7 +146,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
   /// client is shut down or its loop has ended, jobs run on the global concurrent executor.
   public var executor: any TaskExecutor { loop }
 
-  func perform(
+  package func perform(
     _ request: HTTPRequest,
     mode: TransferMode,
     uploadProgress: (@Sendable (TransferProgress) -> Void)?,

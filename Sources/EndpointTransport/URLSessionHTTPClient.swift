@@ -28,7 +28,7 @@ import Foundation
 /// ```
 ///
 /// Create one client and keep it: each client has its own session and connection pool.
-public final class URLSessionHTTPClient: HTTPClient, Sendable {
+public final class URLSessionHTTPClient: TransferPerforming, Sendable {
   /// The configuration the client was made with.
   public let configuration: Configuration
 
@@ -94,7 +94,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
     try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)
   }
 
-  func perform(
+  package func perform(
     _ request: HTTPRequest,
     mode: TransferMode,
     uploadProgress: (@Sendable (TransferProgress) -> Void)?,
