@@ -115,7 +115,7 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
   ///   `http` or `https` (or a redirect to one), ``EndpointCore/InvalidMethod`` for a method that
   ///   is not an RFC 9110 token (checked before a byte is sent, however the request was made).
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
-    try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)
+    try await perform(request, mode: .stream, progress: .none)
   }
 
   /// Stops the client: requests in flight fail with ``ShutDown``, so do requests sent later;
@@ -147,10 +147,7 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
   public var executor: any TaskExecutor { loop }
 
   package func perform(
-    _ request: HTTPRequest,
-    mode: TransferMode,
-    uploadProgress: (@Sendable (TransferProgress) -> Void)?,
-    downloadProgress: (@Sendable (TransferProgress) -> Void)?
+    _ request: HTTPRequest, mode: TransferMode, progress: TransferProgressHandlers
   ) async throws -> (HTTPResponse, HTTPBody) {
     try request.checkSendable()
     var body = UploadBody.none
@@ -194,8 +191,8 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
       bodyBufferLimit: configuration.streamBufferSize,
       inlineBodyLimit: configuration.inlineBodyLimit,
       metricsObserver: configuration.metricsObserver,
-      uploadProgress: uploadProgress,
-      downloadProgress: downloadProgress
+      uploadProgress: progress.upload,
+      downloadProgress: progress.download
     )
     var hop = Hop(
       method: request.method,

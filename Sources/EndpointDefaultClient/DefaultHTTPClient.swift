@@ -105,12 +105,8 @@ public struct DefaultHTTPClient: TransferPerforming, Sendable {
   }
 
   package func perform(
-    _ request: HTTPRequest,
-    mode: TransferMode,
-    uploadProgress: (@Sendable (TransferProgress) -> Void)?,
-    downloadProgress: (@Sendable (TransferProgress) -> Void)?
+    _ request: HTTPRequest, mode: TransferMode, progress: TransferProgressHandlers
   ) async throws -> (HTTPResponse, HTTPBody) {
-    try await performer.perform(
-      request, mode: mode, uploadProgress: uploadProgress, downloadProgress: downloadProgress)
+    try await performer.perform(request, mode: mode, progress: progress)
   }
 }

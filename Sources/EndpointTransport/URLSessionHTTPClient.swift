@@ -91,14 +91,11 @@ public final class URLSessionHTTPClient: TransferPerforming, Sendable {
   ///   ``EndpointCore/UnrequestedProtocolSwitch`` or ``EndpointCore/InvalidContentLength``;
   ///   ``ShutDown`` once ``shutdown()`` was called.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
-    try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)
+    try await perform(request, mode: .stream, progress: .none)
   }
 
   package func perform(
-    _ request: HTTPRequest,
-    mode: TransferMode,
-    uploadProgress: (@Sendable (TransferProgress) -> Void)?,
-    downloadProgress: (@Sendable (TransferProgress) -> Void)?
+    _ request: HTTPRequest, mode: TransferMode, progress: TransferProgressHandlers
   ) async throws -> (HTTPResponse, HTTPBody) {
     if lifecycle.isClosed { throw ShutDown(method: request.method, url: request.url) }
     try request.checkSendable()
@@ -129,8 +126,8 @@ public final class URLSessionHTTPClient: TransferPerforming, Sendable {
       bodyBufferLimit: configuration.bodyBufferLimit,
       inlineBodyLimit: configuration.inlineBodyLimit,
       metricsObserver: configuration.metricsObserver,
-      uploadProgress: uploadProgress,
-      downloadProgress: downloadProgress
+      uploadProgress: progress.upload,
+      downloadProgress: progress.download
     )
     let options = SessionTransferOptions(
       shared: shared,

@@ -4,24 +4,41 @@
   import Foundation
 #endif
 
-/// A transport whose `send`, `upload` and `download` are one operation, ``perform(_:mode:uploadProgress:downloadProgress:)``:
-/// the public transfer methods are written here once, so each transport writes only its own
-/// transfer.
+/// A transport whose `send`, `upload` and `download` are one operation,
+/// ``perform(_:mode:progress:)``: the public transfer methods are written here once, so each
+/// transport writes only its own transfer.
 package protocol TransferPerforming: HTTPTransferClient {
   /// Sends `request`, handing the response body back or writing it to a file as `mode` says.
   ///
   /// - Parameters:
   ///   - request: the request.
   ///   - mode: what happens to the response body.
-  ///   - uploadProgress: called as request body bytes are sent.
-  ///   - downloadProgress: called as response body bytes arrive.
+  ///   - progress: who is told of the bytes sent and received.
   /// - Returns: the response head and body (an empty body for a download).
   func perform(
-    _ request: HTTPRequest,
-    mode: TransferMode,
-    uploadProgress: (@Sendable (TransferProgress) -> Void)?,
-    downloadProgress: (@Sendable (TransferProgress) -> Void)?
+    _ request: HTTPRequest, mode: TransferMode, progress: TransferProgressHandlers
   ) async throws -> (HTTPResponse, HTTPBody)
+}
+
+/// Who is told of a transfer's progress: the request body bytes sent, the response body bytes
+/// received.
+package struct TransferProgressHandlers: Sendable {
+  /// Called as request body bytes are sent.
+  package var upload: (@Sendable (TransferProgress) -> Void)?
+  /// Called as response body bytes arrive.
+  package var download: (@Sendable (TransferProgress) -> Void)?
+
+  /// No one is told.
+  package static let none = TransferProgressHandlers()
+
+  /// Creates the handlers.
+  package init(
+    upload: (@Sendable (TransferProgress) -> Void)? = nil,
+    download: (@Sendable (TransferProgress) -> Void)? = nil
+  ) {
+    self.upload = upload
+    self.download = download
+  }
 }
 
 extension TransferPerforming {
@@ -39,7 +56,7 @@ extension TransferPerforming {
     _ request: HTTPRequest,
     progress: @escaping @Sendable (TransferProgress) -> Void
   ) async throws -> (HTTPResponse, HTTPBody) {
-    try await perform(request, mode: .stream, uploadProgress: progress, downloadProgress: nil)
+    try await perform(request, mode: .stream, progress: TransferProgressHandlers(upload: progress))
   }
 
   /// Downloads a response body straight to a file, reporting the bytes received; see
@@ -69,8 +86,7 @@ extension TransferPerforming {
     let (response, _) = try await perform(
       request,
       mode: .download(destination: destination, accepted: accepted),
-      uploadProgress: nil,
-      downloadProgress: progress
+      progress: TransferProgressHandlers(download: progress)
     )
     return response
   }
