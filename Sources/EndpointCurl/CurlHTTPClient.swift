@@ -44,7 +44,7 @@
 /// Create one client and keep it: each client has its own thread and connection pool. Call
 /// ``shutdown()`` to stop it; a client that is released stops by itself once its last request
 /// is done.
-public final class CurlHTTPClient: HTTPClient, Sendable {
+public final class CurlHTTPClient: TransferPerforming, Sendable {
   /// The configuration the client was made with.
   public let configuration: Configuration
 
@@ -115,7 +115,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
   ///   `http` or `https` (or a redirect to one), ``EndpointCore/InvalidMethod`` for a method that
   ///   is not an RFC 9110 token (checked before a byte is sent, however the request was made).
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
-    try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)
+    try await perform(request, mode: .stream, progress: .none)
   }
 
   /// Stops the client: requests in flight fail with ``ShutDown``, so do requests sent later;
@@ -146,11 +146,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
   /// client is shut down or its loop has ended, jobs run on the global concurrent executor.
   public var executor: any TaskExecutor { loop }
 
-  func perform(
-    _ request: HTTPRequest,
-    mode: TransferMode,
-    uploadProgress: (@Sendable (TransferProgress) -> Void)?,
-    downloadProgress: (@Sendable (TransferProgress) -> Void)?
+  package func perform(
+    _ request: HTTPRequest, mode: TransferMode, progress: TransferProgressHandlers
   ) async throws -> (HTTPResponse, HTTPBody) {
     try request.checkSendable()
     var body = UploadBody.none
@@ -194,8 +191,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
       bodyBufferLimit: configuration.streamBufferSize,
       inlineBodyLimit: configuration.inlineBodyLimit,
       metricsObserver: configuration.metricsObserver,
-      uploadProgress: uploadProgress,
-      downloadProgress: downloadProgress
+      uploadProgress: progress.upload,
+      downloadProgress: progress.download
     )
     var hop = Hop(
       method: request.method,

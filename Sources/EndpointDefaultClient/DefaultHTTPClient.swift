@@ -23,7 +23,7 @@ import EndpointTransport
 /// Create one client and keep it: each has its own connection pool and thread. When one
 /// transport's own settings matter (TLS and proxy for curl, a `URLSessionConfiguration`), make
 /// that client directly instead.
-public struct DefaultHTTPClient: HTTPTransferClient, Sendable {
+public struct DefaultHTTPClient: TransferPerforming, Sendable {
   /// A transport the package offers.
   public enum Transport: String, Sendable, Hashable, CustomStringConvertible {
     /// ``EndpointTransport/URLSessionHTTPClient``.
@@ -45,6 +45,8 @@ public struct DefaultHTTPClient: HTTPTransferClient, Sendable {
   /// The client requests go to: a ``EndpointCurl/CurlHTTPClient`` or a
   /// ``EndpointTransport/URLSessionHTTPClient``.
   public let base: any HTTPTransferClient
+  /// ``base``, as the transfer operation every transport performs.
+  private let performer: any TransferPerforming
 
   /// Makes the platform's client with the settings every transport shares.
   ///
@@ -91,9 +93,10 @@ public struct DefaultHTTPClient: HTTPTransferClient, Sendable {
     return DefaultHTTPClient(transport: .urlSession, base: session)
   }
 
-  private init(transport: Transport, base: any HTTPTransferClient) {
+  private init(transport: Transport, base: any TransferPerforming) {
     self.transport = transport
     self.base = base
+    self.performer = base
   }
 
   /// Sends a request through the chosen transport; see ``EndpointCore/HTTPClient/send(_:)``.
@@ -101,24 +104,9 @@ public struct DefaultHTTPClient: HTTPTransferClient, Sendable {
     try await base.send(request)
   }
 
-  /// Sends a request with a body, reporting progress; see
-  /// ``EndpointCore/HTTPTransferClient/upload(_:progress:)``.
-  public func upload(
-    _ request: HTTPRequest,
-    progress: @escaping @Sendable (TransferProgress) -> Void
+  package func perform(
+    _ request: HTTPRequest, mode: TransferMode, progress: TransferProgressHandlers
   ) async throws -> (HTTPResponse, HTTPBody) {
-    try await base.upload(request, progress: progress)
-  }
-
-  /// Downloads a response body to a file; see
-  /// ``EndpointCore/HTTPTransferClient/download(_:to:accepting:progress:)``.
-  @discardableResult
-  public func download(
-    _ request: HTTPRequest,
-    to destination: URL,
-    accepting accepted: AcceptedStatus = .success,
-    progress: (@Sendable (TransferProgress) -> Void)? = nil
-  ) async throws -> HTTPResponse {
-    try await base.download(request, to: destination, accepting: accepted, progress: progress)
+    try await performer.perform(request, mode: mode, progress: progress)
   }
 }

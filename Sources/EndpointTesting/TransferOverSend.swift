@@ -5,15 +5,25 @@ import Foundation
 /// the file whole or not at all. Shared by ``StubClient``, ``RecordingClient`` and
 /// ``ReplayClient``.
 enum TransferOverSend {
-  static func upload(
+  /// Answers `request` through `send`: a stream hands the answer back, reporting the request
+  /// body as sent once `send` has read it; a download writes an accepted body to its file.
+  static func perform(
     _ request: HTTPRequest,
-    progress: @escaping @Sendable (TransferProgress) -> Void,
+    mode: TransferMode,
+    progress: TransferProgressHandlers,
     send: (HTTPRequest) async throws -> (HTTPResponse, HTTPBody)
   ) async throws -> (HTTPResponse, HTTPBody) {
-    let length = request.body?.length ?? 0
-    let answer = try await send(request)
-    progress(TransferProgress(completed: length, expected: length))
-    return answer
+    switch mode {
+    case .stream:
+      let length = request.body?.length ?? 0
+      let answer = try await send(request)
+      progress.upload?(TransferProgress(completed: length, expected: length))
+      return answer
+    case .download(let destination, let accepted):
+      let response = try await download(
+        request, to: destination, accepting: accepted, progress: progress.download, send: send)
+      return (response, .empty)
+    }
   }
 
   static func download(
@@ -46,88 +56,29 @@ enum TransferOverSend {
 /// stub.on(.get, "/reports/latest").reply(text: "a,b\n1,2\n")
 /// try await stub.download(Report.latest, to: file)   // file holds "a,b\n1,2\n"
 /// ```
-extension StubClient: HTTPTransferClient {
-  /// Answers `request` as ``send(_:)`` does, reporting the request body as sent once it was
-  /// read for matching.
-  ///
-  /// - Throws: what ``send(_:)`` throws.
-  public func upload(
-    _ request: HTTPRequest,
-    progress: @escaping @Sendable (TransferProgress) -> Void
+extension StubClient: TransferPerforming {
+  package func perform(
+    _ request: HTTPRequest, mode: TransferMode, progress: TransferProgressHandlers
   ) async throws -> (HTTPResponse, HTTPBody) {
-    try await TransferOverSend.upload(request, progress: progress, send: send)
-  }
-
-  /// Answers `request` as ``send(_:)`` does and writes an accepted body to `destination`, whole
-  /// or not at all.
-  ///
-  /// - Throws: ``EndpointCore/UnexpectedResponse`` for a status outside `accepted` (the
-  ///   destination is left as it was), ``EndpointCore/DownloadFileError`` when the file cannot
-  ///   be written, or what ``send(_:)`` throws.
-  public func download(
-    _ request: HTTPRequest,
-    to destination: URL,
-    accepting accepted: AcceptedStatus,
-    progress: (@Sendable (TransferProgress) -> Void)?
-  ) async throws -> HTTPResponse {
-    try await TransferOverSend.download(
-      request, to: destination, accepting: accepted, progress: progress, send: send)
+    try await TransferOverSend.perform(request, mode: mode, progress: progress, send: send)
   }
 }
 
 /// Uploads and downloads through a recording client are recorded like any other exchange.
-extension RecordingClient: HTTPTransferClient {
-  /// Sends `request` through ``send(_:)`` (recorded), reporting the body as sent.
-  ///
-  /// - Throws: what ``send(_:)`` throws.
-  public func upload(
-    _ request: HTTPRequest,
-    progress: @escaping @Sendable (TransferProgress) -> Void
+extension RecordingClient: TransferPerforming {
+  package func perform(
+    _ request: HTTPRequest, mode: TransferMode, progress: TransferProgressHandlers
   ) async throws -> (HTTPResponse, HTTPBody) {
-    try await TransferOverSend.upload(request, progress: progress, send: send)
-  }
-
-  /// Sends `request` through ``send(_:)`` (recorded) and writes an accepted body to
-  /// `destination`, whole or not at all.
-  ///
-  /// - Throws: ``EndpointCore/UnexpectedResponse`` for a status outside `accepted`,
-  ///   ``EndpointCore/DownloadFileError``, or what ``send(_:)`` throws.
-  public func download(
-    _ request: HTTPRequest,
-    to destination: URL,
-    accepting accepted: AcceptedStatus,
-    progress: (@Sendable (TransferProgress) -> Void)?
-  ) async throws -> HTTPResponse {
-    try await TransferOverSend.download(
-      request, to: destination, accepting: accepted, progress: progress, send: send)
+    try await TransferOverSend.perform(request, mode: mode, progress: progress, send: send)
   }
 }
 
 /// Uploads and downloads through a replaying client are answered from (or recorded to) its
 /// fixture like any other exchange.
-extension ReplayClient: HTTPTransferClient {
-  /// Answers `request` through ``send(_:)``, reporting the body as sent.
-  ///
-  /// - Throws: what ``send(_:)`` throws.
-  public func upload(
-    _ request: HTTPRequest,
-    progress: @escaping @Sendable (TransferProgress) -> Void
+extension ReplayClient: TransferPerforming {
+  package func perform(
+    _ request: HTTPRequest, mode: TransferMode, progress: TransferProgressHandlers
   ) async throws -> (HTTPResponse, HTTPBody) {
-    try await TransferOverSend.upload(request, progress: progress, send: send)
-  }
-
-  /// Answers `request` through ``send(_:)`` and writes an accepted body to `destination`, whole
-  /// or not at all.
-  ///
-  /// - Throws: ``EndpointCore/UnexpectedResponse`` for a status outside `accepted`,
-  ///   ``EndpointCore/DownloadFileError``, or what ``send(_:)`` throws.
-  public func download(
-    _ request: HTTPRequest,
-    to destination: URL,
-    accepting accepted: AcceptedStatus,
-    progress: (@Sendable (TransferProgress) -> Void)?
-  ) async throws -> HTTPResponse {
-    try await TransferOverSend.download(
-      request, to: destination, accepting: accepted, progress: progress, send: send)
+    try await TransferOverSend.perform(request, mode: mode, progress: progress, send: send)
   }
 }

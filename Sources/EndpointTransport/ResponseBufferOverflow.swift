@@ -10,7 +10,7 @@
 /// URLSession on Linux cannot pause a transfer (suspending a task closes the connection), so a
 /// streamed body is buffered until it is read; this bound keeps memory in check. Read the body
 /// faster, raise the limit, or use
-/// ``URLSessionHTTPClient/download(_:to:accepting:progress:)`` to write large bodies straight
+/// ``EndpointCore/HTTPTransferClient/download(_:to:accepting:progress:)`` to write large bodies straight
 /// to a file.
 public struct ResponseBufferOverflow: Error, Hashable, Sendable, CustomStringConvertible {
   /// The request's method.

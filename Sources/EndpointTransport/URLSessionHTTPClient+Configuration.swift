@@ -65,7 +65,7 @@ extension URLSessionHTTPClient {
     /// is read, and wait in memory until read. Past this bound the transfer is stopped with
     /// ``ResponseBufferOverflow`` rather than letting memory grow without end: a body smaller
     /// than the bound never fails this way, a larger one only when its reader falls this far
-    /// behind. Use ``URLSessionHTTPClient/download(_:to:accepting:progress:)`` for large bodies;
+    /// behind. Use ``EndpointCore/HTTPTransferClient/download(_:to:accepting:progress:)`` for large bodies;
     /// it writes them to disk as they arrive.
     public var bodyBufferLimit: Int
 

@@ -10,24 +10,7 @@ extension URLSessionHTTPClient {
   /// does every request sent afterwards.
   ///
   /// See ``URLSessionHTTPClient/shutdown()``.
-  public struct ShutDown: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The request's method.
-    public let method: HTTPMethod
-    /// The request's URL.
-    public let url: URL
-
-    /// Creates the error.
-    public init(method: HTTPMethod, url: URL) {
-      self.method = method
-      self.url = url
-    }
-
-    /// A sentence naming the request.
-    public var description: String {
-      "\(method) \(URLRedaction.redacted(url)): the URLSessionHTTPClient was shut down; "
-        + "make a new client to send more requests"
-    }
-  }
+  public typealias ShutDown = ClientShutDown<URLSessionHTTPClient>
 
   /// Stops the client: fails every request in flight (bodies being read included) with
   /// ``ShutDown``, invalidates its session, and refuses later requests with the same error.

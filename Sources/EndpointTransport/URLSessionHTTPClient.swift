@@ -28,7 +28,7 @@ import Foundation
 /// ```
 ///
 /// Create one client and keep it: each client has its own session and connection pool.
-public final class URLSessionHTTPClient: HTTPClient, Sendable {
+public final class URLSessionHTTPClient: TransferPerforming, Sendable {
   /// The configuration the client was made with.
   public let configuration: Configuration
 
@@ -91,14 +91,11 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
   ///   ``EndpointCore/UnrequestedProtocolSwitch`` or ``EndpointCore/InvalidContentLength``;
   ///   ``ShutDown`` once ``shutdown()`` was called.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
-    try await perform(request, mode: .stream, uploadProgress: nil, downloadProgress: nil)
+    try await perform(request, mode: .stream, progress: .none)
   }
 
-  func perform(
-    _ request: HTTPRequest,
-    mode: TransferMode,
-    uploadProgress: (@Sendable (TransferProgress) -> Void)?,
-    downloadProgress: (@Sendable (TransferProgress) -> Void)?
+  package func perform(
+    _ request: HTTPRequest, mode: TransferMode, progress: TransferProgressHandlers
   ) async throws -> (HTTPResponse, HTTPBody) {
     if lifecycle.isClosed { throw ShutDown(method: request.method, url: request.url) }
     try request.checkSendable()
@@ -129,8 +126,8 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
       bodyBufferLimit: configuration.bodyBufferLimit,
       inlineBodyLimit: configuration.inlineBodyLimit,
       metricsObserver: configuration.metricsObserver,
-      uploadProgress: uploadProgress,
-      downloadProgress: downloadProgress
+      uploadProgress: progress.upload,
+      downloadProgress: progress.download
     )
     let options = SessionTransferOptions(
       shared: shared,

@@ -52,3 +52,43 @@ extension HTTPTransferClient {
     )
   }
 }
+
+extension HTTPTransferClient {
+  /// Downloads a response body with a successful status (2xx) to a file; see
+  /// ``download(_:to:accepting:progress:)``.
+  ///
+  /// ```swift
+  /// try await client.download(request, to: file) { print($0) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - request: the request.
+  ///   - destination: the file to write; its directory must exist.
+  ///   - progress: called as bytes arrive, on a thread of the transport; keep it short.
+  /// - Returns: the response head.
+  @discardableResult
+  public func download(
+    _ request: HTTPRequest,
+    to destination: URL,
+    progress: (@Sendable (TransferProgress) -> Void)? = nil
+  ) async throws -> HTTPResponse {
+    try await download(request, to: destination, accepting: .success, progress: progress)
+  }
+
+  /// Downloads a response body with an accepted status to a file, without progress; see
+  /// ``download(_:to:accepting:progress:)``.
+  ///
+  /// - Parameters:
+  ///   - request: the request.
+  ///   - destination: the file to write; its directory must exist.
+  ///   - accepted: the statuses whose body is saved.
+  /// - Returns: the response head.
+  @discardableResult
+  public func download(
+    _ request: HTTPRequest,
+    to destination: URL,
+    accepting accepted: AcceptedStatus
+  ) async throws -> HTTPResponse {
+    try await download(request, to: destination, accepting: accepted, progress: nil)
+  }
+}

@@ -9,7 +9,8 @@
 /// ``EndpointCurl/CurlHTTPClient``) adopts it.
 ///
 /// Write code once for any transport, and get the endpoint forms
-/// (``upload(_:bodyLimit:progress:)``, ``download(_:to:progress:)``) for free:
+/// (``upload(_:bodyLimit:progress:)``, and `download(_:to:progress:)` with an ``Endpoint``) for
+/// free:
 ///
 /// ```swift
 /// func save(
