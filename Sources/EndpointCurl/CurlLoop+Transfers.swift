@@ -1,5 +1,4 @@
 internal import CCurl
-import Synchronization
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

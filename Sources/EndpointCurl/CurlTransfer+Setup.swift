@@ -1,5 +1,4 @@
 internal import CCurl
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc

@@ -460,26 +460,20 @@ def route_early(conn, request):
     return False
 
 
-def route_endless(conn, request):
-    head = head_bytes(
-        200,
-        [("Content-Type", "application/octet-stream"), ("Transfer-Encoding", "chunked")],
-    )
-    conn.sock.sendall(head)
-    chunk = b"%x\r\n" % 16384 + b"e" * 16384 + b"\r\n"
+def send_endless(conn, status, fields, fill):
+    """A chunked head, then 16 KiB chunks of `fill` until the client goes away."""
+    conn.sock.sendall(head_bytes(status, fields + [("Transfer-Encoding", "chunked")]))
+    chunk = b"%x\r\n" % 16384 + fill * 16384 + b"\r\n"
     while True:
         conn.sock.sendall(chunk)
+
+
+def route_endless(conn, request):
+    send_endless(conn, 200, [("Content-Type", "application/octet-stream")], b"e")
 
 
 def route_endless_redirect(conn, request):
-    head = head_bytes(
-        302,
-        [("Location", "/echo"), ("Transfer-Encoding", "chunked")],
-    )
-    conn.sock.sendall(head)
-    chunk = b"%x\r\n" % 16384 + b"r" * 16384 + b"\r\n"
-    while True:
-        conn.sock.sendall(chunk)
+    send_endless(conn, 302, [("Location", "/echo")], b"r")
 
 
 def route_redirect_chain(conn, request):
