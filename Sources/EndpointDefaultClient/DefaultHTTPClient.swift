@@ -44,7 +44,7 @@ public struct DefaultHTTPClient: TransferPerforming, Sendable {
   public let transport: Transport
   /// The client requests go to: a ``EndpointCurl/CurlHTTPClient`` or a
   /// ``EndpointTransport/URLSessionHTTPClient``.
-  public let base: any HTTPTransferClient
+  public var base: any HTTPTransferClient { performer }
   /// ``base``, as the transfer operation every transport performs.
   private let performer: any TransferPerforming
 
@@ -95,13 +95,12 @@ public struct DefaultHTTPClient: TransferPerforming, Sendable {
 
   private init(transport: Transport, base: any TransferPerforming) {
     self.transport = transport
-    self.base = base
     self.performer = base
   }
 
   /// Sends a request through the chosen transport; see ``EndpointCore/HTTPClient/send(_:)``.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
-    try await base.send(request)
+    try await performer.send(request)
   }
 
   package func perform(

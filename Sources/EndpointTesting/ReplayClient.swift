@@ -185,7 +185,7 @@ public struct ReplayClient: HTTPClient {
     if let original = request.body {
       if let trailers = original.requestTrailers {
         // Trailers follow a chunked body: send the bytes read as one chunk, then the trailers.
-        sent.body = HTTPBody(OneChunk(data: body), trailerFields: trailers)
+        sent.body = HTTPBody(HTTPBody(body), trailerFields: trailers)
       } else {
         sent.body = HTTPBody(body)
       }
@@ -308,24 +308,6 @@ private final class ReplayStore: Sendable {
         if startsOver { FixtureFile.markRestarted(file) }
         state.written = fixture.interactions
       }
-    }
-  }
-}
-
-/// One chunk of bytes as a sequence, for a request body that was read into memory and must be
-/// sent again in chunks.
-private struct OneChunk: AsyncSequence, Sendable {
-  typealias Element = Data
-  let data: Data
-
-  func makeAsyncIterator() -> Iterator { Iterator(data: data) }
-
-  struct Iterator: AsyncIteratorProtocol {
-    var data: Data?
-
-    mutating func next() async -> Data? {
-      defer { data = nil }
-      return data
     }
   }
 }
