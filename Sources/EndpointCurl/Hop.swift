@@ -5,7 +5,7 @@
 #endif
 
 /// A request body as the client sends it.
-enum UploadBody: Sendable {
+enum UploadBody: HopBody {
   case none
   case data(Data)
   case file(URL, length: Int64)
@@ -23,29 +23,16 @@ enum UploadBody: Sendable {
     case .stream(let upload): upload.declaredLength
     }
   }
-}
 
-/// One request on the wire: the original one, then one per redirect followed.
-struct Hop: RedirectHop {
-  var method: HTTPMethod
-  var url: URL
-  var headerFields: HTTPFields
-  var body: UploadBody
-  /// Whether the body may be sent again (in memory or from a file, not a stream).
-  var bodyIsReplayable: Bool
-  /// The trailer fields sent after a chunked body, if any.
-  var trailerFields: (@Sendable () -> HTTPFields)? = nil
-
-  var hasBody: Bool {
-    switch body {
+  var mayHaveBytes: Bool {
+    switch self {
     case .none: false
     case .data(let data): !data.isEmpty
     case .file(_, let length): length > 0
     case .stream(let upload): upload.mayHaveBytes
     }
   }
-
-  mutating func removeBody() {
-    body = .none
-  }
 }
+
+/// One request on the wire: the original one, then one per redirect followed.
+typealias Hop = RedirectHop<UploadBody>

@@ -14,7 +14,7 @@ extension JSONValue: CustomStringConvertible {
     case .bool(let value): text += value ? "true" : "false"
     case .int(let value): text += String(value)
     case .double(let value): text += String(value)
-    case .string(let value): Self.writeString(value, to: &text)
+    case .string(let value): JSONStringLiteral.append(value, to: &text)
     case .array(let values):
       text += "["
       for (index, value) in values.enumerated() {
@@ -26,29 +26,11 @@ extension JSONValue: CustomStringConvertible {
       text += "{"
       for (index, key) in members.keys.sorted().enumerated() {
         if index > 0 { text += "," }
-        Self.writeString(key, to: &text)
+        JSONStringLiteral.append(key, to: &text)
         text += ":"
         members[key, default: .null].write(to: &text)
       }
       text += "}"
     }
-  }
-
-  private static func writeString(_ value: String, to text: inout String) {
-    text += "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": text += "\\\""
-      case "\\": text += "\\\\"
-      case "\n": text += "\\n"
-      case "\r": text += "\\r"
-      case "\t": text += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: text.unicodeScalars.append(scalar)
-      }
-    }
-    text += "\""
   }
 }

@@ -210,7 +210,7 @@ public struct FixtureRedaction: Sendable, Hashable {
   static func forms(of secret: String) -> [(String, Data)] {
     let bytes = Data(secret.utf8)
     var forms: [(String, Data)] = [("as written", bytes)]
-    let escaped = String(JSONTree.quoted(secret).dropFirst().dropLast())
+    let escaped = String(JSONStringLiteral.quoted(secret).dropFirst().dropLast())
     if escaped != secret { forms.append(("JSON-escaped", Data(escaped.utf8))) }
     let percent = percentEncoded(bytes, uppercase: true)
     if percent != secret {

@@ -289,11 +289,11 @@ extension JSONTree {
     case .null: return "null"
     case .bool(let value): return value ? "true" : "false"
     case .number(let text): return text
-    case .string(let text): return JSONTree.quoted(text)
+    case .string(let text): return JSONStringLiteral.quoted(text)
     case .array(let items): return "[" + items.map(\.compact).joined(separator: ",") + "]"
     case .object(let members):
       return "{"
-        + members.map { JSONTree.quoted($0.0) + ":" + $0.1.compact }.joined(separator: ",") + "}"
+        + members.map { JSONStringLiteral.quoted($0.0) + ":" + $0.1.compact }.joined(separator: ",") + "}"
     }
   }
 
@@ -335,7 +335,7 @@ extension JSONTree {
       let ordered = sortKeys ? members.sorted { $0.0 < $1.0 } : members
       output += "{\n"
       for (position, member) in ordered.enumerated() {
-        output += padding + JSONTree.quoted(member.0) + ": "
+        output += padding + JSONStringLiteral.quoted(member.0) + ": "
         member.1.write(to: &output, indent: indent + 1, sortKeys: sortKeys)
         output += position == ordered.count - 1 ? "\n" : ",\n"
       }
@@ -343,26 +343,5 @@ extension JSONTree {
     default:
       output += compact
     }
-  }
-
-  static func quoted(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case "\u{08}": result += "\\b"
-      case "\u{0C}": result += "\\f"
-      case _ where scalar.value < 0x20 || scalar == "\u{2028}" || scalar == "\u{2029}":
-        let hex = String(scalar.value, radix: 16)
-        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default:
-        result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "\""
   }
 }

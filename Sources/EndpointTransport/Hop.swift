@@ -5,33 +5,24 @@ import Foundation
 #endif
 
 /// A request body as URLSession takes it.
-enum OutgoingBody: Sendable {
+enum OutgoingBody: HopBody {
   case none
   case data(Data)
   case file(URL)
-}
 
-/// One request on the wire: the original one, then one per redirect followed.
-struct Hop: RedirectHop {
-  var method: HTTPMethod
-  var url: URL
-  var headerFields: HTTPFields
-  var body: OutgoingBody
-  /// Whether the body may be sent again (in memory or from a file, not a stream).
-  var bodyIsReplayable: Bool
-
-  var hasBody: Bool {
-    switch body {
+  var mayHaveBytes: Bool {
+    switch self {
     case .none: false
     case .data(let data): !data.isEmpty
     case .file: true
     }
   }
+}
 
-  mutating func removeBody() {
-    body = .none
-  }
+/// One request on the wire: the original one, then one per redirect followed.
+typealias Hop = RedirectHop<OutgoingBody>
 
+extension Hop {
   /// The `URLRequest` for this hop, with the fields ``WireFields`` puts on the wire and without
   /// a body (the task carries the body).
   func urlRequest(timeoutInterval: TimeInterval) -> URLRequest {
@@ -52,9 +43,9 @@ struct Hop: RedirectHop {
   /// The `Accept-Encoding` sent when the caller sets none: on Linux the one the curl client
   /// sends (URLSession still decodes it); on Apple platforms URLSession's own.
   #if canImport(FoundationNetworking)
-    static let acceptEncoding: String? = WireFields.defaultAcceptEncoding
+    static var acceptEncoding: String? { WireFields.defaultAcceptEncoding }
   #else
-    static let acceptEncoding: String? = nil
+    static var acceptEncoding: String? { nil }
   #endif
 
   /// The request URLSession cannot send, if this is one.

@@ -11,15 +11,6 @@ import Testing
 /// only RFC 9110 methods, only http(s), no control characters in fields, credentials kept to
 /// their origin, and error messages of bounded size.
 @Suite struct EdgeRuleTests {
-  private struct TestHop: RedirectHop {
-    var method: HTTPMethod
-    var url: URL
-    var headerFields: HTTPFields
-    var bodyIsReplayable = true
-    var hasBody: Bool { false }
-    mutating func removeBody() {}
-  }
-
   @Test(arguments: [
     "GET /x HTTP/1.1\r\nHost: x\r\n\r\nGET", "GET\r\nX-Injected: 1\r\nX-B:", "", "GET\0X",
     "GE T", "GET\t", "PÖST",
@@ -116,7 +107,7 @@ import Testing
     ])
     let hop = TestHop(
       method: .get, url: try #require(URL(string: "https://a.example.com/x")),
-      headerFields: fields)
+      headerFields: fields, body: .none, bodyIsReplayable: true)
     let other = try #require(URL(string: "https://b.example.com/x"))
     let next = try RedirectRule.next(
       after: hop, status: 302, location: other, credentialFieldNames: ["x-tenant-key"])

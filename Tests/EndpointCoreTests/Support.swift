@@ -26,6 +26,17 @@ func text(_ data: Data) -> String {
   String(decoding: data, as: UTF8.self)
 }
 
+/// A request body for redirect tests: bytes in memory.
+struct TestHopBody: HopBody, Equatable {
+  var bytes = Data()
+
+  static var none: TestHopBody { TestHopBody() }
+  var mayHaveBytes: Bool { !bytes.isEmpty }
+}
+
+/// A request as a transport keeps it, with a body in memory.
+typealias TestHop = RedirectHop<TestHopBody>
+
 /// A response head with the given status and fields.
 func response(
   _ status: Int = 200,

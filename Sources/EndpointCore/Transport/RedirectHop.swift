@@ -4,19 +4,56 @@
   import Foundation
 #endif
 
+/// A request body as a transport keeps it for one hop: URLSession's data or file, the curl
+/// client's data, file or stream.
+package protocol HopBody: Sendable {
+  /// No body.
+  static var none: Self { get }
+  /// Whether the body may carry bytes: a non-empty one does, and so does a stream of unknown
+  /// length.
+  var mayHaveBytes: Bool { get }
+}
+
 /// One request on the wire as a transport keeps it: the original one, then one per redirect
-/// followed. ``RedirectRule`` builds each next hop from the previous one.
-package protocol RedirectHop: Sendable {
+/// followed. ``RedirectRule`` builds each next hop from the previous one; each transport brings
+/// its own kind of body.
+package struct RedirectHop<Body: HopBody>: Sendable {
   /// The method sent.
-  var method: HTTPMethod { get set }
+  package var method: HTTPMethod
   /// The URL sent to.
-  var url: URL { get set }
+  package var url: URL
   /// The header fields sent.
-  var headerFields: HTTPFields { get set }
+  package var headerFields: HTTPFields
+  /// The body sent.
+  package var body: Body
   /// Whether the body may be sent again (in memory or from a file, not a stream).
-  var bodyIsReplayable: Bool { get set }
-  /// Whether the hop carries a non-empty body.
-  var hasBody: Bool { get }
+  package var bodyIsReplayable: Bool
+  /// The trailer fields to send after a chunked body, asked for when the body has been sent.
+  /// The curl client sends them; URLSession has no way to.
+  package var trailerFields: (@Sendable () -> HTTPFields)?
+
+  /// Creates a hop.
+  package init(
+    method: HTTPMethod,
+    url: URL,
+    headerFields: HTTPFields,
+    body: Body,
+    bodyIsReplayable: Bool,
+    trailerFields: (@Sendable () -> HTTPFields)? = nil
+  ) {
+    self.method = method
+    self.url = url
+    self.headerFields = headerFields
+    self.body = body
+    self.bodyIsReplayable = bodyIsReplayable
+    self.trailerFields = trailerFields
+  }
+
+  /// Whether the hop carries a body that may have bytes.
+  package var hasBody: Bool { body.mayHaveBytes }
+
   /// Drops the body (a 301/302/303 that turns the request into a `GET`).
-  mutating func removeBody()
+  package mutating func removeBody() {
+    body = .none
+  }
 }

@@ -56,12 +56,12 @@ package enum RedirectRule {
   ///
   /// - Throws: ``RedirectBodyNotReplayable`` when the method and body must be kept but the body
   ///   was a stream.
-  package static func next<Hop: RedirectHop>(
-    after hop: Hop,
+  package static func next<Body>(
+    after hop: RedirectHop<Body>,
     status: Int,
     location: URL,
     credentialFieldNames: Set<String> = []
-  ) throws(RedirectBodyNotReplayable) -> Hop {
+  ) throws(RedirectBodyNotReplayable) -> RedirectHop<Body> {
     var next = hop
     next.url = location
     let dropsBody: Bool
