@@ -293,7 +293,8 @@ extension JSONTree {
     case .array(let items): return "[" + items.map(\.compact).joined(separator: ",") + "]"
     case .object(let members):
       return "{"
-        + members.map { JSONStringLiteral.quoted($0.0) + ":" + $0.1.compact }.joined(separator: ",") + "}"
+        + members.map { JSONStringLiteral.quoted($0.0) + ":" + $0.1.compact }.joined(separator: ",")
+        + "}"
     }
   }
 
