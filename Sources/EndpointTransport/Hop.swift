@@ -30,13 +30,18 @@ extension Hop {
     // GET is the default; setting it again costs a copy of Foundation's request.
     if method != .get { request.httpMethod = method.rawValue }
     request.timeoutInterval = timeoutInterval
+    // Set as one dictionary: `setValue(_:forHTTPHeaderField:)` respells each name as
+    // Foundation capitalises it on Linux (`x-api-key` as `X-Api-Key`, `TE` as `Te`), while the
+    // dictionary keeps the caller's spelling, which the curl client sends too.
+    var fields: [String: String] = [:]
     WireFields.forEach(in: headerFields, acceptEncoding: Hop.acceptEncoding) { name, value in
-      request.setValue(value, forHTTPHeaderField: name)
+      fields[name] = value
     }
     if case .none = body, WireFields.sendsZeroLength(for: method) {
       // Foundation adds it only for some methods; the SDK sends it as the curl client does.
-      request.setValue("0", forHTTPHeaderField: "Content-Length")
+      fields["Content-Length"] = "0"
     }
+    request.allHTTPHeaderFields = fields
     return request
   }
 

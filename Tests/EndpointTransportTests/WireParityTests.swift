@@ -1,0 +1,132 @@
+import EndpointCore
+import EndpointTestSupport
+import Foundation
+import Testing
+
+@testable import EndpointCurl
+@testable import EndpointTransport
+
+/// The same request, sent by both clients to one server that keeps the exact bytes it receives,
+/// compared byte for byte. Only what "Choosing a transport" lists as different is set aside:
+/// the order of the fields ("Order of request fields": the platform's, as given) and the two
+/// fields URLSession adds on its own (`Accept-Language`, `Connection: keep-alive`).
+struct WireParity {
+  /// What the server read from each client for one request.
+  var urlSession: CaptureServer.Request
+  var curl: CaptureServer.Request
+
+  /// Sends `make(server.url)` once over each client (a new client each, with its defaults) and
+  /// returns the one request each put on the wire.
+  static func capture(
+    on server: CaptureServer,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ make: (URL) throws -> HTTPRequest
+  ) async throws -> WireParity {
+    var received: [CaptureServer.Request] = []
+    for transport in TransportUnderTest.allCases {
+      let before = server.requests.count
+      let client = try transport.makeClient()
+      let (_, body) = try await client.send(try make(server.url))
+      _ = try await body.collect(upTo: 1024)
+      let sent = Array(server.requests[before...])
+      try #require(
+        sent.count == 1, "\(transport) put \(sent.count) requests on the wire",
+        sourceLocation: sourceLocation)
+      received.append(sent[0])
+    }
+    return WireParity(urlSession: received[0], curl: received[1])
+  }
+
+  /// The field lines of `request` without the ones only URLSession sends.
+  static func comparableLines(_ request: CaptureServer.Request) -> [String] {
+    request.fieldLines.filter { !WireHeadTests.urlSessionOnlyLines.contains($0) }.sorted()
+  }
+
+  /// Checks both clients sent the same request line, the same field lines (byte for byte, in
+  /// any order) and the same framed body.
+  func expectSame(sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(urlSession.requestLine == curl.requestLine, sourceLocation: sourceLocation)
+    #expect(
+      Set(urlSession.fieldLines).isSuperset(of: WireHeadTests.urlSessionOnlyLines),
+      sourceLocation: sourceLocation)
+    #expect(
+      Self.comparableLines(urlSession) == Self.comparableLines(curl),
+      sourceLocation: sourceLocation)
+    #expect(urlSession.framedBody == curl.framedBody, sourceLocation: sourceLocation)
+  }
+
+  /// Both requests.
+  var both: [CaptureServer.Request] { [urlSession, curl] }
+}
+
+/// Field names and values reach the wire as the caller spelled them, the same on both clients.
+@Suite struct WireFieldParityTests {
+  /// Names in the spellings callers use: lower case (as HTTP/2 and many APIs write them),
+  /// upper-case acronyms, and names Foundation's capitalisation would respell.
+  static let names = [
+    "x-lower", "TE", "X-API-Key", "x-b3-traceid", "content-type", "accept", "user-agent",
+    "accept-encoding", "DNT", "X-1a2b", "x_under.score", "X-Odd!#$%&'*+^`|~",
+  ]
+
+  @Test func fieldNamesKeepTheCallersSpellingOnBothClients() async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let parity = try await WireParity.capture(on: server) { url in
+      var request = HTTPRequest(method: .post, url: url, body: HTTPBody("hello"))
+      for name in Self.names { try request.headerFields.append("v", for: name) }
+      return request
+    }
+    parity.expectSame()
+    for sent in parity.both {
+      for name in Self.names {
+        #expect(sent.fieldLines.contains("\(name): v"), "\(name) was respelled")
+      }
+    }
+  }
+
+  @Test func repeatedNamesInDifferentCaseAreOneFieldSpelledAsFirstGiven() async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let parity = try await WireParity.capture(on: server) { url in
+      var request = HTTPRequest(method: .get, url: url)
+      for (name, value) in [
+        ("x-many", "a"), ("X-MANY", "b"), ("X-Many", "c"), ("cookie", "s=1"), ("COOKIE", "t=2"),
+      ] {
+        try request.headerFields.append(value, for: name)
+      }
+      return request
+    }
+    parity.expectSame()
+    for sent in parity.both {
+      #expect(sent.fieldLines.contains("x-many: a, b, c"))
+      #expect(sent.fieldLines.contains("cookie: s=1; t=2"))
+      #expect(sent.values(of: "x-many").count == 1)
+    }
+  }
+
+  @Test func framingFieldsOfTheCallerNeverReachTheWire() async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    for (method, body) in [(HTTPMethod.get, nil), (.post, HTTPBody("hello")), (.put, nil)] {
+      let parity = try await WireParity.capture(on: server) { url in
+        var request = HTTPRequest(method: method, url: url, body: body)
+        for (name, value) in [
+          ("content-length", "99"), ("Transfer-Encoding", "chunked"), ("HOST", "evil.example"),
+          ("connection", "close"), ("Content-Length", "0"),
+        ] {
+          try request.headerFields.append(value, for: name)
+        }
+        return request
+      }
+      parity.expectSame()
+      for sent in parity.both {
+        #expect(sent.values(of: "Host") == ["127.0.0.1:\(server.port)"])
+        #expect(sent.values(of: "Transfer-Encoding").isEmpty)
+        #expect(!sent.values(of: "Connection").contains("close"))
+        let length: [String] =
+          body != nil ? ["5"] : WireFields.sendsZeroLength(for: method) ? ["0"] : []
+        #expect(sent.values(of: "Content-Length") == length, "\(method)")
+      }
+    }
+  }
+}
