@@ -37,7 +37,9 @@ struct PreparedBody: Sendable {
         throw BodyLengthMismatch(
           method: request.method, url: request.url, declared: declared, produced: size ?? 0)
       }
-      outgoing = .file(fileURL)
+      // An empty file is no body, as empty data is: a `GET` with one is sent, as the curl
+      // client sends it, not refused as a `GET` with a body.
+      outgoing = declared == 0 ? .none : .file(fileURL)
     } else {
       let (outgoing, file) = try await Self.spool(body) { produced in
         BodyLengthMismatch(

@@ -130,3 +130,37 @@ struct WireParity {
     }
   }
 }
+
+/// A body with no bytes, of any kind, is sent as no body by both clients, whatever the method.
+@Suite struct WireEmptyBodyParityTests {
+  enum EmptyBody: String, CaseIterable, Sendable {
+    case data, file, streamOfLengthZero
+  }
+
+  @Test(arguments: WireHeadTests.methods, EmptyBody.allCases)
+  func anEmptyBodyIsSentAsNoBody(method: HTTPMethod, kind: EmptyBody) async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let file = FileManager.default.temporaryDirectory.appending(path: "empty-\(UUID())")
+    try Data().write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let parity = try await WireParity.capture(on: server) { url in
+      let body =
+        switch kind {
+        case .data: HTTPBody(Data())
+        case .file: try HTTPBody(contentsOf: file)
+        case .streamOfLengthZero: HTTPBody(AsyncStream<Data> { $0.finish() }, length: 0)
+        }
+      return HTTPRequest(method: method, url: url, body: body)
+    }
+    parity.expectSame()
+    for sent in parity.both {
+      #expect(sent.requestLine == "\(method) / HTTP/1.1")
+      #expect(
+        sent.values(of: "Content-Length")
+          == (WireFields.sendsZeroLength(for: method) ? ["0"] : []))
+      #expect(sent.values(of: "Transfer-Encoding").isEmpty)
+      #expect(sent.framedBody.isEmpty)
+    }
+  }
+}
