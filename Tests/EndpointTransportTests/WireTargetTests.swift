@@ -43,4 +43,35 @@ import Testing
       #expect(request.hostField == "\(host):\(port)")
     }
   }
+
+  /// Paths with dot segments: both transports remove `.` and `..` segments before they send
+  /// (libcurl does, under URLSession on Linux too), and `requestTarget` says so; their
+  /// percent-encoded forms and segments that only start with a dot are sent as they are.
+  static let dotTargets: [(path: String, sent: String)] = [
+    ("/a/./b/../c", "/a/c"),
+    ("/a/b/..", "/a/"),
+    ("/a/b/.", "/a/b/"),
+    ("/..", "/"),
+    ("/../../x", "/x"),
+    ("/a//../b", "/a/b"),
+    ("/a/.b/..c/.../", "/a/.b/..c/.../"),
+    ("/a/%2e%2E/c/%2E", "/a/%2e%2E/c/%2E"),
+    ("/a/../b?x=/../y&z=.", "/b?x=/../y&z=."),
+  ]
+
+  @Test(arguments: TransportUnderTest.allCases, dotTargets)
+  func dotSegmentsAreRemovedAsTheRequestTargetSays(
+    transport: TransportUnderTest,
+    target: (path: String, sent: String)
+  ) async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let url = try #require(URL(string: "http://127.0.0.1:\(server.port)\(target.path)"))
+    let request = HTTPRequest(method: .get, url: url)
+    let (_, body) = try await transport.makeClient().send(request)
+    _ = try await body.collect(upTo: 1024)
+    try #require(server.requests.count == 1)
+    #expect(server.requests[0].requestLine == "GET \(target.sent) HTTP/1.1")
+    #expect(request.requestTarget == target.sent)
+  }
 }
