@@ -104,6 +104,29 @@ struct WireParity {
     }
   }
 
+  @Test func aValueOfOnlyWhitespaceIsSentAsAnEmptyField() async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let fields = [
+      ("X-Empty", ""), ("X-Spaces", "   "), ("X-Tab", "\t"), ("X-Lead", " v"), ("X-Trail", "v\t"),
+      ("X-Utf8", "caf\u{e9} \u{1F600}"),
+    ]
+    let parity = try await WireParity.capture(on: server) { url in
+      var request = HTTPRequest(method: .get, url: url)
+      for (name, value) in fields { try request.headerFields.append(value, for: name) }
+      return request
+    }
+    parity.expectSame()
+    for sent in parity.both {
+      for line in [
+        "X-Empty:", "X-Spaces:", "X-Tab:", "X-Lead:  v", "X-Trail: v\t",
+        "X-Utf8: caf\u{e9} \u{1F600}",
+      ] {
+        #expect(sent.fieldLines.contains(line), "\(line) is missing")
+      }
+    }
+  }
+
   @Test func framingFieldsOfTheCallerNeverReachTheWire() async throws {
     let server = try CaptureServer()
     defer { server.stop() }
