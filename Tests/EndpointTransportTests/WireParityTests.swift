@@ -37,6 +37,30 @@ struct WireParity {
     return WireParity(urlSession: received[0], curl: received[1])
   }
 
+  /// Sends `make(server.url)` once over each client and returns, per client, every request it
+  /// put on the wire for it (the first and each redirect followed), checking there were
+  /// `count`.
+  static func captureExchanges(
+    on server: CaptureServer,
+    expecting count: Int,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ make: (URL) throws -> HTTPRequest
+  ) async throws -> [WireParity] {
+    var received: [[CaptureServer.Request]] = []
+    for transport in TransportUnderTest.allCases {
+      let before = server.requests.count
+      let client = try transport.makeClient()
+      let (_, body) = try await client.send(try make(server.url))
+      _ = try await body.collect(upTo: 1024)
+      let sent = Array(server.requests[before...])
+      try #require(
+        sent.count == count, "\(transport) put \(sent.count) requests on the wire",
+        sourceLocation: sourceLocation)
+      received.append(sent)
+    }
+    return zip(received[0], received[1]).map { WireParity(urlSession: $0, curl: $1) }
+  }
+
   /// The field lines of `request` without the ones only URLSession sends.
   static func comparableLines(_ request: CaptureServer.Request) -> [String] {
     request.fieldLines.filter { !WireHeadTests.urlSessionOnlyLines.contains($0) }.sorted()
@@ -184,6 +208,75 @@ struct WireParity {
           == (WireFields.sendsZeroLength(for: method) ? ["0"] : []))
       #expect(sent.values(of: "Transfer-Encoding").isEmpty)
       #expect(sent.framedBody.isEmpty)
+    }
+  }
+}
+
+/// The request a redirect leads to, the same on both clients for every redirect status, method
+/// and kind of body that can be sent again.
+@Suite struct WireRedirectParityTests {
+  enum Body: String, CaseIterable, Sendable {
+    case none, emptyData, data, file, emptyFile
+  }
+
+  /// Every followed status with every method that may carry a body.
+  static let redirects: [(status: Int, method: HTTPMethod)] = [301, 302, 303, 307, 308].flatMap {
+    status in [HTTPMethod.post, .put, .delete, "PURGE"].map { (status, $0) }
+  }
+
+  @Test(arguments: redirects, Body.allCases)
+  func theRedirectedRequestIsTheSameOnBothClients(
+    redirect: (status: Int, method: HTTPMethod),
+    kind: Body
+  ) async throws {
+    let (status, method) = redirect
+    let server = try CaptureServer { request in
+      request.requestLine.contains(" /from ")
+        ? .init("HTTP/1.1 \(status) Moved\r\nLocation: /to?x=1\r\nContent-Length: 0\r\n\r\n")
+        : .ok
+    }
+    defer { server.stop() }
+    let directory = FileManager.default.temporaryDirectory
+    let file = directory.appending(path: "redirect-\(UUID())")
+    try Data("hello".utf8).write(to: file)
+    let emptyFile = directory.appending(path: "redirect-empty-\(UUID())")
+    try Data().write(to: emptyFile)
+    defer {
+      try? FileManager.default.removeItem(at: file)
+      try? FileManager.default.removeItem(at: emptyFile)
+    }
+    let hops = try await WireParity.captureExchanges(on: server, expecting: 2) { url in
+      let body: HTTPBody? =
+        switch kind {
+        case .none: nil
+        case .emptyData: HTTPBody(Data())
+        case .data: HTTPBody("hello")
+        case .file: try HTTPBody(contentsOf: file)
+        case .emptyFile: try HTTPBody(contentsOf: emptyFile)
+        }
+      var request = HTTPRequest(method: method, url: url.appending(path: "from"), body: body)
+      try request.headerFields.append("text/plain", for: "Content-Type")
+      try request.headerFields.append("kept", for: "X-Trace")
+      try request.headerFields.append("Bearer same-origin", for: "Authorization")
+      return request
+    }
+    for hop in hops { hop.expectSame() }
+    // RFC 9110, section 15.4: 301 and 302 turn only POST into GET, 303 everything but HEAD.
+    let becomesGet = status == 303 || ((status == 301 || status == 302) && method == .post)
+    let hasBytes = kind == .data || kind == .file
+    for sent in hops[1].both {
+      #expect(sent.requestLine == "\(becomesGet ? .get : method) /to?x=1 HTTP/1.1")
+      #expect(sent.values(of: "X-Trace") == ["kept"])
+      #expect(sent.values(of: "Authorization") == ["Bearer same-origin"])
+      if becomesGet {
+        #expect(sent.values(of: "Content-Type").isEmpty)
+        #expect(sent.values(of: "Content-Length").isEmpty)
+        #expect(sent.framedBody.isEmpty)
+      } else {
+        #expect(sent.values(of: "Content-Type") == ["text/plain"])
+        #expect(sent.values(of: "Content-Length") == [hasBytes ? "5" : "0"])
+        #expect(sent.body == (hasBytes ? Array("hello".utf8) : []))
+      }
     }
   }
 }
