@@ -280,3 +280,93 @@ struct WireParity {
     }
   }
 }
+
+/// Credentials never follow a redirect to another origin, whichever way the caller gave them:
+/// any spelling of a credential field, or user information in the URL (which both clients
+/// send as `Authorization: Basic`).
+@Suite struct WireCredentialRedirectTests {
+  enum Credential: String, CaseIterable, Sendable {
+    case authorization, cookie, proxyAuthorization, apiKey, bareApiKey, securityToken, sessionID
+    case csrfToken, userInfo
+
+    /// The field as a caller might spell it; `nil` for user information.
+    var field: (name: String, value: String)? {
+      switch self {
+      case .authorization: ("authorization", "Bearer canary")
+      case .cookie: ("COOKIE", "s=canary")
+      case .proxyAuthorization: ("Proxy-Authorization", "Basic canary")
+      case .apiKey: ("x-api-key", "canary")
+      case .bareApiKey: ("API-KEY", "canary")
+      case .securityToken: ("X-Amz-Security-Token", "canary")
+      case .sessionID: ("X-Session-Id", "canary")
+      case .csrfToken: ("x-csrf-token", "canary")
+      case .userInfo: nil
+      }
+    }
+  }
+
+  /// Where the redirect leads: another port, or another host name for the same server.
+  enum Elsewhere: String, CaseIterable, Sendable {
+    case otherPort, otherHost
+  }
+
+  @Test(arguments: Credential.allCases, Elsewhere.allCases)
+  func aCredentialNeverReachesAnotherOrigin(credential: Credential, elsewhere: Elsewhere)
+    async throws
+  {
+    let other = try CaptureServer()
+    defer { other.stop() }
+    let otherPort = other.port
+    let origin = try CaptureServer { request in
+      guard request.requestLine.contains(" /away ") else { return .ok }
+      // The origin's own port, as the request named it.
+      let port = request.values(of: "Host").first?.split(separator: ":").last ?? ""
+      let landing =
+        switch elsewhere {
+        case .otherPort: "http://127.0.0.1:\(otherPort)/landing"
+        // The same server under another name: another origin all the same.
+        case .otherHost: "http://localhost:\(port)/landing"
+        }
+      return .init(
+        "HTTP/1.1 307 Temporary Redirect\r\nLocation: \(landing)\r\nContent-Length: 0\r\n\r\n")
+    }
+    defer { origin.stop() }
+    let landed = elsewhere == .otherPort ? other : origin
+    var heads: [CaptureServer.Request] = []
+    for transport in TransportUnderTest.allCases {
+      let before = landed.requests.filter { $0.requestLine.contains(" /landing ") }.count
+      var components = URLComponents(
+        url: origin.url.appending(path: "away"), resolvingAgainstBaseURL: false)
+      if credential == .userInfo {
+        components?.user = "user"
+        components?.password = "canary"
+      }
+      var request = HTTPRequest(method: .post, url: try #require(components?.url))
+      request.body = HTTPBody("hello")
+      if let field = credential.field {
+        try request.headerFields.append(field.value, for: field.name)
+      }
+      try request.headerFields.append("kept", for: "X-Trace")
+      let (response, body) = try await transport.makeClient().send(request)
+      _ = try await body.collect(upTo: 64)
+      #expect(response.status == 200)
+      let arrived = landed.requests.filter { $0.requestLine.contains(" /landing ") }
+      try #require(arrived.count == before + 1, "\(transport) did not land")
+      heads.append(arrived[before])
+    }
+    WireParity(urlSession: heads[0], curl: heads[1]).expectSame()
+    let basic = Data("user:canary".utf8).base64EncodedString()
+    for sent in heads {
+      #expect(sent.requestLine == "POST /landing HTTP/1.1")
+      #expect(sent.values(of: "X-Trace") == ["kept"])
+      #expect(sent.body == Array("hello".utf8))
+      #expect(sent.values(of: "Authorization").isEmpty)
+      for secret in ["canary", basic] {
+        #expect(!sent.head.contains(Array(secret.utf8)), "\(secret) reached another origin")
+      }
+    }
+    // The first request carried it: the test sends what it says.
+    let first = try #require(origin.requests.first)
+    #expect(first.head.contains(Array((credential == .userInfo ? basic : "canary").utf8)))
+  }
+}
