@@ -141,3 +141,89 @@ import Testing
     #expect(try spoolFiles().subtracting(before).isEmpty)
   }
 }
+
+/// Streams and files that do not give the bytes they declared, in the shapes a caller can
+/// produce: too many bytes in the very chunk that completes the length, in a chunk right after
+/// it, too few, and small files (read in one piece) that changed.
+@Suite struct WireBodyLengthShapeTests {
+  static let smuggled = Data("GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+
+  enum StreamShape: String, CaseIterable, Sendable {
+    case extraInTheLastChunk, extraInAChunkAfter, short, shortThenEmptyChunks
+
+    var chunks: [Data] {
+      let hello = Data("hello".utf8)
+      return switch self {
+      case .extraInTheLastChunk: [hello + WireBodyLengthShapeTests.smuggled]
+      case .extraInAChunkAfter: [hello, WireBodyLengthShapeTests.smuggled]
+      case .short: [Data("hel".utf8)]
+      case .shortThenEmptyChunks: [Data("hel".utf8), Data(), Data()]
+      }
+    }
+  }
+
+  /// Checks nothing but `GET /after` was read as a request, no smuggled byte arrived, and the
+  /// client goes on in step.
+  private func expectCleanConnection(
+    _ client: any HTTPClient,
+    _ server: CaptureServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let (response, next) = try await client.send(
+      HTTPRequest(method: .get, url: server.url.appending(path: "after")))
+    #expect(response.status == 200, sourceLocation: sourceLocation)
+    #expect(try await next.collect(upTo: 16) == Data("ok".utf8), sourceLocation: sourceLocation)
+    #expect(
+      server.requests.map(\.requestLine) == ["GET /after HTTP/1.1"],
+      sourceLocation: sourceLocation)
+    #expect(
+      !server.bytesByConnection.joined().contains(Array("/smuggled".utf8)),
+      sourceLocation: sourceLocation)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases, StreamShape.allCases)
+  func aStreamThatMissesItsLengthNeverCompletesARequest(
+    transport: TransportUnderTest,
+    shape: StreamShape
+  ) async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let chunks = shape.chunks
+    let body = HTTPBody(
+      AsyncStream<Data> { continuation in
+        for chunk in chunks { continuation.yield(chunk) }
+        continuation.finish()
+      },
+      length: 5
+    )
+    let client = try transport.makeClient()
+    let error = await #expect(throws: BodyLengthMismatch.self) {
+      _ = try await client.send(HTTPRequest(method: .put, url: server.url, body: body))
+    }
+    #expect(error?.declared == 5)
+    try await expectCleanConnection(client, server)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases, WireBodyLengthTests.Change.allCases)
+  func aSmallFileThatChangedFails(
+    transport: TransportUnderTest,
+    change: WireBodyLengthTests.Change
+  ) async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let file = FileManager.default.temporaryDirectory.appending(path: "small-\(UUID()).txt")
+    try Data("hello".utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let body = try HTTPBody(contentsOf: file)
+    switch change {
+    case .grew: try (Data("hello".utf8) + Self.smuggled).write(to: file)
+    case .shrank: try Data("he".utf8).write(to: file)
+    }
+    let client = try transport.makeClient()
+    let error = await #expect(throws: BodyLengthMismatch.self) {
+      _ = try await client.send(HTTPRequest(method: .post, url: server.url, body: body))
+    }
+    #expect(error?.declared == 5)
+    try await expectCleanConnection(client, server)
+  }
+}
