@@ -1,6 +1,7 @@
 import EndpointCore
 import EndpointTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import EndpointCurl
@@ -225,5 +226,63 @@ import Testing
     }
     #expect(error?.declared == 5)
     try await expectCleanConnection(client, server)
+  }
+}
+
+/// A file that grows while it is being sent: its length was read, the first bytes are on the
+/// wire, and more bytes appear at its end.
+@Suite struct WireGrowingFileTests {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aFileThatGrowsWhileSentNeverSmuggles(transport: TransportUnderTest) async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let file = FileManager.default.temporaryDirectory.appending(path: "growing-\(UUID()).txt")
+    // Past the URLSession client's memory limit, and far past what a transport reads ahead.
+    let declared = 8 << 20
+    try Data(repeating: UInt8(ascii: "a"), count: declared).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let body = try HTTPBody(contentsOf: file)
+    let grown = Mutex(false)
+    let client = try transport.makeClient()
+    let outcome: Result<Int, any Error>
+    do {
+      let (response, responseBody) = try await client.upload(
+        HTTPRequest(method: .put, url: server.url, body: body)
+      ) { _ in
+        // At the first bytes sent, the file grows by a whole request.
+        let first = grown.withLock { grown in
+          defer { grown = true }
+          return !grown
+        }
+        guard first, let handle = try? FileHandle(forWritingTo: file) else { return }
+        _ = try? handle.seekToEnd()
+        try? handle.write(contentsOf: Data("GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        try? handle.close()
+      }
+      _ = try await responseBody.collect(upTo: 16)
+      outcome = .success(response.status)
+    } catch {
+      outcome = .failure(error)
+    }
+    #expect(grown.withLock { $0 }, "the file never grew: the test proved nothing")
+    let (response, next) = try await client.send(
+      HTTPRequest(method: .get, url: server.url.appending(path: "after")))
+    #expect(response.status == 200)
+    #expect(try await next.collect(upTo: 16) == Data("ok".utf8))
+    let requestLines = server.requests.map(\.requestLine)
+    #expect(!requestLines.contains { $0.contains("/smuggled") }, "\(requestLines)")
+    // Smuggled bytes would follow the declared ones: the end of each connection is enough (and
+    // cheap, where the whole 8 MiB is not).
+    let smuggledBytes = server.bytesByConnection.contains {
+      $0.suffix(1 << 16).contains(Array("/smuggled".utf8))
+    }
+    #expect(!smuggledBytes)
+    switch outcome {
+    case .success:
+      // Sent whole: exactly the declared bytes, as the body's length said.
+      #expect(server.requests.first?.body.count == declared)
+    case .failure(let error):
+      #expect(error is BodyLengthMismatch, "\(error)")
+    }
   }
 }
