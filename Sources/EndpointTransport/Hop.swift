@@ -25,7 +25,13 @@ typealias Hop = RedirectHop<OutgoingBody>
 extension Hop {
   /// The `URLRequest` for this hop, with the fields ``WireFields`` puts on the wire and without
   /// a body (the task carries the body).
-  func urlRequest(timeoutInterval: TimeInterval) -> URLRequest {
+  ///
+  /// - Parameters:
+  ///   - timeoutInterval: Foundation's timeout for the request.
+  ///   - storedCookies: the `Cookie` value of the cookies the client keeps for the URL; sent
+  ///     first in the one `Cookie` field, before the request's own (as libcurl's cookie engine
+  ///     does in the curl client).
+  func urlRequest(timeoutInterval: TimeInterval, storedCookies: String? = nil) -> URLRequest {
     var request = URLRequest(url: url)
     // GET is the default; setting it again costs a copy of Foundation's request.
     if method != .get { request.httpMethod = method.rawValue }
@@ -40,6 +46,15 @@ extension Hop {
     if case .none = body, WireFields.sendsZeroLength(for: method) {
       // Foundation adds it only for some methods; the SDK sends it as the curl client does.
       fields["Content-Length"] = "0"
+    }
+    // `Cookie` is spelled so whatever the caller wrote, as libcurl spells the one field that
+    // joins its engine's cookies and the caller's in the curl client.
+    if let name = fields.keys.first(where: { FieldName.equals($0, "cookie") }), name != "Cookie" {
+      fields["Cookie"] = fields.removeValue(forKey: name)
+    }
+    if let storedCookies {
+      let own = fields["Cookie"].flatMap { $0.isEmpty ? nil : $0 }
+      fields["Cookie"] = own.map { "\(storedCookies); \($0)" } ?? storedCookies
     }
     request.allHTTPHeaderFields = fields
     return request

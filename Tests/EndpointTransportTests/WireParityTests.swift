@@ -123,7 +123,8 @@ struct WireParity {
     parity.expectSame()
     for sent in parity.both {
       #expect(sent.fieldLines.contains("x-many: a, b, c"))
-      #expect(sent.fieldLines.contains("cookie: s=1; t=2"))
+      // `Cookie` is the one name spelled by the client ("Choosing a transport").
+      #expect(sent.fieldLines.contains("Cookie: s=1; t=2"))
       #expect(sent.values(of: "x-many").count == 1)
     }
   }
@@ -368,5 +369,34 @@ struct WireParity {
     // The first request carried it: the test sends what it says.
     let first = try #require(origin.requests.first)
     #expect(first.head.contains(Array((credential == .userInfo ? basic : "canary").utf8)))
+  }
+}
+
+/// A caller's `Cookie` field and the cookies a client keeps for the URL go out as one field
+/// (RFC 6265, section 5.4: never more than one), the same on both clients.
+@Suite struct WireCookieParityTests {
+  @Test func aCallersCookieAndARedirectsCookieGoInOneField() async throws {
+    let server = try CaptureServer { request in
+      request.requestLine.contains(" /from ")
+        ? .init(
+          "HTTP/1.1 307 Temporary Redirect\r\nSet-Cookie: srv=1; Path=/\r\nLocation: /to\r\n"
+            + "Content-Length: 0\r\n\r\n")
+        : .ok
+    }
+    defer { server.stop() }
+    let hops = try await WireParity.captureExchanges(on: server, expecting: 2) { url in
+      var request = HTTPRequest(method: .get, url: url.appending(path: "from"))
+      try request.headerFields.append("mine=2", for: "cookie")
+      try request.headerFields.append("more=3", for: "Cookie")
+      return request
+    }
+    for hop in hops { hop.expectSame() }
+    for sent in hops[0].both {
+      #expect(sent.values(of: "Cookie") == ["mine=2; more=3"])
+    }
+    for sent in hops[1].both {
+      // The cookie the redirect set, then the caller's own, in one field.
+      #expect(sent.values(of: "Cookie") == ["srv=1; mine=2; more=3"], "\(sent.fieldLines)")
+    }
   }
 }
