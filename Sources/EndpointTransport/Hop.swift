@@ -68,8 +68,20 @@ extension Hop {
     static var acceptEncoding: String? { nil }
   #endif
 
+  /// Whether URLSession refuses a URL whose host is an IPv6 literal (`http://[::1]/`): on
+  /// Linux it fails such a task as an unsupported URL (`URLError` -1000) without connecting.
+  #if canImport(FoundationNetworking)
+    static let refusesIPv6Literals = true
+  #else
+    static let refusesIPv6Literals = false
+  #endif
+
   /// The request URLSession cannot send, if this is one.
   func unsupportedReason() -> String? {
+    if Self.refusesIPv6Literals, url.host(percentEncoded: true)?.contains(":") == true {
+      return "URLSession on Linux cannot send to an IPv6 address literal; use CurlHTTPClient "
+        + "or a host name"
+    }
     if method == .get, case .data(let data) = body, !data.isEmpty {
       return "URLSession refuses a GET request with a body; use POST or another method"
     }
