@@ -400,3 +400,50 @@ struct WireParity {
     }
   }
 }
+
+/// Control characters and spaces a caller puts into a URL never reach the request line raw:
+/// whichever way the URL was made, both clients send one request whose target holds them
+/// percent-encoded, or nothing at all.
+@Suite struct WireURLInjectionTests {
+  static let hostile = ["a\r\nX-Injected: 1", "a\nb", "a\0b", "a b", "a\tb", "a\r\n\r\nGET /x"]
+
+  @Test(arguments: hostile)
+  func controlCharactersInAURLAreEncodedOrRefused(text: String) async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    var urls: [URL] = []
+    urls.append(server.url.appending(path: text))
+    urls.append(server.url.appending(queryItems: [URLQueryItem(name: "q", value: text)]))
+    urls.append(server.url.appending(queryItems: [URLQueryItem(name: text, value: "v")]))
+    let literal: String = "http://127.0.0.1:" + String(server.port) + "/" + text + "?" + text
+    if let url = URL(string: literal) { urls.append(url) }
+    for url in urls {
+      let before = server.requests.count
+      for transport in TransportUnderTest.allCases {
+        do {
+          let (_, body) = try await transport.makeClient().send(
+            HTTPRequest(method: .get, url: url))
+          _ = try await body.collect(upTo: 64)
+        } catch {
+          // Refused before a byte is sent: acceptable, as long as nothing reached the wire.
+          #expect(error is InvalidURL, "\(transport): \(error)")
+        }
+      }
+      let sent = Array(server.requests[before...])
+      #expect(sent.count <= 2)
+      if sent.count == 2 {
+        #expect(sent[0].requestLine == sent[1].requestLine)
+      }
+      for request in sent {
+        let target = request.requestLine.split(separator: " ", omittingEmptySubsequences: false)
+        #expect(target.count == 3, "\(request.requestLine)")
+        #expect(!request.head.contains(0), "NUL on the wire")
+        #expect(request.values(of: "X-Injected").isEmpty)
+      }
+    }
+    // The text may arrive percent-encoded in a target, never as a line of its own.
+    let injected = server.bytesByConnection.contains { $0.contains(Array("\nX-Injected".utf8)) }
+    #expect(!injected)
+    #expect(!server.requests.contains { $0.requestLine.hasPrefix("GET /x ") })
+  }
+}
