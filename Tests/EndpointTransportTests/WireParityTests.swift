@@ -282,6 +282,37 @@ struct WireParity {
   }
 }
 
+extension WireRedirectParityTests {
+  /// A stream is read once: a `307` or `308` that must resend it fails with
+  /// ``RedirectBodyNotReplayable`` on both clients, declared length or not, and the target
+  /// never gets a request.
+  @Test(arguments: [307, 308], [5, nil] as [Int64?])
+  func aStreamCannotFollowARedirectThatKeepsTheBody(status: Int, length: Int64?) async throws {
+    let server = try CaptureServer { request in
+      request.requestLine.contains(" /from ")
+        ? .init("HTTP/1.1 \(status) Moved\r\nLocation: /to\r\nContent-Length: 0\r\n\r\n")
+        : .ok
+    }
+    defer { server.stop() }
+    for transport in TransportUnderTest.allCases {
+      let body = HTTPBody(
+        AsyncStream<Data> { continuation in
+          continuation.yield(Data("hello".utf8))
+          continuation.finish()
+        },
+        length: length)
+      let request = HTTPRequest(
+        method: .post, url: server.url.appending(path: "from"), body: body)
+      let error = await #expect(throws: RedirectBodyNotReplayable.self, "\(transport)") {
+        _ = try await transport.makeClient().send(request)
+      }
+      #expect(error?.status == status)
+    }
+    #expect(server.requests.map(\.requestLine).allSatisfy { $0.hasPrefix("POST /from ") })
+    #expect(server.requests.count == 2)
+  }
+}
+
 /// Credentials never follow a redirect to another origin, whichever way the caller gave them:
 /// any spelling of a credential field, or user information in the URL (which both clients
 /// send as `Authorization: Basic`).
