@@ -104,6 +104,8 @@ struct WireParity {
     for sent in parity.both {
       for name in Self.names {
         #expect(sent.fieldLines.contains("\(name): v"), "\(name) was respelled")
+        // The caller's field replaces the client's default, whatever its spelling.
+        #expect(sent.values(of: name) == ["v"], "\(name) was sent twice")
       }
     }
   }
