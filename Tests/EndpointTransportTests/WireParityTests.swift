@@ -480,3 +480,28 @@ extension WireRedirectParityTests {
     #expect(!server.requests.contains { $0.requestLine.hasPrefix("GET /x ") })
   }
 }
+
+extension WireCredentialRedirectTests {
+  /// Within the origin, a redirect keeps the credentials, URL user information included: both
+  /// clients send the same `Authorization` to the redirect's target.
+  @Test func userInformationStaysWithinTheOrigin() async throws {
+    let server = try CaptureServer { request in
+      request.requestLine.contains(" /away ")
+        ? .init("HTTP/1.1 302 Found\r\nLocation: /final\r\nContent-Length: 0\r\n\r\n") : .ok
+    }
+    defer { server.stop() }
+    let hops = try await WireParity.captureExchanges(on: server, expecting: 2) { url in
+      var components = URLComponents(
+        url: url.appending(path: "away"), resolvingAgainstBaseURL: false)
+      components?.user = "user"
+      components?.password = "pass"
+      return HTTPRequest(method: .get, url: try #require(components?.url))
+    }
+    for hop in hops { hop.expectSame() }
+    let basic = "Basic " + Data("user:pass".utf8).base64EncodedString()
+    for sent in hops[1].both {
+      #expect(sent.requestLine == "GET /final HTTP/1.1")
+      #expect(sent.values(of: "Authorization") == [basic])
+    }
+  }
+}
