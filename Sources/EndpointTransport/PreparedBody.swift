@@ -36,7 +36,8 @@ struct PreparedBody: Sendable {
       let size = Self.fileSize(fileURL)
       guard size == declared else {
         throw BodyLengthMismatch(
-          method: request.method, url: request.url, declared: declared, produced: size ?? 0)
+          method: request.method, url: request.url, declared: declared, produced: size ?? 0,
+          fileURL: fileURL)
       }
       // An empty file is no body, as empty data is: a `GET` with one is sent, as the curl
       // client sends it, not refused as a `GET` with a body.
@@ -47,7 +48,8 @@ struct PreparedBody: Sendable {
           method: request.method,
           url: request.url,
           declared: body.length ?? 0,
-          produced: produced
+          produced: produced,
+          fileURL: body.fileURL
         )
       }
       self.outgoing = outgoing

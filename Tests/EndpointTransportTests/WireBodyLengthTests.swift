@@ -225,6 +225,10 @@ import Testing
       _ = try await client.send(HTTPRequest(method: .post, url: server.url, body: body))
     }
     #expect(error?.declared == 5)
+    // Said of the file, not of a stream whose length the caller declared.
+    #expect(error?.fileURL == file)
+    #expect(error?.description.contains("file \"\(file.lastPathComponent)\"") == true)
+    #expect(error?.description.contains("declare the exact length") == false)
     try await expectCleanConnection(client, server)
   }
 }
