@@ -242,7 +242,7 @@ import Testing
     defer { server.stop() }
     let file = FileManager.default.temporaryDirectory.appending(path: "growing-\(UUID()).txt")
     // Past the URLSession client's memory limit, and far past what a transport reads ahead.
-    let declared = 8 << 20
+    let declared = 5 << 20
     try Data(repeating: UInt8(ascii: "a"), count: declared).write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
     let body = try HTTPBody(contentsOf: file)
@@ -276,7 +276,7 @@ import Testing
     let requestLines = server.requests.map(\.requestLine)
     #expect(!requestLines.contains { $0.contains("/smuggled") }, "\(requestLines)")
     // Smuggled bytes would follow the declared ones: the end of each connection is enough (and
-    // cheap, where the whole 8 MiB is not).
+    // cheap, where the whole 5 MiB is not).
     let smuggledBytes = server.bytesByConnection.contains {
       $0.suffix(1 << 16).contains(Array("/smuggled".utf8))
     }

@@ -182,7 +182,9 @@ struct WireParity {
 }
 
 /// A body with no bytes, of any kind, is sent as no body by both clients, whatever the method.
-@Suite struct WireEmptyBodyParityTests {
+// Its cases one at a time: each makes clients of both transports, and a hundred at once
+// would load the machine for every other test.
+@Suite(.serialized) struct WireEmptyBodyParityTests {
   enum EmptyBody: String, CaseIterable, Sendable {
     case data, file, streamOfLengthZero
   }
@@ -217,7 +219,9 @@ struct WireParity {
 
 /// The request a redirect leads to, the same on both clients for every redirect status, method
 /// and kind of body that can be sent again.
-@Suite struct WireRedirectParityTests {
+// Its cases one at a time: each makes clients of both transports, and a hundred at once
+// would load the machine for every other test.
+@Suite(.serialized) struct WireRedirectParityTests {
   enum Body: String, CaseIterable, Sendable {
     case none, emptyData, data, file, emptyFile
   }
@@ -318,7 +322,9 @@ extension WireRedirectParityTests {
 /// Credentials never follow a redirect to another origin, whichever way the caller gave them:
 /// any spelling of a credential field, or user information in the URL (which both clients
 /// send as `Authorization: Basic`).
-@Suite struct WireCredentialRedirectTests {
+// Its cases one at a time: each makes clients of both transports, and a hundred at once
+// would load the machine for every other test.
+@Suite(.serialized) struct WireCredentialRedirectTests {
   enum Credential: String, CaseIterable, Sendable {
     case authorization, cookie, proxyAuthorization, apiKey, bareApiKey, securityToken, sessionID
     case csrfToken, userInfo
