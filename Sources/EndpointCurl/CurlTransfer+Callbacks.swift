@@ -293,7 +293,7 @@ extension CurlTransfer {
           buffer.copyMemory(from: source.baseAddress! + Int(uploadOffset), byteCount: count)
         }
       }
-    case .file(_, let declared):
+    case .file(let fileURL, let declared):
       // Exactly the declared bytes: a file that shrank fails at its early end, one that grew
       // fails before its last declared bytes are handed over, so the server never sees a
       // complete request and no extra byte reaches the connection.
@@ -308,7 +308,8 @@ extension CurlTransfer {
             method: hop.method,
             url: hop.url,
             declared: declared,
-            produced: grew ? fileSize() : uploadOffset + Int64(count)
+            produced: grew ? fileSize() : uploadOffset + Int64(count),
+            fileURL: fileURL
           ))
         return Int(CCURL_READFUNC_ABORT)
       }

@@ -231,8 +231,15 @@ extension CurlTransfer {
     var hasExpect = false
     var hasContentType = false
     let acceptEncoding = decodesContent ? WireFields.defaultAcceptEncoding : nil
+    var cookie: String?
     // Names are tokens and values hold no NUL (HTTPFields checks both), so NUL ends each line.
     WireFields.forEach(in: hop.headerFields, acceptEncoding: acceptEncoding) { name, value in
+      if FieldName.equals(name, "cookie"), !value.isEmpty {
+        // Given as CURLOPT_COOKIE, libcurl sends it in the one `Cookie` field, after the
+        // cookies its engine keeps for the URL; as a header line it would send two fields.
+        cookie = value
+        return
+      }
       if FieldName.equals(name, "expect") { hasExpect = true }
       if FieldName.equals(name, "content-type") { hasContentType = true }
       lines.append(contentsOf: name.utf8)
@@ -269,6 +276,10 @@ extension CurlTransfer {
         bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, count)
     }
     handle.headerLines = lines
+    if let cookie {
+      _ = ccurl_easy_setopt_string(handle.pointer, CCURLOPT_COOKIE, cookie)
+      handle.needsBaseline = true
+    }
     return list
   }
 

@@ -12,24 +12,41 @@ import Foundation
 /// request of the session, and measured on it this was about a tenth of a request's cost. The
 /// client's session is therefore made with `httpCookieAcceptPolicy = .never`, and the client
 /// stores the cookies itself from the response head, paying only when a `Set-Cookie` is there.
-/// What is stored, and what URLSession sends from the storage (`httpShouldSetCookies`), stays
-/// as the configuration said.
+/// What is stored stays as the configuration said.
+///
+/// The client also sends the stored cookies itself (`httpShouldSetCookies` is turned off in the
+/// session): URLSession put them in place of a request's own `Cookie` field, which was lost,
+/// where the client sends both in one field, as the curl client does.
 struct CookieJar: @unchecked Sendable {
   // HTTPCookieStorage synchronises its own state.
   let storage: HTTPCookieStorage
+  /// Whether response cookies are stored (the accept policy is not `.never`).
+  var stores = true
+  /// Whether stored cookies are sent (the configuration's `httpShouldSetCookies`).
+  var sends = true
 
   /// The jar for a session configuration, and the configuration with URLSession's own cookie
   /// parsing turned off; `nil` when no cookies are to be stored, or (with the configuration
   /// unchanged) when this platform's URLSession stores them cheaply itself.
   static func takingOver(_ configuration: URLSessionConfiguration) -> CookieJar? {
     #if canImport(FoundationNetworking)
-      guard configuration.httpCookieAcceptPolicy != .never else { return nil }
+      let stores = configuration.httpCookieAcceptPolicy != .never
+      let sends = configuration.httpShouldSetCookies
       // Without a storage nothing is kept, but URLSession would still parse every line.
       configuration.httpCookieAcceptPolicy = .never
-      return configuration.httpCookieStorage.map { CookieJar(storage: $0) }
+      configuration.httpShouldSetCookies = false
+      guard stores || sends, let storage = configuration.httpCookieStorage else { return nil }
+      return CookieJar(storage: storage, stores: stores, sends: sends)
     #else
       return nil
     #endif
+  }
+
+  /// The `Cookie` value of the stored cookies for `url`, or `nil` when there are none (or
+  /// none are sent).
+  func cookieValue(for url: URL) -> String? {
+    guard sends, let cookies = storage.cookies(for: url), !cookies.isEmpty else { return nil }
+    return HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
   }
 
   /// Stores the cookies `response` sets for its URL, and forgets those it expires.
@@ -38,7 +55,7 @@ struct CookieJar: @unchecked Sendable {
   /// `Expires` in the past) as a live cookie with an empty value; such a cookie is removed from
   /// the storage instead, as the server asked.
   func store(from response: URLResponse) {
-    guard let http = response as? HTTPURLResponse,
+    guard stores, let http = response as? HTTPURLResponse,
       let setCookie = http.value(forHTTPHeaderField: "Set-Cookie"), let url = http.url
     else { return }
     let expired = Self.expiredNames(in: setCookie, now: Date())

@@ -2,10 +2,11 @@ import Foundation
 
 /// A request body in the form URLSession can send.
 ///
-/// In-memory and file bodies pass through untouched. A streamed body is read first: URLSession
-/// on Linux cannot pull from an asynchronous source with backpressure, so the stream is
-/// collected in memory up to ``memoryLimit`` bytes and spooled to a temporary file beyond that
-/// (deleted when the transfer ends).
+/// In-memory bodies pass through untouched, and so do file bodies on Apple platforms. A streamed
+/// body is read first: URLSession on Linux cannot pull from an asynchronous source with
+/// backpressure, so the stream is collected in memory up to ``memoryLimit`` bytes and spooled to
+/// a temporary file beyond that (deleted when the transfer ends). On Linux a file body is read
+/// the same way (``snapshotsFiles``), so that the bytes sent cannot change under Foundation.
 struct PreparedBody: Sendable {
   static let memoryLimit = 4 * 1024 * 1024
 
@@ -27,7 +28,7 @@ struct PreparedBody: Sendable {
     isReplayable = body.isReplayable
     if let data = body.data {
       outgoing = data.isEmpty ? .none : .data(data)
-    } else if let fileURL = body.fileURL {
+    } else if let fileURL = body.fileURL, !Self.snapshotsFiles {
       // URLSession sends the file as it is when the task starts, with that length; a file that
       // grew or shrank since the body was made fails here instead of sending other bytes than
       // the body declared.
@@ -35,22 +36,37 @@ struct PreparedBody: Sendable {
       let size = Self.fileSize(fileURL)
       guard size == declared else {
         throw BodyLengthMismatch(
-          method: request.method, url: request.url, declared: declared, produced: size ?? 0)
+          method: request.method, url: request.url, declared: declared, produced: size ?? 0,
+          fileURL: fileURL)
       }
-      outgoing = .file(fileURL)
+      // An empty file is no body, as empty data is: a `GET` with one is sent, as the curl
+      // client sends it, not refused as a `GET` with a body.
+      outgoing = declared == 0 ? .none : .file(fileURL)
     } else {
       let (outgoing, file) = try await Self.spool(body) { produced in
         BodyLengthMismatch(
           method: request.method,
           url: request.url,
           declared: body.length ?? 0,
-          produced: produced
+          produced: produced,
+          fileURL: body.fileURL
         )
       }
       self.outgoing = outgoing
       temporaryFile = file
     }
   }
+
+  /// Whether a file body is read before the task starts, as a stream is, instead of being
+  /// handed to URLSession: on Linux, Foundation sends a file to its end whatever the length it
+  /// declared, so bytes added while it was being sent reached the connection after the body, as
+  /// the start of another request. Read first, a file that changed fails with
+  /// ``EndpointCore/BodyLengthMismatch`` and the bytes sent are exactly the declared ones.
+  #if canImport(FoundationNetworking)
+    static let snapshotsFiles = true
+  #else
+    static let snapshotsFiles = false
+  #endif
 
   /// The size of the file at `url` now, or `nil` when it cannot be read.
   static func fileSize(_ url: URL) -> Int64? {

@@ -170,7 +170,9 @@ final class Transfer: TimeoutTarget {
       fail(with: URLSessionHTTPClient.ShutDown(method: method, url: url))
       return
     }
-    let request = hop.urlRequest(timeoutInterval: options.foundationTimeout)
+    let request = hop.urlRequest(
+      timeoutInterval: options.foundationTimeout,
+      storedCookies: options.cookies?.cookieValue(for: hop.url))
     let task: URLSessionTask
     switch hop.body {
     case .none:

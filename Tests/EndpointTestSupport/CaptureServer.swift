@@ -89,8 +89,10 @@ public final class CaptureServer: Sendable {
   /// The most bytes an endless answer writes (a bound for a client that never stops reading).
   public static let endlessLimit = 2 << 30
 
-  /// The port on 127.0.0.1.
+  /// The port on 127.0.0.1 (or ::1).
   public let port: Int
+  /// The loopback address listened on, as a URL writes it: `127.0.0.1` or `[::1]`.
+  public let host: String
   private let listener: Int32
   private let state = Mutex(State())
   private let respond: @Sendable (Request) -> Answer
@@ -102,34 +104,38 @@ public final class CaptureServer: Sendable {
     var sockets: [Int32] = []
   }
 
-  /// Starts listening on a free port of 127.0.0.1.
+  /// Starts listening on a free port of 127.0.0.1, or of ::1 when `ipv6` is true.
   ///
-  /// - Parameter respond: the answer to each request (default: ``Answer/ok``).
-  public init(respond: @escaping @Sendable (Request) -> Answer = { _ in .ok }) throws {
+  /// - Parameters:
+  ///   - ipv6: whether to listen on the IPv6 loopback address; throws ``CaptureServerError``
+  ///     where the machine has none.
+  ///   - respond: the answer to each request (default: ``Answer/ok``).
+  public init(
+    ipv6: Bool = false,
+    respond: @escaping @Sendable (Request) -> Answer = { _ in .ok }
+  ) throws {
     self.respond = respond
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let listener = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard listener >= 0 else { throw CaptureServerError(reason: "socket failed") }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
+    let boundPort: UInt16?
+    if ipv6 {
+      var address = sockaddr_in6()
+      address.sin6_family = sa_family_t(AF_INET6)
+      address.sin6_addr = in6addr_loopback
+      boundPort = Self.bindAndListen(listener, &address) { UInt16(bigEndian: $0.sin6_port) }
+    } else {
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      boundPort = Self.bindAndListen(listener, &address) { UInt16(bigEndian: $0.sin_port) }
     }
-    guard bound == 0, listen(listener, 64) == 0 else {
+    guard let boundPort else {
       close(listener)
       throw CaptureServerError(reason: "bind or listen failed")
     }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        getsockname(listener, $0, &length)
-      }
-    }
     self.listener = listener
-    port = Int(UInt16(bigEndian: address.sin_port))
+    port = Int(boundPort)
+    host = ipv6 ? "[::1]" : "127.0.0.1"
     // Runs until the listener is closed, which makes accept fail.
     let thread = Thread { [self] in
       while true {
@@ -152,9 +158,28 @@ public final class CaptureServer: Sendable {
     thread.start()
   }
 
-  /// `http://127.0.0.1:port/`.
+  /// Binds `listener` to `address` (port 0: a free one), listens, and returns the port
+  /// bound, or `nil` on failure.
+  private static func bindAndListen<Address>(
+    _ listener: Int32,
+    _ address: inout Address,
+    port: (Address) -> UInt16
+  ) -> UInt16? {
+    let size = socklen_t(MemoryLayout<Address>.size)
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, size) }
+    }
+    guard bound == 0, listen(listener, 64) == 0 else { return nil }
+    var length = size
+    let named = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+    }
+    return named == 0 ? port(address) : nil
+  }
+
+  /// `http://127.0.0.1:port/` (or `http://[::1]:port/`).
   public var url: URL {
-    URL(string: "http://127.0.0.1:\(port)/")!
+    URL(string: "http://\(host):\(port)/")!
   }
 
   /// The requests received so far, in the order they were read.

@@ -187,9 +187,18 @@ import Testing
     let (_, echo) = try await sendForJSON(client, request)
     #expect(try echoedBody(echo).count == 6 * 1024 * 1024)
     // The URLSession client spools a large stream to a temporary file first (curl sends it as
-    // it comes); other tests may spool at the same time, but none of this one's files may remain.
-    let after = try files(in: FileManager.default.temporaryDirectory)
-      .filter { $0.hasPrefix("endpoint-upload-") }
-    #expect(Set(after).isSubset(of: before))
+    // it comes); other tests may spool at the same time (theirs go when their transfers end),
+    // but none of this one's files may remain.
+    func newFiles() throws -> Set<String> {
+      Set(
+        try files(in: FileManager.default.temporaryDirectory)
+          .filter { $0.hasPrefix("endpoint-upload-") }
+      ).subtracting(before)
+    }
+    let start = ContinuousClock.now
+    while try !newFiles().isEmpty, ContinuousClock.now - start < .seconds(5) {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    #expect(try newFiles().isEmpty)
   }
 }

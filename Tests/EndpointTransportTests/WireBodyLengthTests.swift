@@ -1,6 +1,7 @@
 import EndpointCore
 import EndpointTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import EndpointCurl
@@ -139,5 +140,153 @@ import Testing
       try await Task.sleep(for: .milliseconds(50))
     }
     #expect(try spoolFiles().subtracting(before).isEmpty)
+  }
+}
+
+/// Streams and files that do not give the bytes they declared, in the shapes a caller can
+/// produce: too many bytes in the very chunk that completes the length, in a chunk right after
+/// it, too few, and small files (read in one piece) that changed.
+@Suite struct WireBodyLengthShapeTests {
+  static let smuggled = Data("GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+
+  enum StreamShape: String, CaseIterable, Sendable {
+    case extraInTheLastChunk, extraInAChunkAfter, short, shortThenEmptyChunks
+
+    var chunks: [Data] {
+      let hello = Data("hello".utf8)
+      return switch self {
+      case .extraInTheLastChunk: [hello + WireBodyLengthShapeTests.smuggled]
+      case .extraInAChunkAfter: [hello, WireBodyLengthShapeTests.smuggled]
+      case .short: [Data("hel".utf8)]
+      case .shortThenEmptyChunks: [Data("hel".utf8), Data(), Data()]
+      }
+    }
+  }
+
+  /// Checks nothing but `GET /after` was read as a request, no smuggled byte arrived, and the
+  /// client goes on in step.
+  private func expectCleanConnection(
+    _ client: any HTTPClient,
+    _ server: CaptureServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let (response, next) = try await client.send(
+      HTTPRequest(method: .get, url: server.url.appending(path: "after")))
+    #expect(response.status == 200, sourceLocation: sourceLocation)
+    #expect(try await next.collect(upTo: 16) == Data("ok".utf8), sourceLocation: sourceLocation)
+    #expect(
+      server.requests.map(\.requestLine) == ["GET /after HTTP/1.1"],
+      sourceLocation: sourceLocation)
+    #expect(
+      !server.bytesByConnection.joined().contains(Array("/smuggled".utf8)),
+      sourceLocation: sourceLocation)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases, StreamShape.allCases)
+  func aStreamThatMissesItsLengthNeverCompletesARequest(
+    transport: TransportUnderTest,
+    shape: StreamShape
+  ) async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let chunks = shape.chunks
+    let body = HTTPBody(
+      AsyncStream<Data> { continuation in
+        for chunk in chunks { continuation.yield(chunk) }
+        continuation.finish()
+      },
+      length: 5
+    )
+    let client = try transport.makeClient()
+    let error = await #expect(throws: BodyLengthMismatch.self) {
+      _ = try await client.send(HTTPRequest(method: .put, url: server.url, body: body))
+    }
+    #expect(error?.declared == 5)
+    try await expectCleanConnection(client, server)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases, WireBodyLengthTests.Change.allCases)
+  func aSmallFileThatChangedFails(
+    transport: TransportUnderTest,
+    change: WireBodyLengthTests.Change
+  ) async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let file = FileManager.default.temporaryDirectory.appending(path: "small-\(UUID()).txt")
+    try Data("hello".utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let body = try HTTPBody(contentsOf: file)
+    switch change {
+    case .grew: try (Data("hello".utf8) + Self.smuggled).write(to: file)
+    case .shrank: try Data("he".utf8).write(to: file)
+    }
+    let client = try transport.makeClient()
+    let error = await #expect(throws: BodyLengthMismatch.self) {
+      _ = try await client.send(HTTPRequest(method: .post, url: server.url, body: body))
+    }
+    #expect(error?.declared == 5)
+    // Said of the file, not of a stream whose length the caller declared.
+    #expect(error?.fileURL == file)
+    #expect(error?.description.contains("file \"\(file.lastPathComponent)\"") == true)
+    #expect(error?.description.contains("declare the exact length") == false)
+    try await expectCleanConnection(client, server)
+  }
+}
+
+/// A file that grows while it is being sent: its length was read, the first bytes are on the
+/// wire, and more bytes appear at its end.
+@Suite struct WireGrowingFileTests {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aFileThatGrowsWhileSentNeverSmuggles(transport: TransportUnderTest) async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let file = FileManager.default.temporaryDirectory.appending(path: "growing-\(UUID()).txt")
+    // Past the URLSession client's memory limit, and far past what a transport reads ahead.
+    let declared = 5 << 20
+    try Data(repeating: UInt8(ascii: "a"), count: declared).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let body = try HTTPBody(contentsOf: file)
+    let grown = Mutex(false)
+    let client = try transport.makeClient()
+    let outcome: Result<Int, any Error>
+    do {
+      let (response, responseBody) = try await client.upload(
+        HTTPRequest(method: .put, url: server.url, body: body)
+      ) { _ in
+        // At the first bytes sent, the file grows by a whole request.
+        let first = grown.withLock { grown in
+          defer { grown = true }
+          return !grown
+        }
+        guard first, let handle = try? FileHandle(forWritingTo: file) else { return }
+        _ = try? handle.seekToEnd()
+        try? handle.write(contentsOf: Data("GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        try? handle.close()
+      }
+      _ = try await responseBody.collect(upTo: 16)
+      outcome = .success(response.status)
+    } catch {
+      outcome = .failure(error)
+    }
+    #expect(grown.withLock { $0 }, "the file never grew: the test proved nothing")
+    let (response, next) = try await client.send(
+      HTTPRequest(method: .get, url: server.url.appending(path: "after")))
+    #expect(response.status == 200)
+    #expect(try await next.collect(upTo: 16) == Data("ok".utf8))
+    let requestLines = server.requests.map(\.requestLine)
+    #expect(!requestLines.contains { $0.contains("/smuggled") }, "\(requestLines)")
+    // Smuggled bytes would follow the declared ones: the end of each connection is enough (and
+    // cheap, where the whole 5 MiB is not).
+    let smuggledBytes = server.bytesByConnection.contains {
+      $0.suffix(1 << 16).contains(Array("/smuggled".utf8))
+    }
+    #expect(!smuggledBytes)
+    switch outcome {
+    case .success:
+      // Sent whole: exactly the declared bytes, as the body's length said.
+      #expect(server.requests.first?.body.count == declared)
+    case .failure(let error):
+      #expect(error is BodyLengthMismatch, "\(error)")
+    }
   }
 }

@@ -16,6 +16,7 @@ package enum WireFields {
   ///   the transport;
   /// - repeated names become one field with the first spelling of the name and the values
   ///   joined by `, ` (`; ` for `Cookie`, RFC 6265), as RFC 9110, section 5.3 allows;
+  /// - a value of only spaces and tabs is sent empty;
   /// - a `User-Agent` naming the SDK is added when the caller set none.
   package static func forEach(
     in fields: HTTPFields,
@@ -39,6 +40,9 @@ package enum WireFields {
         }
         later = fields.index(after: later)
       }
+      // Whitespace around a value is not part of it (RFC 9110, section 5.5): a value of only
+      // spaces and tabs is an empty one, sent as such (libcurl would drop the field instead).
+      if value.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { value = "" }
       emit(name, value)
     }
     if !hasUserAgent { emit("User-Agent", defaultUserAgent) }
