@@ -22,19 +22,9 @@ struct WireParity {
     sourceLocation: SourceLocation = #_sourceLocation,
     _ make: (URL) throws -> HTTPRequest
   ) async throws -> WireParity {
-    var received: [CaptureServer.Request] = []
-    for transport in TransportUnderTest.allCases {
-      let before = server.requests.count
-      let client = try transport.makeClient()
-      let (_, body) = try await client.send(try make(server.url))
-      _ = try await body.collect(upTo: 1024)
-      let sent = Array(server.requests[before...])
-      try #require(
-        sent.count == 1, "\(transport) put \(sent.count) requests on the wire",
-        sourceLocation: sourceLocation)
-      received.append(sent[0])
-    }
-    return WireParity(urlSession: received[0], curl: received[1])
+    let exchanges = try await captureExchanges(
+      on: server, expecting: 1, sourceLocation: sourceLocation, make)
+    return exchanges[0]
   }
 
   /// Sends `make(server.url)` once over each client and returns, per client, every request it
