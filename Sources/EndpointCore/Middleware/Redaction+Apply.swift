@@ -53,6 +53,22 @@ extension Redaction {
       text: url.absoluteString, replacement: HTTPFields.redactedValue, removed: &removed)
   }
 
+  /// `url` with its hidden query values and user information replaced by `<redacted>`,
+  /// percent-encoded so the result is still a URL: for values that must stay a `URL` (the
+  /// metrics of a span); without its query, user information and fragment if that fails.
+  package func redactedURL(_ url: URL) -> URL {
+    var removed: [String] = []
+    let text = redactURL(
+      text: url.absoluteString, replacement: "%3Credacted%3E", removed: &removed)
+    if let redacted = URL(string: text) { return redacted }
+    var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+    components?.user = nil
+    components?.password = nil
+    components?.query = nil
+    components?.fragment = nil
+    return components?.url ?? url
+  }
+
   /// A URL's text (absolute or relative) with hidden query values and user information
   /// replaced by `replacement`; the values taken out are added to `removed`.
   package func redactURL(text: String, replacement: String, removed: inout [String]) -> String {

@@ -96,7 +96,7 @@ public struct TraceContextMiddleware: Middleware {
     do {
       (response, body) = try await next(traced)
     } catch {
-      tracker.finish(.failed("\(error)"))
+      tracker.finish(.failed(Redaction.standard.apply(toText: "\(error)")))
       throw error
     }
     tracker.received(response)
@@ -186,7 +186,12 @@ final class SpanTracker: Sendable {
 
   func attach(_ metrics: TransferMetrics) {
     state.withVisibleLock { state in
-      if state.record.metrics == nil { state.record.metrics = metrics }
+      guard state.record.metrics == nil else { return }
+      // The transport reports the request's own URLs; a span carries them redacted.
+      var shown = metrics
+      shown.url = Redaction.standard.redactedURL(metrics.url)
+      shown.finalURL = metrics.finalURL.map(Redaction.standard.redactedURL)
+      state.record.metrics = shown
     }
   }
 
@@ -218,5 +223,7 @@ final class SpanTracker: Sendable {
 extension SpanTracker: BodyReadObserver {
   func chunkRead(_ chunk: Data) { read(chunk.count) }
   func bodyEnded() { finish(.completed) }
-  func bodyFailed(_ error: any Error) { finish(.failed("\(error)")) }
+  func bodyFailed(_ error: any Error) {
+    finish(.failed(Redaction.standard.apply(toText: "\(error)")))
+  }
 }
