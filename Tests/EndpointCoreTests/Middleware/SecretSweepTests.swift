@@ -216,4 +216,37 @@ enum SecretForms {
       }
     }
   }
+
+  @Test func namesTheCallerAddsAreHiddenInLogsCurlCommandsAndSpans() async throws {
+    let redaction = Redaction.standard.adding(names: ["shopsig", "X-Shop-Key", "pin"])
+    let request = HTTPRequest(
+      method: .post,
+      url: testURL("https://api.example.com/orders?shopsig=canary-query&page=2"),
+      headerFields: try HTTPFields([
+        ("X-Shop-Key", "canary-header"), ("Content-Type", "application/json"),
+      ]),
+      body: HTTPBody(#"{"pin":"canary-json","user":"ada"}"#))
+    SecretForms.expectNone(in: request.curlCommand(redacting: redaction), "curl")
+
+    let entries = Recorder<[HTTPLogEntry]>([])
+    let spans = Recorder<[SpanRecord]>([])
+    let failing = ScriptedClient { request, _ in
+      throw IdleTimeout(
+        method: request.method, url: request.url, limit: .seconds(1), silence: .seconds(2))
+    }
+    let client = failing.with(
+      logging(
+        into: entries, redaction: redaction, includesHeaders: true, bodyPreviewLimit: 256),
+      TraceContextMiddleware(redaction: redaction) { span in spans.update { $0.append(span) } }
+    )
+    await #expect(throws: IdleTimeout.self) { try await client.send(request) }
+    let entry = try #require(entries.value.first)
+    SecretForms.expectNone(in: entry.description, "HTTPLogEntry")
+    SecretForms.expectNone(in: entry.requestHeaders?.description ?? "", "HTTPLogEntry headers")
+    SecretForms.expectNone(in: entry.requestBodyPreview ?? "", "HTTPLogEntry body")
+    let span = try #require(spans.value.first)
+    SecretForms.expectNone(in: span.url, "SpanRecord.url")
+    SecretForms.expectNone(in: "\(span.outcome)", "SpanRecord.outcome")
+    #expect(span.url.contains("page=2"))
+  }
 }
