@@ -57,6 +57,7 @@ enum SecretSweep {
       let fields = try HTTPFields([
         ("Set-Cookie", "sid=canary-set-cookie; Path=/; HttpOnly"),
         ("Location", "https://app.example.com/cb#access_token=canary-location&state=ok"),
+        ("Link", #"<https://api.example.com/items?page=2&access_token=canary-link>; rel="next""#),
         ("Content-Type", "application/json"),
       ])
       return (

@@ -10,7 +10,8 @@ extension Redaction {
   static let urlValuedHeaders: Set<String> = ["location", "content-location", "referer"]
 
   /// `fields` with every hidden value replaced by ``HTTPFields/redactedValue``; the URLs of
-  /// `Location`, `Content-Location` and `Referer` are redacted like any URL.
+  /// `Location`, `Content-Location`, `Referer` and the targets of `Link` are redacted like any
+  /// URL.
   public func apply(to fields: HTTPFields) -> HTTPFields {
     var removed: [String] = []
     return redact(fields, removed: &removed)
@@ -34,6 +35,8 @@ extension Redaction {
         value = HTTPFields.redactedValue
       } else if Self.urlValuedHeaders.contains(field.name.lowercased()) {
         value = redactURL(text: value, replacement: HTTPFields.redactedValue, removed: &removed)
+      } else if HTTPToken.namesEqual(field.name, "Link") {
+        value = redactLinkTargets(value, removed: &removed)
       }
       if !valuePatterns.isEmpty {
         value = String(decoding: applyPatterns(Array(value.utf8), removed: &removed), as: UTF8.self)
@@ -42,6 +45,25 @@ extension Redaction {
       try? copy.append(value, for: field.name)
     }
     return copy
+  }
+
+  /// A `Link` value (RFC 8288) with the URL between each `<` and `>` redacted; the
+  /// replacement is percent-encoded there, so the value still parses as links.
+  func redactLinkTargets(_ value: String, removed: inout [String]) -> String {
+    guard value.contains("<") else { return value }
+    var result = ""
+    var rest = Substring(value)
+    while let open = rest.firstIndex(of: "<"),
+      let close = rest[open...].firstIndex(of: ">")
+    {
+      result += rest[...open]
+      result += redactURL(
+        text: String(rest[rest.index(after: open)..<close]), replacement: "%3Credacted%3E",
+        removed: &removed)
+      result += ">"
+      rest = rest[rest.index(after: close)...]
+    }
+    return result + rest
   }
 
   /// The URL's text with hidden query values and the user information (`user:password@`)

@@ -27,6 +27,11 @@ enum SecretForms {
       ("Api-Key", "canary-api-key"),
       ("X-Auth-Token", "canary-auth-token"),
       ("Location", "https://bob:canary-location-pw@example.com/cb?code=canary-code"),
+      (
+        "Link",
+        #"<https://api.example.com/items?page=2&access_token=canary-link>; rel="next", "#
+          + #"<https://carol:canary-link-pw@api.example.com/items?page=9>; rel="last""#
+      ),
       ("Accept", "application/json"),
     ])
   }
@@ -248,5 +253,16 @@ enum SecretForms {
     SecretForms.expectNone(in: span.url, "SpanRecord.url")
     SecretForms.expectNone(in: "\(span.outcome)", "SpanRecord.outcome")
     #expect(span.url.contains("page=2"))
+  }
+
+  @Test func linkTargetsLoseTheirSecretsAndStillParse() throws {
+    let fields = try SecretForms.fields()
+    let redacted = Redaction.standard.apply(to: fields)
+    let links = WebLink.parse(redacted.values(for: "Link"))
+    #expect(links.map { $0.hasRelation("next") } == [true, false])
+    #expect(links.first?.target.hasPrefix("https://api.example.com/items?page=2&") == true)
+    for link in links {
+      SecretForms.expectNone(in: link.target, "Link target")
+    }
   }
 }
