@@ -62,7 +62,9 @@ enum SecretSweep {
       ])
       return (
         HTTPResponse(status: 200, headerFields: fields, url: request.url),
-        HTTPBody(#"{"id_token":"canary-response","user":"ada"}"#)
+        HTTPBody(
+          #"{"id_token":"canary-response","user":"ada","#
+            + #""next":"https://api.example.com/items?page=2&access_token=canary-next"}"#)
       )
     }
   }

@@ -47,6 +47,16 @@ extension Redaction {
     return copy
   }
 
+  /// A JSON string value that is a URL (or holds URLs between spaces) with its user
+  /// information and secret query values replaced by `replacement`.
+  func redactURLsInString(_ text: String, replacement: String, removed: inout [String]) -> String {
+    text.split(separator: " ", omittingEmptySubsequences: false).map { word in
+      word.contains("://")
+        ? redactURL(text: String(word), replacement: replacement, removed: &removed)
+        : String(word)
+    }.joined(separator: " ")
+  }
+
   /// A `Link` value (RFC 8288) with the URL between each `<` and `>` redacted; the
   /// replacement is percent-encoded there, so the value still parses as links.
   func redactLinkTargets(_ value: String, removed: inout [String]) -> String {
@@ -154,7 +164,12 @@ extension Redaction {
         removed: &removed
       )
     } else if JSONSecretScanner.looksLikeJSON(bytes) {
-      output = JSONSecretScanner.redact(bytes, hidesKey: hidesJSONKey, removed: &removed)
+      output = JSONSecretScanner.redact(
+        bytes, hidesKey: hidesJSONKey,
+        redactURLs: { text, removed in
+          redactURLsInString(text, replacement: formReplacement, removed: &removed)
+        },
+        removed: &removed)
     } else if Self.mediaType(contentType) == "application/x-www-form-urlencoded"
       || Self.looksLikeForm(bytes),
       let text = String(validating: bytes, as: UTF8.self)
@@ -194,7 +209,12 @@ extension Redaction {
     flush()
     var bytes = Array(result.utf8)
     if result.contains("{") {
-      bytes = JSONSecretScanner.redact(bytes, hidesKey: hidesJSONKey, removed: &removed)
+      bytes = JSONSecretScanner.redact(
+        bytes, hidesKey: hidesJSONKey,
+        redactURLs: { text, removed in
+          redactURLsInString(text, replacement: HTTPFields.redactedValue, removed: &removed)
+        },
+        removed: &removed)
     }
     return String(decoding: applyPatterns(bytes, removed: &removed), as: UTF8.self)
   }

@@ -265,4 +265,23 @@ enum SecretForms {
       SecretForms.expectNone(in: link.target, "Link target")
     }
   }
+
+  @Test func urlsInJSONStringsLoseTheirSecrets() throws {
+    // A Graph-API style page: the next page's URL carries the access token.
+    let text =
+      #"{"data":[1],"paging":{"next":"https:\/\/graph.example.com\/v1\/me?access_token=canary-graph&after=abc","#
+      + #""previous":"https://bob:canary-pw@graph.example.com/v1/me?before=xyz"}}"#
+    let body = Data(text.utf8)
+    let preview = Redaction.standard.preview(of: body, contentType: "application/json")
+    SecretForms.expectNone(in: preview, "JSON preview")
+    #expect(preview.contains("after=abc") && preview.contains("before=xyz"))
+    let error = UnexpectedResponse(
+      method: .get, url: testURL(), response: HTTPResponse(status: 500), body: body)
+    SecretForms.expectNone(in: error.description, "UnexpectedResponse")
+    let redacted = Redaction.standard.apply(toBody: body)
+    // Still JSON, every other byte kept.
+    let object = try JSONSerialization.jsonObject(with: redacted) as? [String: Any]
+    let data = object?["data"] as? [Int]
+    #expect(data == [1])
+  }
 }
