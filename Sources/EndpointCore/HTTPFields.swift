@@ -164,6 +164,6 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
   /// One `Name: value` line per field, with the values of credentials hidden as
   /// ``redacted(additionalNames:)`` hides them, so printing fields never shows a secret.
   public var description: String {
-    redacted().map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    map(\.description).joined(separator: "\n")
   }
 }
