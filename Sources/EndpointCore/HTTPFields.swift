@@ -48,8 +48,14 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
       self.value = value
     }
 
-    /// `Name: value`.
-    public var description: String { "\(name): \(value)" }
+    /// `Name: value`, with a credential's value hidden as ``HTTPFields/redacted(additionalNames:)``
+    /// hides it (``value`` itself is unchanged), so printing a field never shows a secret.
+    public var description: String {
+      var fields = HTTPFields()
+      fields.append(checkedValue: value, for: name)
+      let shown = fields.redacted().first?.value ?? HTTPFields.redactedValue
+      return "\(name): \(shown)"
+    }
   }
 
   private var fields: [Field]
@@ -155,8 +161,9 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
     fields.removeAll { HTTPToken.namesEqual($0.name, name) }
   }
 
-  /// One `Name: value` line per field.
+  /// One `Name: value` line per field, with the values of credentials hidden as
+  /// ``redacted(additionalNames:)`` hides them, so printing fields never shows a secret.
   public var description: String {
-    fields.map(\.description).joined(separator: "\n")
+    map(\.description).joined(separator: "\n")
   }
 }

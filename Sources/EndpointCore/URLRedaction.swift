@@ -7,7 +7,8 @@
 /// Shows a URL without the credentials it may carry, for error messages and logs.
 ///
 /// The user information (`user:password@`) and the values of query items that usually hold
-/// secrets (`access_token`, `api_key`, `signature` and the like) are replaced by
+/// secrets (`access_token`, `api_key`, `signature` and the like), in the query or as
+/// `name=value` pairs in the fragment (`#access_token=…`), are replaced by
 /// ``HTTPFields/redactedValue``.
 ///
 /// ```swift
@@ -111,14 +112,35 @@ public enum URLRedaction {
       fragment = rest[hash...]
       rest = rest[..<hash]
     }
+    // `name=value` pairs after `#` hold secrets too: an OAuth implicit grant's
+    // `#access_token=…` in a redirect's `Location`.
+    if fragment.contains("=") {
+      let pairs = redactedPairs(
+        fragment.dropFirst(), replacement: replacement, hidesQueryItem: hidesQueryItem,
+        removed: &removed)
+      fragment = Substring("#" + pairs)
+    }
     guard let mark = rest.firstIndex(of: "?") else {
       return result + rest + fragment
     }
     result += rest[...mark]
+    result += redactedPairs(
+      rest[rest.index(after: mark)...], replacement: replacement,
+      hidesQueryItem: hidesQueryItem, removed: &removed)
+    return result + fragment
+  }
+
+  /// `name=value` pairs joined by `&` with the values of the names `hidesQueryItem` accepts
+  /// replaced by `replacement`; the values taken out (decoded) are added to `removed`.
+  private static func redactedPairs(
+    _ pairs: Substring,
+    replacement: String,
+    hidesQueryItem: (String) -> Bool,
+    removed: inout [String]
+  ) -> String {
+    var result = ""
     var first = true
-    for item in rest[rest.index(after: mark)...].split(
-      separator: "&", omittingEmptySubsequences: false)
-    {
+    for item in pairs.split(separator: "&", omittingEmptySubsequences: false) {
       if !first { result += "&" }
       first = false
       let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -134,6 +156,6 @@ public enum URLRedaction {
         result += item
       }
     }
-    return result + fragment
+    return result
   }
 }

@@ -69,7 +69,9 @@ extension CurlHTTPClient {
     /// A sentence naming the request, what failed and libcurl's message.
     public var description: String {
       let code = curlCode == 0 ? "" : "curl error \(curlCode): "
-      return "\(method) \(URLRedaction.redacted(url)): \(kind.explanation) (\(code)\(detail))"
+      // libcurl's message may name the URL or the proxy it was given.
+      let shown = Redaction.standard.apply(toText: detail)
+      return "\(method) \(URLRedaction.redacted(url)): \(kind.explanation) (\(code)\(shown))"
     }
   }
 }

@@ -118,7 +118,10 @@ public struct NoMatchingStub: Error, Sendable, CustomStringConvertible {
       let pairs = items.map { "\(swiftString($0.name)): \(swiftString($0.value ?? ""))" }
       code += ".query([\(pairs.joined(separator: ", "))])"
     }
-    if !body.isEmpty {
+    // A body holding a secret stays out of the suggestion, as query credentials do: a rule
+    // without a body condition still matches.
+    let contentType = request.headerFields["Content-Type"]
+    if !body.isEmpty, Redaction.standard.apply(toBody: body, contentType: contentType) == body {
       if let tree = JSONTree(parsing: body), tree.compact.count <= 200 {
         code += ".body(json: \(swiftString(tree.compact)))"
       } else if let text = String(validating: body, as: UTF8.self), text.count <= 200 {

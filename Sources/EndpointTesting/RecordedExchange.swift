@@ -30,7 +30,7 @@ public struct RecordedExchange: Sendable, CustomStringConvertible {
   /// `METHOD URL → status` (or the error).
   public var description: String {
     if let response { return "\(request) → \(response)" }
-    if let error { return "\(request) → error: \(error)" }
+    if let error { return "\(request) → error: " + Redaction.standard.apply(toText: "\(error)") }
     return "\(request) → pending"
   }
 }

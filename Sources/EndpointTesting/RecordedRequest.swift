@@ -43,7 +43,7 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     switch outcome {
     case .pending: result = "pending"
     case .response(let status): result = "\(status)"
-    case .error(let text): result = "error: \(text)"
+    case .error(let text): result = "error: " + Redaction.standard.apply(toText: text)
     case .cancelled: result = "cancelled"
     case .noMatch: result = "no matching rule"
     }

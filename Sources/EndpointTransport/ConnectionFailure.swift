@@ -44,7 +44,8 @@ public struct ConnectionFailure: Error, Sendable, CustomStringConvertible {
       "\(method) \(URLRedaction.redacted(url)): \(ConnectionFailure.explanation(for: code)) "
       + "(URLError \(code.rawValue))"
     if code == .unknown, let message = detail {
-      text += ": " + message
+      // Foundation's message may name the URL it failed on.
+      text += ": " + Redaction.standard.apply(toText: message)
     }
     return text
   }

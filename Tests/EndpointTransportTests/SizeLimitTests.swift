@@ -83,6 +83,24 @@ import Testing
     }
   }
 
+  @Test func aBodySmallerThanTheBufferBoundNeverOverflowsHoweverLateItIsRead() async throws {
+    // URLSessionHTTPClient.Configuration.bodyBufferLimit: "a body smaller than the bound never
+    // fails this way".
+    let finished = Recorder<TransferMetrics>()
+    let client = URLSessionHTTPClient(
+      configuration: .init(
+        bodyBufferLimit: 256 * 1024, metricsObserver: { finished.append($0) }))
+    let url = try TestServers.fault.adding("/large?bytes=250000")
+    let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+    // Nobody reads until the whole body has arrived and waits in memory.
+    let start = ContinuousClock.now
+    while finished.values.isEmpty, ContinuousClock.now - start < .seconds(10) {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(!finished.values.isEmpty, "the transfer ended while its body was unread")
+    #expect(try await body.collect(upTo: 1 << 20).count == 250_000)
+  }
+
   @Test(arguments: TransportUnderTest.allCases)
   func aLargeStreamedBodyArrivesWholeInChunks(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient()

@@ -185,7 +185,12 @@ enum Probe {
 
   /// Runs the probe with `arguments`; fails when it does not end within `limit`, or ends by a
   /// signal or with a failure status, or prints no report.
-  static func run(_ arguments: [String], within limit: Duration) async throws -> Report {
+  /// `environment` is added to the test process's own for the probe.
+  static func run(
+    _ arguments: [String],
+    within limit: Duration,
+    environment: [String: String] = [:]
+  ) async throws -> Report {
     let binary = executable
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
       throw Failure(
@@ -195,6 +200,9 @@ enum Probe {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output

@@ -15,10 +15,13 @@ package enum JSONSecretScanner {
   }
 
   /// `bytes` with the value of every member whose key `hidesKey` accepts replaced by
-  /// `"<redacted>"`; the string values replaced are added to `removed`.
+  /// `"<redacted>"`; the string values replaced are added to `removed`. Other string values
+  /// holding a URL (`"next": "https://…?access_token=…"`) are passed to `redactURLs`, which
+  /// returns them with their secrets hidden.
   static func redact(
     _ bytes: [UInt8],
     hidesKey: (String) -> Bool,
+    redactURLs: ((String, inout [String]) -> String)? = nil,
     removed: inout [String]
   ) -> [UInt8] {
     var output: [UInt8] = []
@@ -66,6 +69,14 @@ package enum JSONSecretScanner {
         let end = stringEnd(bytes, from: index + 1)
         if let last = expectsKey.last, last {
           secretKeyPending = hidesKey(decodeString(bytes, from: index + 1, to: end))
+        } else if let redactURLs, containsScheme(bytes[index..<end]) {
+          let text = decodeString(bytes, from: index + 1, to: end)
+          let redacted = redactURLs(text, &removed)
+          if redacted != text {
+            output += Array(JSONStringLiteral.quoted(redacted).utf8)
+            index = end
+            continue
+          }
         }
         output += bytes[index..<end]
         index = end
@@ -77,6 +88,17 @@ package enum JSONSecretScanner {
       index += 1
     }
     return output
+  }
+
+  /// Whether `bytes` hold `://` (written `:\/\/` too), the mark of a URL.
+  private static func containsScheme(_ bytes: ArraySlice<UInt8>) -> Bool {
+    var index = bytes.startIndex
+    while let colon = bytes[index...].firstIndex(of: UInt8(ascii: ":")) {
+      let after = bytes[(colon + 1)...].lazy.filter { $0 != UInt8(ascii: "\\") }.prefix(2)
+      if after.elementsEqual([UInt8(ascii: "/"), UInt8(ascii: "/")]) { return true }
+      index = colon + 1
+    }
+    return false
   }
 
   private static func isEscaped(_ bytes: [UInt8], at index: Int) -> Bool {

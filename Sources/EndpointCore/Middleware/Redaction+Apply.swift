@@ -10,7 +10,8 @@ extension Redaction {
   static let urlValuedHeaders: Set<String> = ["location", "content-location", "referer"]
 
   /// `fields` with every hidden value replaced by ``HTTPFields/redactedValue``; the URLs of
-  /// `Location`, `Content-Location` and `Referer` are redacted like any URL.
+  /// `Location`, `Content-Location`, `Referer` and the targets of `Link` are redacted like any
+  /// URL.
   public func apply(to fields: HTTPFields) -> HTTPFields {
     var removed: [String] = []
     return redact(fields, removed: &removed)
@@ -34,6 +35,8 @@ extension Redaction {
         value = HTTPFields.redactedValue
       } else if Self.urlValuedHeaders.contains(field.name.lowercased()) {
         value = redactURL(text: value, replacement: HTTPFields.redactedValue, removed: &removed)
+      } else if HTTPToken.namesEqual(field.name, "Link") {
+        value = redactLinkTargets(value, removed: &removed)
       }
       if !valuePatterns.isEmpty {
         value = String(decoding: applyPatterns(Array(value.utf8), removed: &removed), as: UTF8.self)
@@ -44,6 +47,35 @@ extension Redaction {
     return copy
   }
 
+  /// A JSON string value that is a URL (or holds URLs between spaces) with its user
+  /// information and secret query values replaced by `replacement`.
+  func redactURLsInString(_ text: String, replacement: String, removed: inout [String]) -> String {
+    text.split(separator: " ", omittingEmptySubsequences: false).map { word in
+      word.contains("://")
+        ? redactURL(text: String(word), replacement: replacement, removed: &removed)
+        : String(word)
+    }.joined(separator: " ")
+  }
+
+  /// A `Link` value (RFC 8288) with the URL between each `<` and `>` redacted; the
+  /// replacement is percent-encoded there, so the value still parses as links.
+  func redactLinkTargets(_ value: String, removed: inout [String]) -> String {
+    guard value.contains("<") else { return value }
+    var result = ""
+    var rest = Substring(value)
+    while let open = rest.firstIndex(of: "<"),
+      let close = rest[open...].firstIndex(of: ">")
+    {
+      result += rest[...open]
+      result += redactURL(
+        text: String(rest[rest.index(after: open)..<close]), replacement: "%3Credacted%3E",
+        removed: &removed)
+      result += ">"
+      rest = rest[rest.index(after: close)...]
+    }
+    return result + rest
+  }
+
   /// The URL's text with hidden query values and the user information (`user:password@`)
   /// replaced by ``HTTPFields/redactedValue``, unless this redaction hides nothing (``none``);
   /// everything else is kept byte for byte.
@@ -51,6 +83,22 @@ extension Redaction {
     var removed: [String] = []
     return redactURL(
       text: url.absoluteString, replacement: HTTPFields.redactedValue, removed: &removed)
+  }
+
+  /// `url` with its hidden query values and user information replaced by `<redacted>`,
+  /// percent-encoded so the result is still a URL: for values that must stay a `URL` (the
+  /// metrics of a span); without its query, user information and fragment if that fails.
+  package func redactedURL(_ url: URL) -> URL {
+    var removed: [String] = []
+    let text = redactURL(
+      text: url.absoluteString, replacement: "%3Credacted%3E", removed: &removed)
+    if let redacted = URL(string: text) { return redacted }
+    var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+    components?.user = nil
+    components?.password = nil
+    components?.query = nil
+    components?.fragment = nil
+    return components?.url ?? url
   }
 
   /// A URL's text (absolute or relative) with hidden query values and user information
@@ -116,7 +164,12 @@ extension Redaction {
         removed: &removed
       )
     } else if JSONSecretScanner.looksLikeJSON(bytes) {
-      output = JSONSecretScanner.redact(bytes, hidesKey: hidesJSONKey, removed: &removed)
+      output = JSONSecretScanner.redact(
+        bytes, hidesKey: hidesJSONKey,
+        redactURLs: { text, removed in
+          redactURLsInString(text, replacement: formReplacement, removed: &removed)
+        },
+        removed: &removed)
     } else if Self.mediaType(contentType) == "application/x-www-form-urlencoded"
       || Self.looksLikeForm(bytes),
       let text = String(validating: bytes, as: UTF8.self)
@@ -156,7 +209,12 @@ extension Redaction {
     flush()
     var bytes = Array(result.utf8)
     if result.contains("{") {
-      bytes = JSONSecretScanner.redact(bytes, hidesKey: hidesJSONKey, removed: &removed)
+      bytes = JSONSecretScanner.redact(
+        bytes, hidesKey: hidesJSONKey,
+        redactURLs: { text, removed in
+          redactURLsInString(text, replacement: HTTPFields.redactedValue, removed: &removed)
+        },
+        removed: &removed)
     }
     return String(decoding: applyPatterns(bytes, removed: &removed), as: UTF8.self)
   }

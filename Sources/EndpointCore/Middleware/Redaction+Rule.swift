@@ -5,8 +5,9 @@ extension Redaction {
   /// True for `password`, `passwd`, `pwd`, `secret`, `token`, `access_token`, `refresh_token`,
   /// `id_token`, `client_secret`, `api_key`/`apikey`/`api-key`, `authorization`, `cookie`,
   /// `auth`, `session`, session identifiers (`X-Session-Id`), CSRF tokens, signatures,
-  /// credentials, private and access keys, and any name containing `token`, `secret` or
-  /// `password`; `-`, `_`, `.` and spaces between words do not matter (`X-Api_Key`).
+  /// credentials, private and access keys, subscription and function keys
+  /// (`Ocp-Apim-Subscription-Key`, `x-functions-key`), and any name containing `token`, `secret`
+  /// or `password`; `-`, `_`, `.` and spaces between words do not matter (`X-Api_Key`).
   /// CORS fields (`Access-Control-…`) are not secrets.
   public static func isSecretName(_ name: String) -> Bool {
     var compact = ""
@@ -50,6 +51,8 @@ extension Redaction {
   static let secretNameParts = [
     "token", "secret", "passw", "apikey", "accesskey", "privatekey", "credential", "sessionid",
     "sessid", "csrf", "xsrf", "cookie", "authorization", "signature", "xauth",
+    // Azure API Management's `Ocp-Apim-Subscription-Key`, Azure Functions' `x-functions-key`.
+    "subscriptionkey", "functionskey",
   ]
 
   /// Whole words (between separators) that mark a name as secret.

@@ -12,7 +12,8 @@
 /// - query items and form fields called `key`, `code` or `sig` (an OAuth `code` in a
 ///   `Location`, an API key in a query; see ``isSecretQueryName(_:)``);
 /// - the user information of URLs (`https://user:password@host`), also in `Location`,
-///   `Content-Location` and `Referer` values;
+///   `Content-Location` and `Referer` values, the targets of `Link` and URLs in JSON string
+///   values (their secret query items too);
 /// - values that look like credentials whatever their name: JSON Web Tokens and the credential
 ///   of `Bearer …` and `Basic …` (``ValuePattern``).
 ///

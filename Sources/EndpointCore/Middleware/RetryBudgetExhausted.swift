@@ -38,6 +38,6 @@ public struct RetryBudgetExhausted: Error, Sendable, CustomStringConvertible {
     "\(method) \(URLRedaction.redacted(url)): gave up after \(attempts) "
       + "attempt\(attempts == 1 ? "" : "s"): the timeout of \(budget.shortDescription) leaves no "
       + "time for another; the last one failed with: "
-      + HTTPToken.cut(String(describing: lastError), limit: 500)
+      + HTTPToken.cut(Redaction.standard.apply(toText: String(describing: lastError)), limit: 500)
   }
 }

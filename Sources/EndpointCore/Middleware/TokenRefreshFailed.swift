@@ -34,6 +34,7 @@ public struct TokenRefreshFailed: Error, Sendable, CustomStringConvertible {
   /// A sentence naming the request (secret query parameters hidden) and the refresh error.
   public var description: String {
     "\(method) \(Redaction.standard.apply(to: url)) was answered 401 Unauthorized and "
-      + "refreshing the access token failed: \(underlying)"
+      + "refreshing the access token failed: "
+      + Redaction.standard.apply(toText: String(describing: underlying))
   }
 }

@@ -14,6 +14,6 @@ public struct PageLinkRefused: Error, Hashable, Sendable, CustomStringConvertibl
 
   /// A sentence naming the link and the reason.
   public var description: String {
-    "The next page's link \(link) is not followed: \(reason)"
+    "The next page's link \(Redaction.standard.apply(toText: link)) is not followed: \(reason)"
   }
 }

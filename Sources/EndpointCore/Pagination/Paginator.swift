@@ -51,10 +51,11 @@ public struct Paginator<Resource: Sendable>: Sendable {
       guard let next = links.first(where: { $0.hasRelation("next") }) else { return nil }
       let current = try page.response.url ?? page.endpoint.request().url
       guard let target = URL(string: next.target, relativeTo: current)?.absoluteURL else {
-        throw PageLinkRefused(link: next.target, reason: "it is not a URL")
+        throw PageLinkRefused(
+          link: Redaction.standard.apply(toText: next.target), reason: "it is not a URL")
       }
       if let reason = HTTPRequest.unsendableReason(target) {
-        throw PageLinkRefused(link: next.target, reason: reason)
+        throw PageLinkRefused(link: Redaction.standard.apply(toText: next.target), reason: reason)
       }
       guard allowingOtherOrigins || RedirectRule.sameOrigin(current, target) else {
         throw PageLinkRefused(

@@ -8,8 +8,9 @@
 /// its identifiers, when it ran, how it ended, and the transport's timings when they are
 /// forwarded to the middleware.
 ///
-/// Nothing here carries a secret: the URL is redacted by the SDK's ``Redaction`` rule, the
-/// error is its description (which the SDK's errors redact).
+/// Nothing here carries a secret: the URL, and the URLs of ``metrics``, are redacted by the
+/// middleware's ``Redaction`` (the SDK's rule unless you pass your own), and a failure is the
+/// error's description, redacted by the same rule.
 public struct SpanRecord: Sendable {
   /// How the exchange ended.
   public enum Outcome: Sendable, Hashable {

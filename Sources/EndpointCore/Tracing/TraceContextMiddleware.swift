@@ -45,16 +45,19 @@ public struct TraceContextMiddleware: Middleware {
   ///     start a new trace.
   ///   - sampled: the sampled flag of traces this middleware starts; a continued trace keeps
   ///     its own.
+  ///   - redaction: what a span hides of URLs and error texts; ``Redaction/standard`` by
+  ///     default. Pass the rule your logs use, with the names you added to it.
   ///   - record: receives each exchange's span when it ends, on the thread that ended it: keep
   ///     it short.
   public init(
     context: @escaping @Sendable () -> TraceContext? = { nil },
     sampled: Bool = true,
+    redaction: Redaction = .standard,
     record: @escaping @Sendable (SpanRecord) -> Void
   ) {
     self.context = context
     self.sampled = sampled
-    store = SpanStore(sink: record)
+    store = SpanStore(redaction: redaction, sink: record)
   }
 
   /// Sends the request with its span's `traceparent` and records the span when it ends.
@@ -80,7 +83,7 @@ public struct TraceContextMiddleware: Middleware {
       isSampled: span.isSampled,
       traceState: span.traceState,
       method: request.method,
-      url: URLRedaction.redacted(request.url),
+      url: store.redaction.apply(to: request.url),
       startDate: Date(),
       start: .now,
       responseStart: nil,
@@ -96,7 +99,7 @@ public struct TraceContextMiddleware: Middleware {
     do {
       (response, body) = try await next(traced)
     } catch {
-      tracker.finish(.failed("\(error)"))
+      tracker.finish(.failed(store.redaction.apply(toText: "\(error)")))
       throw error
     }
     tracker.received(response)
@@ -128,8 +131,11 @@ final class SpanStore: Sendable {
   private let inFlight = Mutex<[Entry]>([])
   private let counter = Atomic<Int>(0)
   let sink: @Sendable (SpanRecord) -> Void
+  /// What the spans hide of URLs and error texts.
+  let redaction: Redaction
 
-  init(sink: @escaping @Sendable (SpanRecord) -> Void) {
+  init(redaction: Redaction, sink: @escaping @Sendable (SpanRecord) -> Void) {
+    self.redaction = redaction
     self.sink = sink
   }
 
@@ -186,7 +192,12 @@ final class SpanTracker: Sendable {
 
   func attach(_ metrics: TransferMetrics) {
     state.withVisibleLock { state in
-      if state.record.metrics == nil { state.record.metrics = metrics }
+      guard state.record.metrics == nil else { return }
+      // The transport reports the request's own URLs; a span carries them redacted.
+      var shown = metrics
+      shown.url = store.redaction.redactedURL(metrics.url)
+      shown.finalURL = metrics.finalURL.map(store.redaction.redactedURL)
+      state.record.metrics = shown
     }
   }
 
@@ -218,5 +229,7 @@ final class SpanTracker: Sendable {
 extension SpanTracker: BodyReadObserver {
   func chunkRead(_ chunk: Data) { read(chunk.count) }
   func bodyEnded() { finish(.completed) }
-  func bodyFailed(_ error: any Error) { finish(.failed("\(error)")) }
+  func bodyFailed(_ error: any Error) {
+    finish(.failed(store.redaction.apply(toText: "\(error)")))
+  }
 }

@@ -133,7 +133,7 @@ public struct TransferMetrics: Sendable, CustomStringConvertible {
     if !phases.isEmpty { text += " (\(phases.joined(separator: ", ")))" }
     text += ", \(bytesSent) B sent, \(bytesReceived) B received"
     if redirectCount > 0 { text += ", \(redirectCount) redirects" }
-    if let error { text += ", failed: \(error)" }
+    if let error { text += ", failed: " + Redaction.standard.apply(toText: "\(error)") }
     return text
   }
 }

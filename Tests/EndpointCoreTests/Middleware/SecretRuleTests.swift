@@ -13,6 +13,8 @@ import Testing
     "X-CSRF-Token", "X-Api_Key", "x-api-key", "API-Key", "password", "passwd", "secret", "token",
     "access_token", "refresh_token", "id_token", "client_secret", "api_key", "apikey",
     "accessToken", "X-Refresh-Token", "db_password", "Shared-Secret", "X-Amz-Signature",
+    "X-Amz-Credential", "X-Amz-Security-Token", "X-Goog-Api-Key", "Private-Token",
+    "Ocp-Apim-Subscription-Key", "subscription-key", "x-functions-key",
   ])
   func defaultRuleCallsCredentialNamesSecretAnywhere(name: String) {
     #expect(Redaction.isSecretName(name))
@@ -25,7 +27,7 @@ import Testing
 
   @Test(arguments: [
     "Content-Type", "Accept", "X-Request-ID", "Location", "User-Agent", "author", "name",
-    "Access-Control-Allow-Credentials", "id", "message",
+    "Access-Control-Allow-Credentials", "id", "message", "Idempotency-Key",
   ])
   func ordinaryNamesAreNotSecret(name: String) {
     #expect(!Redaction.isSecretName(name))

@@ -1,0 +1,287 @@
+import EndpointCore
+import Foundation
+import Testing
+
+/// Every secret form the SDK promises to hide, each value holding the word `canary`.
+enum SecretForms {
+  /// User information and every secret query parameter the docs name, plus an OAuth implicit
+  /// grant's token in the fragment (as a `Location` carries it).
+  static let url = testURL(
+    "https://alice:canary-userinfo@api.example.com/v1/items?token=canary-q1"
+      + "&access_token=canary-q2&api_key=canary-q3&password=canary-q4&client_secret=canary-q5"
+      + "&signature=canary-q6&X-Amz-Signature=canary-q7&X-Amz-Credential=canary-q8"
+      + "&X-Amz-Security-Token=canary-q9&page=2#access_token=canary-fragment&token_type=bearer")
+
+  /// A URL whose only credential is a token given as the user name.
+  static let tokenAsUserURL = testURL("https://canary-user-token@api.example.com/repos")
+
+  /// Every secret header form: Basic, Bearer and a custom scheme, proxy credentials, cookies,
+  /// API keys and tokens.
+  static func fields() throws -> HTTPFields {
+    try HTTPFields([
+      ("Authorization", "Bearer canary-bearer"),
+      ("Proxy-Authorization", "Basic Y2FuYXJ5LXByb3h5"),
+      ("Cookie", "session=canary-cookie"),
+      ("Set-Cookie", "sid=canary-set-cookie; Path=/; HttpOnly"),
+      ("X-Api-Key", "canary-x-api-key"),
+      ("Api-Key", "canary-api-key"),
+      ("X-Auth-Token", "canary-auth-token"),
+      ("Location", "https://bob:canary-location-pw@example.com/cb?code=canary-code"),
+      (
+        "Link",
+        #"<https://api.example.com/items?page=2&access_token=canary-link>; rel="next", "#
+          + #"<https://carol:canary-link-pw@api.example.com/items?page=9>; rel="last""#
+      ),
+      ("Accept", "application/json"),
+    ])
+  }
+
+  /// The text a foreign error (Foundation's `URLError`, a user's token provider) may print.
+  struct ForeignError: Error, CustomStringConvertible {
+    var description: String {
+      "request failed NSErrorFailingURLStringKey=\(SecretForms.url.absoluteString) "
+        + "Authorization: Bearer canary-foreign-bearer refresh_token=canary-foreign-refresh"
+    }
+  }
+
+  /// Fails with the place of every `canary` found in `text`.
+  static func expectNone(
+    in text: String,
+    _ what: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(
+      !text.contains("canary"), "\(what) leaks: \(text)", sourceLocation: sourceLocation)
+  }
+}
+
+@Suite struct SecretSweepTests {
+  /// Every public error of EndpointCore that a URL or foreign text reaches.
+  static func coreErrors() throws -> [(String, any Error)] {
+    let url = SecretForms.url
+    let foreign = SecretForms.ForeignError()
+    return [
+      (
+        "UnexpectedResponse",
+        UnexpectedResponse(
+          method: .get, url: url,
+          response: HTTPResponse(status: 401, headerFields: try SecretForms.fields(), url: url),
+          body: Data(#"{"access_token":"canary-body","password":"canary-pw"}"#.utf8))
+      ),
+      (
+        "ParsingFailure",
+        ParsingFailure(
+          type: "Session", path: "token", reason: "no key at \(url.absoluteString)",
+          body: Data("password=canary-form&user=ada".utf8))
+      ),
+      ("InvalidURL", InvalidURL(input: url.absoluteString, reason: "test")),
+      ("TooManyRedirects", TooManyRedirects(method: .get, limit: 1, chain: [url, url])),
+      (
+        "UnrequestedProtocolSwitch",
+        UnrequestedProtocolSwitch(method: .get, url: url, upgrade: "websocket")
+      ),
+      (
+        "DeadlineExceeded",
+        DeadlineExceeded(method: .get, url: url, limit: .seconds(1), elapsed: .seconds(2))
+      ),
+      (
+        "RedirectBodyNotReplayable",
+        RedirectBodyNotReplayable(method: .post, url: url, status: 307, location: url)
+      ),
+      ("ConnectTimeout", ConnectTimeout(method: .get, url: url, limit: .seconds(1))),
+      (
+        "IdleTimeout",
+        IdleTimeout(method: .get, url: url, limit: .seconds(1), silence: .seconds(2))
+      ),
+      (
+        "BodyLengthMismatch",
+        BodyLengthMismatch(method: .put, url: url, declared: 10, produced: 5)
+      ),
+      ("MalformedResponse", MalformedResponse(method: .get, url: url, reason: "no status line")),
+      ("ClientShutDown", ClientShutDown<StubClient>(method: .get, url: url)),
+      ("InvalidContentLength", InvalidContentLength(method: .get, url: url, value: "1, 2")),
+      ("PageLinkRefused", PageLinkRefused(link: url.absoluteString, reason: "another origin")),
+      ("TokenRefreshFailed", TokenRefreshFailed(method: .get, url: url, underlying: foreign)),
+      (
+        "RetryBudgetExhausted",
+        RetryBudgetExhausted(
+          method: .get, url: url, attempts: 2, budget: .seconds(1), lastError: foreign)
+      ),
+      (
+        "TooManyRedirects (token as user)",
+        TooManyRedirects(method: .get, limit: 0, chain: [SecretForms.tokenAsUserURL])
+      ),
+    ]
+  }
+
+  @Test func noCoreErrorDescriptionShowsASecret() throws {
+    for (name, error) in try Self.coreErrors() {
+      SecretForms.expectNone(in: "\(error)", name)
+      SecretForms.expectNone(in: String(reflecting: error), "\(name) reflecting")
+      SecretForms.expectNone(in: error.localizedDescription, "\(name) localizedDescription")
+    }
+  }
+
+  @Test func headerFieldsPrintWithoutTheirSecrets() throws {
+    let fields = try SecretForms.fields()
+    SecretForms.expectNone(in: fields.description, "HTTPFields")
+    SecretForms.expectNone(in: "\(fields)", "HTTPFields interpolated")
+    for field in fields {
+      SecretForms.expectNone(in: "\(field)", "HTTPFields.Field \(field.name)")
+    }
+    #expect(fields.description.contains("Accept: application/json"))
+    #expect(fields.description.contains("Authorization: <redacted>"))
+    // The values themselves stay readable in code.
+    #expect(fields["Authorization"] == "Bearer canary-bearer")
+  }
+
+  @Test func requestsAndMetricsPrintWithoutTheirSecrets() throws {
+    let request = HTTPRequest(
+      method: .post, url: SecretForms.url, headerFields: try SecretForms.fields())
+    SecretForms.expectNone(in: "\(request)", "HTTPRequest")
+    SecretForms.expectNone(in: String(reflecting: request), "HTTPRequest reflecting")
+    let now = ContinuousClock.now
+    let metrics = TransferMetrics(
+      method: .get, url: SecretForms.url, finalURL: SecretForms.url, status: 200,
+      startDate: Date(), start: now, end: now, error: SecretForms.ForeignError())
+    SecretForms.expectNone(in: "\(metrics)", "TransferMetrics")
+    #expect("\(metrics)".contains("page=2"))
+  }
+
+  @Test func logEntriesOfAFailureShowNoSecret() async throws {
+    let entries = Recorder<[HTTPLogEntry]>([])
+    let client = ScriptedClient { _, _ in throw SecretForms.ForeignError() }
+      .with(logging(into: entries, includesHeaders: true))
+    let request = HTTPRequest(
+      method: .get, url: SecretForms.url, headerFields: try SecretForms.fields())
+    await #expect(throws: SecretForms.ForeignError.self) { try await client.send(request) }
+    let entry = try #require(entries.value.first)
+    SecretForms.expectNone(in: entry.description, "HTTPLogEntry")
+    SecretForms.expectNone(in: String(reflecting: entry), "HTTPLogEntry reflecting")
+  }
+
+  @Test func curlCommandsShowNoSecretOfAnyForm() throws {
+    let request = HTTPRequest(
+      method: .post, url: SecretForms.url, headerFields: try SecretForms.fields(),
+      body: HTTPBody(#"{"client_secret":"canary-json","user":"ada"}"#))
+    let command = request.curlCommand()
+    SecretForms.expectNone(in: command, "curl")
+    #expect(command.contains("ada"))
+  }
+
+  @Test func spansShowNoSecret() async throws {
+    let spans = Recorder<[SpanRecord]>([])
+    let tracing = TraceContextMiddleware { span in spans.update { $0.append(span) } }
+    let failing = ScriptedClient { _, _ in throw SecretForms.ForeignError() }.with(tracing)
+    let request = HTTPRequest(
+      method: .get, url: SecretForms.url, headerFields: try SecretForms.fields())
+    await #expect(throws: SecretForms.ForeignError.self) { try await failing.send(request) }
+
+    let succeeding = ScriptedClient { _, _ in (HTTPResponse(status: 200), HTTPBody("ok")) }
+      .with(tracing)
+    let (_, body) = try await succeeding.send(request)
+    let now = ContinuousClock.now
+    // The transport reports the request's own URL; the span keeps it redacted.
+    tracing.observe(
+      TransferMetrics(
+        method: .get, url: SecretForms.url, finalURL: SecretForms.url, status: 200,
+        startDate: Date(), start: now, end: now))
+    _ = try await body.collect(upTo: 1024)
+
+    #expect(spans.value.count == 2)
+    for span in spans.value {
+      SecretForms.expectNone(in: span.url, "SpanRecord.url")
+      SecretForms.expectNone(in: "\(span.outcome)", "SpanRecord.outcome")
+      SecretForms.expectNone(in: String(reflecting: span), "SpanRecord reflecting")
+    }
+    let metrics = try #require(spans.value.last?.metrics)
+    SecretForms.expectNone(in: metrics.url.absoluteString, "SpanRecord.metrics.url")
+    SecretForms.expectNone(
+      in: metrics.finalURL?.absoluteString ?? "", "SpanRecord.metrics.finalURL")
+    #expect(metrics.url.host == "api.example.com")
+  }
+
+  @Test func aRefusedNextLinkKeepsNoSecretOfIt() async throws {
+    // An unsendable scheme, and another origin.
+    for target in [
+      "ftp://alice:canary-pw@api.example.com/items?access_token=canary-t",
+      "https://alice:canary-pw@other.example.com/items?api_key=canary-t",
+    ] {
+      let server = ScriptedClient { _, _ in
+        reply(200, headers: [("Link", "<\(target)>; rel=\"next\"")], body: "a")
+      }
+      let endpoint = Endpoint<String>(.get, url: testURL(), parser: .string)
+      do {
+        for try await _ in server.pages(of: endpoint, paginator: .linkHeader(), maximumPages: 3) {}
+        Issue.record("the link \(target) was followed")
+      } catch let error as PageLinkRefused {
+        SecretForms.expectNone(in: error.link, "PageLinkRefused.link")
+        SecretForms.expectNone(in: error.description, "PageLinkRefused")
+        #expect(error.link.contains("example.com"))
+      }
+    }
+  }
+
+  @Test func namesTheCallerAddsAreHiddenInLogsCurlCommandsAndSpans() async throws {
+    let redaction = Redaction.standard.adding(names: ["shopsig", "X-Shop-Key", "pin"])
+    let request = HTTPRequest(
+      method: .post,
+      url: testURL("https://api.example.com/orders?shopsig=canary-query&page=2"),
+      headerFields: try HTTPFields([
+        ("X-Shop-Key", "canary-header"), ("Content-Type", "application/json"),
+      ]),
+      body: HTTPBody(#"{"pin":"canary-json","user":"ada"}"#))
+    SecretForms.expectNone(in: request.curlCommand(redacting: redaction), "curl")
+
+    let entries = Recorder<[HTTPLogEntry]>([])
+    let spans = Recorder<[SpanRecord]>([])
+    let failing = ScriptedClient { request, _ in
+      throw IdleTimeout(
+        method: request.method, url: request.url, limit: .seconds(1), silence: .seconds(2))
+    }
+    let client = failing.with(
+      logging(
+        into: entries, redaction: redaction, includesHeaders: true, bodyPreviewLimit: 256),
+      TraceContextMiddleware(redaction: redaction) { span in spans.update { $0.append(span) } }
+    )
+    await #expect(throws: IdleTimeout.self) { try await client.send(request) }
+    let entry = try #require(entries.value.first)
+    SecretForms.expectNone(in: entry.description, "HTTPLogEntry")
+    SecretForms.expectNone(in: entry.requestHeaders?.description ?? "", "HTTPLogEntry headers")
+    SecretForms.expectNone(in: entry.requestBodyPreview ?? "", "HTTPLogEntry body")
+    let span = try #require(spans.value.first)
+    SecretForms.expectNone(in: span.url, "SpanRecord.url")
+    SecretForms.expectNone(in: "\(span.outcome)", "SpanRecord.outcome")
+    #expect(span.url.contains("page=2"))
+  }
+
+  @Test func linkTargetsLoseTheirSecretsAndStillParse() throws {
+    let fields = try SecretForms.fields()
+    let redacted = Redaction.standard.apply(to: fields)
+    let links = WebLink.parse(redacted.values(for: "Link"))
+    #expect(links.map { $0.hasRelation("next") } == [true, false])
+    #expect(links.first?.target.hasPrefix("https://api.example.com/items?page=2&") == true)
+    for link in links {
+      SecretForms.expectNone(in: link.target, "Link target")
+    }
+  }
+
+  @Test func urlsInJSONStringsLoseTheirSecrets() throws {
+    // A Graph-API style page: the next page's URL carries the access token.
+    let text =
+      #"{"data":[1],"paging":{"next":"https:\/\/graph.example.com\/v1\/me?access_token=canary-graph&after=abc","#
+      + #""previous":"https://bob:canary-pw@graph.example.com/v1/me?before=xyz"}}"#
+    let body = Data(text.utf8)
+    let preview = Redaction.standard.preview(of: body, contentType: "application/json")
+    SecretForms.expectNone(in: preview, "JSON preview")
+    #expect(preview.contains("after=abc") && preview.contains("before=xyz"))
+    let error = UnexpectedResponse(
+      method: .get, url: testURL(), response: HTTPResponse(status: 500), body: body)
+    SecretForms.expectNone(in: error.description, "UnexpectedResponse")
+    let redacted = Redaction.standard.apply(toBody: body)
+    // Still JSON, every other byte kept.
+    let object = try JSONSerialization.jsonObject(with: redacted) as? [String: Any]
+    let data = object?["data"] as? [Int]
+    #expect(data == [1])
+  }
+}

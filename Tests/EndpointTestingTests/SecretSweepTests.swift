@@ -1,0 +1,196 @@
+import EndpointTesting
+import Foundation
+import Testing
+
+/// Every secret form the SDK promises to hide, each value holding the word `canary`, sent
+/// through every sink of EndpointTesting.
+enum SecretSweep {
+  static let url =
+    "https://alice:canary-userinfo@api.example.com/v1/items?token=canary-q1"
+    + "&access_token=canary-q2&api_key=canary-q3&password=canary-q4&client_secret=canary-q5"
+    + "&signature=canary-q6&X-Amz-Signature=canary-q7&X-Amz-Credential=canary-q8"
+    + "&page=2#access_token=canary-fragment&state=xyz"
+
+  /// The same, with a query parameter only the caller's ``redaction`` names.
+  static let urlWithCustomName = url.replacingOccurrences(
+    of: "&page=2", with: "&shopsig=canary-custom-query&page=2")
+
+  /// Header forms: Basic, Bearer, a custom scheme, proxy credentials, cookies, API keys, and a
+  /// name the caller adds.
+  static let headers: [(String, String)] = [
+    ("Authorization", "Shop-HMAC canary-custom-scheme"),
+    ("Proxy-Authorization", "Basic Y2FuYXJ5LXByb3h5OnB3"),
+    ("Cookie", "session=canary-cookie"),
+    ("X-Api-Key", "canary-x-api-key"),
+    ("Api-Key", "canary-api-key"),
+    ("X-Auth-Token", "canary-auth-token"),
+    ("X-Shop-Key", "canary-custom-header"),
+    ("Accept", "application/json"),
+    ("Content-Type", "application/json"),
+  ]
+
+  static let body =
+    #"{"user":"ada","password":"canary-json-pw","pin":"canary-custom-key","#
+    + #""nested":[{"client_secret":"canary-json-nested"}]}"#
+
+  /// A request with every secret form; `custom` adds the names only the caller's
+  /// ``redaction`` knows (the stub and recording clients know only the SDK's rule).
+  static func request(custom: Bool = false) throws -> HTTPRequest {
+    var fields = try HTTPFields(headers)
+    if !custom { fields.remove("X-Shop-Key") }
+    var body = body
+    if !custom { body = body.replacingOccurrences(of: "canary-custom-key", with: "1234") }
+    return HTTPRequest(
+      method: .post, url: try #require(URL(string: custom ? urlWithCustomName : url)),
+      headerFields: fields, body: HTTPBody(body))
+  }
+
+  /// The caller's own names added to the rule.
+  static let redaction = FixtureRedaction(
+    headers: ["X-Shop-Key"], queryParameters: ["shopsig"], jsonKeys: ["pin"])
+
+  /// A server answering with cookies, a token in JSON and a redirect holding an implicit
+  /// grant's token in its fragment.
+  struct Server: HTTPClient {
+    func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+      if let body = request.body { _ = try await body.collect(upTo: 1 << 20) }
+      let fields = try HTTPFields([
+        ("Set-Cookie", "sid=canary-set-cookie; Path=/; HttpOnly"),
+        ("Location", "https://app.example.com/cb#access_token=canary-location&state=ok"),
+        ("Link", #"<https://api.example.com/items?page=2&access_token=canary-link>; rel="next""#),
+        ("Content-Type", "application/json"),
+      ])
+      return (
+        HTTPResponse(status: 200, headerFields: fields, url: request.url),
+        HTTPBody(
+          #"{"id_token":"canary-response","user":"ada","#
+            + #""next":"https://api.example.com/items?page=2&access_token=canary-next"}"#)
+      )
+    }
+  }
+
+  /// Fails as Foundation does: its text names the URL it failed on.
+  struct ForeignError: Error, CustomStringConvertible {
+    var description: String {
+      "The request timed out. NSErrorFailingURLStringKey=\(SecretSweep.url) "
+        + "Authorization: Bearer canary-foreign-bearer"
+    }
+  }
+
+  static func expectNone(
+    in text: String,
+    _ what: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(
+      !text.contains("canary"), "\(what) leaks: \(text)", sourceLocation: sourceLocation)
+  }
+}
+
+@Suite struct SecretSweepTests {
+  @Test func aFixtureHoldsNoSecretOfAnyForm() async throws {
+    let file = temporaryFixture()
+    let client = ReplayClient(
+      fixture: file, recordingWith: SecretSweep.Server(), redaction: SecretSweep.redaction,
+      environment: [:])
+    _ = try await client.send(try SecretSweep.request(custom: true))
+    let written = try String(contentsOf: file, encoding: .utf8)
+    SecretSweep.expectNone(in: written, "fixture file")
+    SecretSweep.expectNone(
+      in: String(decoding: client.fixture.har(), as: UTF8.self), "HAR export")
+    #expect(written.contains("ada") && written.contains("page=2"))
+    #expect(written.contains("state=xyz"), "the fragment's other pairs are kept")
+  }
+
+  @Test func recordedErrorsHoldNoSecret() async throws {
+    let file = temporaryFixture()
+    let recorder = ReplayClient(
+      fixture: file, recordingWith: FailingClient(), redaction: SecretSweep.redaction,
+      environment: [:])
+    await #expect(throws: SecretSweep.ForeignError.self) {
+      try await recorder.send(try SecretSweep.request(custom: true))
+    }
+    SecretSweep.expectNone(in: try String(contentsOf: file, encoding: .utf8), "fixture error")
+    let replayer = ReplayClient(
+      fixture: file, recordingWith: NoNetworkClient(), redaction: SecretSweep.redaction,
+      environment: ["CI": "true"])
+    do {
+      _ = try await replayer.send(try SecretSweep.request(custom: true))
+      Issue.record("the recorded error was not replayed")
+    } catch let error as RecordedFailure {
+      SecretSweep.expectNone(in: "\(error)", "RecordedFailure")
+    }
+  }
+
+  @Test func fixtureLookupErrorsShowNoSecret() async throws {
+    let missing = ReplayClient(
+      fixture: temporaryFixture(), recordingWith: NoNetworkClient(),
+      redaction: SecretSweep.redaction, environment: ["CI": "true"])
+    do {
+      _ = try await missing.send(try SecretSweep.request(custom: true))
+      Issue.record("no FixtureMissing")
+    } catch let error as FixtureMissing {
+      SecretSweep.expectNone(in: "\(error)", "FixtureMissing")
+    }
+
+    let file = temporaryFixture()
+    let recorder = ReplayClient(
+      fixture: file, recordingWith: SecretSweep.Server(), environment: [:])
+    _ = try await recorder.send(try request(.get, "https://api.example.com/v1/items?page=1"))
+    let replayer = ReplayClient(
+      fixture: file, recordingWith: NoNetworkClient(), redaction: SecretSweep.redaction,
+      environment: ["CI": "true"])
+    do {
+      _ = try await replayer.send(try SecretSweep.request(custom: true))
+      Issue.record("no RequestNotInFixture")
+    } catch let error as RequestNotInFixture {
+      SecretSweep.expectNone(in: "\(error)", "RequestNotInFixture")
+    }
+  }
+
+  @Test func stubErrorsShowNoSecret() async throws {
+    let stub = StubClient()
+    stub.on(.post, "/v1/items").header("X-Other", "1").reply(status: 200)
+    do {
+      _ = try await stub.send(try SecretSweep.request())
+      Issue.record("no NoMatchingStub")
+    } catch let error as NoMatchingStub {
+      SecretSweep.expectNone(in: "\(error)", "NoMatchingStub")
+      SecretSweep.expectNone(in: error.suggestedRule, "NoMatchingStub.suggestedRule")
+      #expect(error.suggestedRule.contains(#"stub.on(.post, "#))
+    }
+
+    let failing = StubClient()
+    failing.on(.post, "/v1/items").fail(with: SecretSweep.ForeignError())
+    await #expect(throws: SecretSweep.ForeignError.self) {
+      try await failing.send(try SecretSweep.request())
+    }
+    failing.on(.get, "/never").reply(status: 200)
+    do {
+      try failing.verify()
+      Issue.record("no StubVerificationFailure")
+    } catch {
+      SecretSweep.expectNone(in: "\(error)", "StubVerificationFailure")
+      for recorded in failing.requests {
+        SecretSweep.expectNone(in: "\(recorded)", "RecordedRequest")
+      }
+    }
+  }
+
+  @Test func recordedExchangesShowNoSecret() async throws {
+    let recording = RecordingClient(wrapping: FailingClient())
+    await #expect(throws: SecretSweep.ForeignError.self) {
+      try await recording.send(try SecretSweep.request())
+    }
+    let exchange = try #require(recording.exchanges.first)
+    SecretSweep.expectNone(in: "\(exchange)", "RecordedExchange")
+    SecretSweep.expectNone(in: String(reflecting: exchange), "RecordedExchange reflecting")
+  }
+}
+
+/// A client that fails as Foundation does, naming the URL with its secrets.
+private struct FailingClient: HTTPClient {
+  func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
+    throw SecretSweep.ForeignError()
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import EndpointCurl
+@testable import EndpointTransport
+
+/// Secrets in a request's URL (user information, secret query values) reach neither the
+/// transports' errors nor their metrics, on either transport.
+@Suite struct SecretTransportTests {
+  /// `base` with user information and secret query values holding the word `canary`.
+  static func secretURL(_ base: URL, _ path: String, query: String = "") throws -> URL {
+    var components = try #require(URLComponents(url: base, resolvingAgainstBaseURL: false))
+    components.user = "alice"
+    components.password = "canary-pw"
+    components.percentEncodedPath = path
+    components.percentEncodedQuery =
+      query + "access_token=canary-q1&X-Amz-Signature=canary-q2&X-Amz-Credential=canary-q3&page=2"
+    return try #require(components.url)
+  }
+
+  static func expectNone(
+    in text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(!text.contains("canary"), "\(what) leaks: \(text)", sourceLocation: sourceLocation)
+  }
+
+  @Test func theTransportsOwnErrorsShowNoSecret() throws {
+    let url = try Self.secretURL(try #require(URL(string: "https://api.example.com")), "/a")
+    let message = "could not reach \(url.absoluteString)"
+    let errors: [(String, any Error)] = [
+      (
+        "ConnectionFailure",
+        ConnectionFailure(
+          method: .get, url: url,
+          underlying: URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: message]))
+      ),
+      ("ResponseBufferOverflow", ResponseBufferOverflow(method: .get, url: url, limit: 1)),
+      ("UnsupportedRequest", UnsupportedRequest(method: .get, url: url, reason: "a test")),
+      (
+        "CurlHTTPClient.ConnectionFailure",
+        CurlHTTPClient.ConnectionFailure(
+          method: .get, url: url, kind: .proxy, curlCode: 5,
+          detail: "Could not resolve proxy: http://bob:canary-proxy@proxy.example.com:3128")
+      ),
+    ]
+    for (name, error) in errors {
+      Self.expectNone(in: "\(error)", name)
+      Self.expectNone(in: String(reflecting: error), "\(name) reflecting")
+      Self.expectNone(in: error.localizedDescription, "\(name) localizedDescription")
+    }
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func errorsAndMetricsOfRealTransfersShowNoSecret(transport: TransportUnderTest) async throws {
+    let metrics = Recorder<TransferMetrics>()
+    let client = try transport.makeClient(
+      idleTimeout: .milliseconds(300), redirects: .follow(upTo: 1),
+      metricsObserver: { metrics.append($0) })
+    let requests: [(String, URL)] = [
+      ("redirects", try Self.secretURL(TestServers.fault, "/redirect-chain", query: "hops=3&")),
+      ("idle timeout", try Self.secretURL(TestServers.fault, "/silent")),
+      ("refused", try Self.secretURL(try #require(URL(string: "http://127.0.0.1:9")), "/x")),
+    ]
+    for (what, url) in requests {
+      let error = await failure { try await client.send(HTTPRequest(method: .get, url: url)) }
+      Self.expectNone(in: error.map { "\($0)" } ?? "", "\(transport) \(what)")
+    }
+    // Every metrics value is reported before or soon after its transfer's error.
+    let start = ContinuousClock.now
+    while metrics.values.count < requests.count, ContinuousClock.now - start < .seconds(10) {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(metrics.values.count >= requests.count)
+    for value in metrics.values {
+      Self.expectNone(in: "\(value)", "\(transport) TransferMetrics")
+    }
+  }
+}
