@@ -7,9 +7,16 @@
 /// The format of one ``DiskCacheStore`` file: a magic number, the length of a JSON header
 /// (the key and each variant's head), the bodies one after another, and an FNV-1a checksum of
 /// everything before it.
+///
+/// No URL is written with its credentials: the key (the request's URL) and each variant's URL
+/// are written as ``URLRedaction`` shows them, user information and secret query values
+/// replaced by `%3Credacted%3E`, and the key's full text only as a hash, which tells a file of
+/// another key apart. A variant's URL that is the key reads back as the key; another one (the
+/// end of a redirect) reads back redacted.
 enum DiskCacheFile {
   private struct Header: Codable {
     var key: String
+    var keyHash: String
     var entries: [Record]
   }
 
@@ -23,14 +30,28 @@ enum DiskCacheFile {
     var bodyLength: Int
   }
 
-  private static let magic = Data("EPCACHE1".utf8)
+  private static let magic = Data("EPCACHE2".utf8)
+
+  /// `text` (a URL) with its user information and secret query values replaced.
+  static func redacted(_ text: String) -> String {
+    var removed: [String] = []
+    return URLRedaction.redacted(
+      text: text, hidingUserInfo: true, replacement: "%3Credacted%3E",
+      hidesQueryItem: { URLRedaction.isSensitiveQueryName($0) }, removed: &removed)
+  }
+
+  /// A hash of the key's full text, other than the one that names the file, so that two keys
+  /// that differ only in a redacted part do not read each other's file.
+  static func keyHash(_ key: String) -> String {
+    String(fnv1a(Data(("key:" + key).utf8)), radix: 16)
+  }
 
   static func encode(_ entries: [CachedResponse], key: String) -> Data {
     let header = Header(
-      key: key,
+      key: redacted(key), keyHash: keyHash(key),
       entries: entries.map { entry in
         Record(
-          url: entry.url.absoluteString, status: entry.status,
+          url: redacted(entry.url.absoluteString), status: entry.status,
           fields: entry.headerFields.map { [$0.name, $0.value] },
           requestTime: entry.requestTime.timeIntervalSince1970,
           responseTime: entry.responseTime.timeIntervalSince1970,
@@ -59,13 +80,14 @@ enum DiskCacheFile {
     guard headerLength <= UInt64(checksumStart - headerStart),
       let header = try? JSONDecoder().decode(
         Header.self, from: Data(bytes[headerStart..<headerStart + Int(headerLength)])),
-      header.key == key
+      header.key == redacted(key), header.keyHash == keyHash(key)
     else { return nil }
     var offset = headerStart + Int(headerLength)
     var entries: [CachedResponse] = []
     for record in header.entries {
       guard record.bodyLength >= 0, record.bodyLength <= checksumStart - offset,
-        let url = URL(string: record.url), record.fields.allSatisfy({ $0.count == 2 }),
+        let url = URL(string: record.url == header.key ? key : record.url),
+        record.fields.allSatisfy({ $0.count == 2 }),
         let fields = try? HTTPFields(record.fields.map { ($0[0], $0[1]) })
       else { return nil }
       let body = Data(bytes[offset..<offset + record.bodyLength])

@@ -13,6 +13,10 @@ import Synchronization
 /// checksum: a file that is truncated, corrupt or not the store's own is a miss, and is
 /// removed. Past ``limit`` the least recently used files are deleted.
 ///
+/// No URL is written with its user information or secret query values (``URLRedaction``'s
+/// rule): an entry reads back under the request's full URL, and one reached through a redirect
+/// with that URL redacted.
+///
 /// ```swift
 /// let caches = FileManager.default.urls(
 ///   for: .cachesDirectory, in: .userDomainMask)[0]

@@ -58,6 +58,42 @@ private func entry(_ body: String, at seconds: Double = 0) throws -> CachedRespo
     #expect(reopened.size > 0)
   }
 
+  /// The request's URL is the key: its user information and secret query values never reach
+  /// the file, yet the entry reads back under its full URL, and a key that differs only in a
+  /// secret reads nothing.
+  @Test func noURLCredentialIsWrittenToTheFile() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let key = "https://me:canary-password@api.example.com/items?api_key=canary-key&page=2"
+    let redirected = try makeURL("https://cdn.example.com/f?X-Amz-Signature=canary-sig&n=1")
+    var own = try entry("own")
+    own.url = try makeURL(key)
+    var moved = try entry("moved")
+    moved.url = redirected
+    try DiskCacheStore(directory: directory).setEntries([own, moved], for: key)
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    #expect(files.count == 1)
+    let written = String(
+      decoding: try Data(contentsOf: directory.appending(path: files[0])), as: UTF8.self)
+    #expect(!written.contains("canary"), "\(written)")
+    #expect(written.contains("page=2"))
+
+    let reopened = try DiskCacheStore(directory: directory)
+    let read = reopened.entries(for: key)
+    #expect(
+      read.map(\.url) == [
+        try makeURL(key),
+        try makeURL(
+          "https://cdn.example.com/f?X-Amz-Signature=%3Credacted%3E&n=1"),
+      ])
+    #expect(read.map(\.body) == [Data("own".utf8), Data("moved".utf8)])
+    let other = "https://me:other@api.example.com/items?api_key=canary-key&page=2"
+    try FileManager.default.moveItem(
+      at: directory.appending(path: files[0]),
+      to: directory.appending(path: DiskCacheStore.fileName(for: other)))
+    #expect(try DiskCacheStore(directory: directory).entries(for: other).isEmpty)
+  }
+
   @Test func aTruncatedOrCorruptFileIsAMissAndIsRemoved() throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
