@@ -68,13 +68,15 @@ import Testing
       #expect(error?.limit == 256 * 1024)
     case .curl:
       // Real backpressure: while nobody reads, the transfer pauses once 64 KiB wait unread,
-      // and the pause does not count as silence for the idle timeout.
+      // and the pause (2.5 times the idle timeout) does not count as silence for it. The
+      // timeout is a whole second so that a loaded machine's own pauses while the body is then
+      // read do not reach it.
       let client = try CurlHTTPClient(
-        configuration: .init(idleTimeout: .milliseconds(300), streamBufferSize: 64 * 1024)
+        configuration: .init(idleTimeout: .seconds(1), streamBufferSize: 64 * 1024)
       )
       let url = try TestServers.fault.adding("/large?bytes=8000000")
       let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
-      try await Task.sleep(for: .milliseconds(700))
+      try await Task.sleep(for: .milliseconds(2500))
       let waiting = client.bytesWaitingForReaders
       #expect(waiting > 0)
       #expect(waiting < 64 * 1024 + 64 * 1024)
