@@ -7,9 +7,9 @@
 /// Shows a URL without the credentials it may carry, for error messages and logs.
 ///
 /// The user information (`user:password@`) and the values of query items that usually hold
-/// secrets (`access_token`, `api_key`, `signature` and the like), in the query or as
-/// `name=value` pairs in the fragment (`#access_token=…`), are replaced by
-/// ``HTTPFields/redactedValue``.
+/// secrets (`access_token`, `api_key`, `signature` and the like), in the query, as
+/// `name=value` pairs in the fragment (`#access_token=…`) or as path parameters
+/// (`/app;jsessionid=…`), are replaced by ``HTTPFields/redactedValue``.
 ///
 /// ```swift
 /// let url = URL(string: "https://me:pw@api.example.com/items?api_key=abc&page=2")!
@@ -120,6 +120,14 @@ public enum URLRedaction {
         removed: &removed)
       fragment = Substring("#" + pairs)
     }
+    // Path parameters (`/app;jsessionid=…`, RFC 3986 section 3.3) carry session identifiers.
+    let pathEnd = rest.firstIndex(of: "?") ?? rest.endIndex
+    if rest[..<pathEnd].contains(";") {
+      result += redactedPathParameters(
+        rest[..<pathEnd], replacement: replacement, hidesQueryItem: hidesQueryItem,
+        removed: &removed)
+      rest = rest[pathEnd...]
+    }
     guard let mark = rest.firstIndex(of: "?") else {
       return result + rest + fragment
     }
@@ -128,6 +136,37 @@ public enum URLRedaction {
       rest[rest.index(after: mark)...], replacement: replacement,
       hidesQueryItem: hidesQueryItem, removed: &removed)
     return result + fragment
+  }
+
+  /// A path whose `;name=value` parameters have the values of the names `hidesQueryItem`
+  /// accepts replaced by `replacement`; the values taken out (decoded) are added to `removed`.
+  private static func redactedPathParameters(
+    _ path: Substring,
+    replacement: String,
+    hidesQueryItem: (String) -> Bool,
+    removed: inout [String]
+  ) -> String {
+    var segments: [String] = []
+    for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
+      var parts: [String] = []
+      for (index, part) in segment.split(separator: ";", omittingEmptySubsequences: false)
+        .enumerated()
+      {
+        guard index > 0, let equals = part.firstIndex(of: "="),
+          hidesQueryItem(String(part[..<equals]))
+        else {
+          parts.append(String(part))
+          continue
+        }
+        let value = part[part.index(after: equals)...]
+        if value != Substring(replacement) {
+          removed.append(PercentEncoding.decode(String(value)))
+        }
+        parts.append(part[...equals] + replacement)
+      }
+      segments.append(parts.joined(separator: ";"))
+    }
+    return segments.joined(separator: "/")
   }
 
   /// `name=value` pairs joined by `&` with the values of the names `hidesQueryItem` accepts

@@ -84,6 +84,11 @@ import Testing
       "https://a.example/x?api%5Fkey=<redacted>&flag&key"
     ),
     ("https://a.example/a@b?q=1", "https://a.example/a@b?q=1"),
+    (
+      "https://a.example/app;jsessionid=s1/items;v=2;PHPSESSID=s2?q=1",
+      "https://a.example/app;jsessionid=<redacted>/items;v=2;PHPSESSID=<redacted>?q=1"
+    ),
+    ("https://a.example/a;b/c;=d;e=", "https://a.example/a;b/c;=d;e="),
   ])
   func credentialsAreHidden(_ input: String, _ expected: String) throws {
     #expect(URLRedaction.redacted(try makeURL(input)) == expected)
