@@ -12,7 +12,7 @@
 #endif
 
 /// Reads a file body in chunks with plain POSIX calls (no FileHandle in FoundationEssentials).
-final class FileReader {
+package final class FileReader {
   static let chunkSize = 64 * 1024
 
   private let url: URL
@@ -27,7 +27,11 @@ final class FileReader {
     if descriptor >= 0 { close(descriptor) }
   }
 
-  static func size(of url: URL) throws(FileBodyError) -> Int64 {
+  /// The size of the regular file at `url` now.
+  ///
+  /// - Throws: ``FileBodyError`` when it is not a file URL, cannot be read or is not a regular
+  ///   file.
+  package static func size(of url: URL) throws(FileBodyError) -> Int64 {
     guard url.isFileURL else {
       throw FileBodyError(fileURL: url, reason: "not a file URL")
     }

@@ -158,7 +158,14 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
       if let data = requestBody.data {
         body = data.isEmpty ? .none : .data(data)
       } else if let fileURL = requestBody.fileURL {
-        body = .file(fileURL, length: requestBody.length ?? 0)
+        let length = requestBody.length ?? 0
+        // A file read as empty is sent without a body, so no read can see it grew: look now.
+        if length == 0, let size = try? FileReader.size(of: fileURL), size > 0 {
+          throw BodyLengthMismatch(
+            method: request.method, url: request.url, declared: 0, produced: size,
+            fileURL: fileURL)
+        }
+        body = .file(fileURL, length: length)
       } else if requestBody.length == 0 {
         // Declared empty: sent without a body, once the stream has shown it is.
         for try await chunk in requestBody where !chunk.isEmpty {

@@ -70,10 +70,7 @@ struct PreparedBody: Sendable {
 
   /// The size of the file at `url` now, or `nil` when it cannot be read.
   static func fileSize(_ url: URL) -> Int64? {
-    guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-      let size = attributes[.size] as? NSNumber
-    else { return nil }
-    return size.int64Value
+    try? FileReader.size(of: url)
   }
 
   private static func spool(

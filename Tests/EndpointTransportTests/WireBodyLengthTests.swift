@@ -231,6 +231,26 @@ import Testing
     #expect(error?.description.contains("declare the exact length") == false)
     try await expectCleanConnection(client, server)
   }
+  /// An empty file declares no body; if bytes appear in it before the request is sent, both
+  /// clients refuse it as they refuse any file that changed, instead of sending it without them.
+  @Test(arguments: TransportUnderTest.allCases)
+  func anEmptyFileThatGrewFails(transport: TransportUnderTest) async throws {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let file = FileManager.default.temporaryDirectory.appending(path: "empty-\(UUID()).txt")
+    try Data().write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let body = try HTTPBody(contentsOf: file)
+    try Self.smuggled.write(to: file)
+    let client = try transport.makeClient()
+    let error = await #expect(throws: BodyLengthMismatch.self) {
+      _ = try await client.send(HTTPRequest(method: .post, url: server.url, body: body))
+    }
+    #expect(error?.declared == 0)
+    #expect(error?.produced == Int64(Self.smuggled.count))
+    #expect(error?.fileURL == file)
+    try await expectCleanConnection(client, server)
+  }
 }
 
 /// A file that grows while it is being sent: its length was read, the first bytes are on the
