@@ -126,8 +126,9 @@ run_tests() {
   # Swift Testing only: --disable-xctest keeps an empty XCTest run out of the output.
   # The stress suites flood both cores on purpose (child processes streaming endless bodies,
   # thousands of racing cancellations); each runs on its own after the rest, so their load
-  # never stands in for a timing fault of another test.
-  local stress=(WedgeTests CancellationRaceTests)
+  # never stands in for a timing fault of another test. BoundedMemoryTests bounds the resident
+  # memory of the whole test process, so it runs alone too: other tests' memory is not its own.
+  local stress=(WedgeTests CancellationRaceTests BoundedMemoryTests)
   local skip
   skip="$(IFS='|'; echo "${stress[*]}")"
   swift test --disable-xctest "${BUILD_FLAGS[@]}" --skip "$skip"
