@@ -113,7 +113,7 @@ extension CurlTransfer {
   private func startStreaming(length: Int64?) {
     delivery = .streaming
     guard let response else { return }
-    let body = HTTPBody(CurlResponseBody(transfer: self), length: length, trailers: trailers)
+    let body = HTTPBody(TransferBody(transfer: self), length: length, trailers: trailers)
     let head = shared.withVisibleLock { shared -> HeadContinuation? in
       guard shared.isOpen else { return nil }
       defer { shared.head = nil }

@@ -19,7 +19,7 @@ typealias ChunkContinuation = UnsafeContinuation<Data?, any Error>
 /// continuations are resumed after the lock is released, from whichever thread settled them.
 ///
 /// `@unchecked Sendable`: the loop-only properties are never touched off the loop thread.
-final class CurlTransfer: @unchecked Sendable {
+final class CurlTransfer: ChunkedTransfer, @unchecked Sendable {
   typealias Outcome = TransferOutcome
 
   /// What happens to the body of the current response.
@@ -29,7 +29,7 @@ final class CurlTransfer: @unchecked Sendable {
     case redirect
     /// Collected in memory, handed over with the head at the end.
     case inline
-    /// Handed to the caller's ``CurlResponseBody`` as it arrives.
+    /// Handed to the caller's body (a `TransferBody`) as it arrives.
     case streaming
     case file(DownloadFile)
     /// The start of a body whose status a download does not accept, for the error.

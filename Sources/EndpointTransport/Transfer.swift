@@ -37,7 +37,7 @@ struct SessionTransferOptions: Sendable {
 /// the timer arrive from other threads. Every change happens under one lock, and continuations
 /// are resumed after the lock is released, directly from the callback that completes them: no
 /// extra task, actor or queue hop on the way.
-final class Transfer: TimeoutTarget {
+final class Transfer: TimeoutTarget, ChunkedTransfer {
   let method: HTTPMethod
   let url: URL
   let options: SessionTransferOptions
@@ -117,11 +117,6 @@ final class Transfer: TimeoutTarget {
     perform(effects)
   }
 
-  /// The response body was dropped before its end: nobody will read the rest.
-  func abandon() {
-    cancel()
-  }
-
   /// The next chunk of a streamed body, waiting for it if needed.
   func nextChunk() async throws -> Data? {
     switch state.withVisibleLock({ $0.takeChunk() }) {
@@ -160,7 +155,7 @@ final class Transfer: TimeoutTarget {
   }
 
   func streamBody(length: Int64?) -> HTTPBody {
-    HTTPBody(ResponseBodyStream(transfer: self), length: length)
+    HTTPBody(TransferBody(transfer: self), length: length)
   }
 
   func launch(_ hop: Hop) {
