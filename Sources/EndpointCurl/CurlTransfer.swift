@@ -235,14 +235,7 @@ final class CurlTransfer: ChunkedTransfer, @unchecked Sendable {
           return result
         }
         if unpause { loop.submit(.unpause(self)) }
-        switch taken {
-        case .chunk(let data):
-          loop.bytesWaitingForReaders.subtract(data.count, ordering: .relaxed)
-          continuation.resume(returning: data)
-        case .end: continuation.resume(returning: nil)
-        case .failure(let error): continuation.resume(throwing: error)
-        case .wait: break
-        }
+        deliver(taken, to: continuation)
       }
     } onCancel: {
       cancel()
@@ -263,20 +256,23 @@ final class CurlTransfer: ChunkedTransfer, @unchecked Sendable {
       return (waiter, taken, unpause)
     }
     if unpause { loop.submit(.unpause(self)) }
-    guard let waiter else { return }
+    if let waiter { deliver(taken, to: waiter) }
+  }
+
+  /// Resumes the reader with what it took; nothing for `.wait` (it keeps waiting).
+  private func deliver(_ taken: Shared.Take, to continuation: ChunkContinuation) {
     switch taken {
     case .chunk(let data):
       loop.bytesWaitingForReaders.subtract(data.count, ordering: .relaxed)
-      waiter.resume(returning: data)
-    case .end: waiter.resume(returning: nil)
-    case .failure(let error): waiter.resume(throwing: error)
+      continuation.resume(returning: data)
+    case .end: continuation.resume(returning: nil)
+    case .failure(let error): continuation.resume(throwing: error)
     case .wait: break
     }
   }
 
   /// A paused transfer resumes once the unread bytes fall to half the stream buffer.
   private var resumeThreshold: Int { max(0, options.bodyBufferLimit / 2) }
-
 }
 
 extension CurlTransfer.Shared {
