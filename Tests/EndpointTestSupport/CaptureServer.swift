@@ -101,6 +101,7 @@ public final class CaptureServer: Sendable {
     var requests: [Request] = []
     var bytesByConnection: [[UInt8]] = []
     var stopped = false
+    var listenerClosed = false
     var sockets: [Int32] = []
   }
 
@@ -136,13 +137,18 @@ public final class CaptureServer: Sendable {
     self.listener = listener
     port = Int(boundPort)
     host = ipv6 ? "[::1]" : "127.0.0.1"
-    // Runs until the listener is closed, which makes accept fail.
+    // Runs until `stop()` shuts the listener down, which makes accept fail. Only this thread
+    // closes the listener, once it no longer calls accept: were `stop()` to close it, its
+    // number could be reused by another server's listener before this loop's next accept, which
+    // would then take (and drop) a connection meant for that server.
     let thread = Thread { [self] in
       while true {
         let connection = accept(listener, nil, nil)
-        guard connection >= 0 else { return }
+        if connection < 0 {
+          if errno == EINTR || errno == ECONNABORTED { continue }
+          break
+        }
         let index = state.withVisibleLock { state -> Int? in
-          // Stopped meanwhile: the listener's number may already belong to another socket.
           guard !state.stopped else { return nil }
           state.bytesByConnection.append([])
           state.sockets.append(connection)
@@ -150,9 +156,13 @@ public final class CaptureServer: Sendable {
         }
         guard let index else {
           close(connection)
-          return
+          break
         }
         Thread { [self] in serve(connection, index: index) }.start()
+      }
+      state.withVisibleLock { state in
+        state.listenerClosed = true
+        close(listener)
       }
     }
     thread.start()
@@ -208,8 +218,8 @@ public final class CaptureServer: Sendable {
     state.withVisibleLock { state in
       guard !state.stopped else { return }
       state.stopped = true
-      shutdown(listener, Int32(SHUT_RDWR))
-      close(listener)
+      // The accept loop closes the listener; until then its number is still this server's.
+      if !state.listenerClosed { shutdown(listener, Int32(SHUT_RDWR)) }
       for socket in state.sockets { shutdown(socket, Int32(SHUT_RDWR)) }
     }
   }
