@@ -69,7 +69,7 @@ let package = Package(
       dependencies: ["EndpointCore"],
       path: "Tests/EndpointTestSupport"
     ),
-    .testTarget(name: "EndpointCoreTests", dependencies: ["EndpointCore"]),
+    .testTarget(name: "EndpointCoreTests", dependencies: ["EndpointCore", "EndpointTestSupport"]),
     .testTarget(name: "EndpointJSONTests", dependencies: ["EndpointCore", "EndpointJSON"]),
     .testTarget(
       name: "EndpointTransportTests",

@@ -25,3 +25,18 @@ extension HTTPFields {
     Redaction.standard.adding(headerNames: additionalNames).apply(to: self)
   }
 }
+
+extension HTTPFields: CustomReflectable {
+  /// The fields in order, each credential's value hidden as ``description`` hides it, so
+  /// `dump(_:)`, a debugger and a failed `#expect` never show a secret.
+  public var customMirror: Mirror {
+    Mirror(self, unlabeledChildren: Array(redacted()), displayStyle: .collection)
+  }
+}
+
+extension HTTPFields.Field: CustomReflectable {
+  /// The name and the value, a credential's value hidden as ``description`` hides it.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["name": name, "value": shownValue], displayStyle: .struct)
+  }
+}

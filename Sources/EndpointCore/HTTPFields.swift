@@ -50,11 +50,13 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
 
     /// `Name: value`, with a credential's value hidden as ``HTTPFields/redacted(additionalNames:)``
     /// hides it (``value`` itself is unchanged), so printing a field never shows a secret.
-    public var description: String {
+    public var description: String { "\(name): \(shownValue)" }
+
+    /// The value as ``description`` and ``customMirror`` show it: a credential hidden.
+    var shownValue: String {
       var fields = HTTPFields()
       fields.append(checkedValue: value, for: name)
-      let shown = fields.redacted().first?.value ?? HTTPFields.redactedValue
-      return "\(name): \(shown)"
+      return fields.redacted().first?.value ?? HTTPFields.redactedValue
     }
   }
 

@@ -51,3 +51,22 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
   /// `METHOD URL`, with credentials in the URL redacted (see ``URLRedaction``).
   public var description: String { "\(method) \(URLRedaction.redacted(url))" }
 }
+
+extension HTTPRequest: CustomReflectable {
+  /// The stored properties as `dump(_:)`, a debugger and a failed `#expect` show them: the URL
+  /// as ``description`` shows it, the fields' credentials hidden, a body in memory as a bounded
+  /// preview with its secrets hidden.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": URLRedaction.redacted(url),
+        "headerFields": headerFields.redacted(),
+        "body": body?.shownContent(contentType: headerFields["Content-Type"]) as Any,
+        "timeout": timeout as Any,
+        "options": options,
+      ],
+      displayStyle: .struct)
+  }
+}

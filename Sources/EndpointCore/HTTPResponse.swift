@@ -100,3 +100,18 @@ extension StringProtocol {
     return start < end ? text[start..<end] : text[start..<start]
   }
 }
+
+extension HTTPResponse: CustomReflectable {
+  /// The status, the fields with their credentials hidden and the URL with its user information
+  /// and secret query values hidden (``URLRedaction``), for `dump(_:)` and debuggers.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "status": status,
+        "headerFields": headerFields.redacted(),
+        "url": url.map { URLRedaction.redacted($0) } as Any,
+      ],
+      displayStyle: .struct)
+  }
+}

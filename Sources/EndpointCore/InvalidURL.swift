@@ -17,3 +17,17 @@ public struct InvalidURL: Error, Hashable, Sendable, CustomStringConvertible {
     "Invalid URL \(String(reflecting: Redaction.standard.apply(toText: input))): \(reason)"
   }
 }
+
+extension InvalidURL: CustomReflectable {
+  /// The stored properties with the input shown as ``description`` shows it, for
+  /// `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "input": Redaction.standard.apply(toText: input),
+        "reason": reason,
+      ],
+      displayStyle: .struct)
+  }
+}

@@ -36,3 +36,19 @@ public struct ParsingFailure: Error, Sendable, CustomStringConvertible {
     return "Could not parse \(type)\(location): \(reason)\n  body: \(redaction.preview(of: body))"
   }
 }
+
+extension ParsingFailure: CustomReflectable {
+  /// The stored properties as ``description`` shows them, for `dump(_:)`, debuggers and failed
+  /// test expectations: the reason and a bounded preview of the body with their secrets hidden.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "type": type,
+        "path": path as Any,
+        "reason": Redaction.standard.apply(toText: reason),
+        "body": Redaction.standard.preview(of: body),
+      ],
+      displayStyle: .struct)
+  }
+}

@@ -98,3 +98,22 @@ public struct UnexpectedResponse: Error, Sendable, CustomStringConvertible {
     return lines.joined(separator: "\n")
   }
 }
+
+extension UnexpectedResponse: CustomReflectable {
+  /// The stored properties as ``description`` shows them, for `dump(_:)`, debuggers and failed
+  /// test expectations: the URL and the fields without credentials, the body as a bounded
+  /// preview with its secrets hidden.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": Redaction.standard.apply(to: url),
+        "response": response,
+        "body": Redaction.standard.preview(
+          of: body, contentType: response.headerFields["Content-Type"]),
+        "accepted": accepted,
+      ],
+      displayStyle: .struct)
+  }
+}

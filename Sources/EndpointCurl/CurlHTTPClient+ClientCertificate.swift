@@ -36,3 +36,18 @@ extension CurlHTTPClient {
     }
   }
 }
+
+extension CurlHTTPClient.ClientCertificate: CustomReflectable {
+  /// The paths, and the key's password hidden as ``description`` hides it, for `dump(_:)` and
+  /// debuggers.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "certificatePath": certificatePath,
+        "privateKeyPath": privateKeyPath,
+        "privateKeyPassword": privateKeyPassword.map { _ in HTTPFields.redactedValue } as Any,
+      ],
+      displayStyle: .struct)
+  }
+}

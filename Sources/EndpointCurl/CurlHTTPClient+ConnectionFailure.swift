@@ -76,6 +76,23 @@ extension CurlHTTPClient {
   }
 }
 
+extension CurlHTTPClient.ConnectionFailure: CustomReflectable {
+  /// The stored properties with the URL and libcurl's message shown as ``description`` shows
+  /// them, for `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": URLRedaction.redacted(url),
+        "kind": kind,
+        "curlCode": curlCode,
+        "detail": Redaction.standard.apply(toText: detail),
+      ],
+      displayStyle: .struct)
+  }
+}
+
 extension CurlHTTPClient.ConnectionFailure.Kind {
   var explanation: String {
     switch self {

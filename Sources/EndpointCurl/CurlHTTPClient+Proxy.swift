@@ -50,3 +50,14 @@ extension CurlHTTPClient {
     }
   }
 }
+
+extension CurlHTTPClient.Proxy: CustomReflectable {
+  /// The proxy as ``description`` shows it, its credentials hidden, and the hosts it is
+  /// bypassed for, for `dump(_:)` and debuggers.
+  public var customMirror: Mirror {
+    let bypassing: [String] =
+      if case .explicit(_, let hosts) = source { hosts } else { [] }
+    return Mirror(
+      self, children: ["proxy": description, "bypassing": bypassing], displayStyle: .struct)
+  }
+}

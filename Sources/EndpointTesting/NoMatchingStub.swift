@@ -145,3 +145,20 @@ public struct NoMatchingStub: Error, Sendable, CustomStringConvertible {
     return "\"" + text + "\""
   }
 }
+
+extension NoMatchingStub: CustomReflectable {
+  /// The request (its mirror hides its secrets), the body as the description previews it, the
+  /// nearest rules and the suggested rule, for `dump(_:)` and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "request": request,
+        "body": Redaction.standard.preview(
+          of: body, contentType: request.headerFields["Content-Type"]),
+        "nearestRules": nearestRules,
+        "suggestedRule": suggestedRule,
+      ],
+      displayStyle: .struct)
+  }
+}

@@ -34,3 +34,29 @@ public struct RecordedExchange: Sendable, CustomStringConvertible {
     return "\(request) → pending"
   }
 }
+
+extension RecordedExchange: CustomReflectable {
+  /// The stored properties for `dump(_:)` and failed test expectations: the request and the
+  /// response (their mirrors hide their secrets), the bodies as bounded previews and the error
+  /// as text, their secrets hidden, the trailer fields' credentials hidden.
+  public var customMirror: Mirror {
+    let redaction = Redaction.standard
+    return Mirror(
+      self,
+      children: [
+        "request": request,
+        "requestBody": redaction.preview(
+          of: requestBody, contentType: request.headerFields["Content-Type"]),
+        "response": response as Any,
+        "responseBody": redaction.preview(
+          of: responseBody, contentType: response?.headerFields["Content-Type"]),
+        "error": error.map { redaction.apply(toText: String(describing: $0)) } as Any,
+        "duration": duration,
+        "totalDuration": totalDuration as Any,
+        "isComplete": isComplete,
+        "requestTrailerFields": requestTrailerFields?.redacted() as Any,
+        "responseTrailerFields": responseTrailerFields?.redacted() as Any,
+      ],
+      displayStyle: .struct)
+  }
+}

@@ -51,3 +51,24 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     return "\(request) → \(result)\(by)"
   }
 }
+
+extension RecordedRequest: CustomReflectable {
+  /// The request (its mirror hides its secrets), the body as a bounded preview with its secrets
+  /// hidden, the rule and the outcome, an error's text redacted as ``description`` redacts it.
+  public var customMirror: Mirror {
+    let shownOutcome: Outcome =
+      if case .error(let text) = outcome { .error(Redaction.standard.apply(toText: text)) } else {
+        outcome
+      }
+    return Mirror(
+      self,
+      children: [
+        "request": request,
+        "body": Redaction.standard.preview(
+          of: body, contentType: request.headerFields["Content-Type"]),
+        "rule": rule as Any,
+        "outcome": shownOutcome,
+      ],
+      displayStyle: .struct)
+  }
+}

@@ -64,3 +64,19 @@ public struct StubbedRequest: Sendable, CustomStringConvertible {
   /// `METHOD URL`.
   public var description: String { request.description }
 }
+
+extension StubbedRequest: CustomReflectable {
+  /// The request (its mirror hides its secrets), the body as a bounded preview with its secrets
+  /// hidden, and the path parameters, for `dump(_:)` and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "request": request,
+        "body": Redaction.standard.preview(
+          of: body, contentType: request.headerFields["Content-Type"]),
+        "pathParameters": pathParameters,
+      ],
+      displayStyle: .struct)
+  }
+}

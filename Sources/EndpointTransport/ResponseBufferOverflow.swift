@@ -33,3 +33,14 @@ public struct ResponseBufferOverflow: Error, Hashable, Sendable, CustomStringCon
       + "waiting to be read; read the body faster, raise bodyBufferLimit, or download to a file"
   }
 }
+
+extension ResponseBufferOverflow: CustomReflectable {
+  /// The stored properties with the URL shown as ``description`` shows it, for `dump(_:)`,
+  /// debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: ["method": method, "url": URLRedaction.redacted(url), "limit": limit],
+      displayStyle: .struct)
+  }
+}

@@ -27,3 +27,14 @@ public struct UnsupportedRequest: Error, Hashable, Sendable, CustomStringConvert
     "\(method) \(URLRedaction.redacted(url)) cannot be sent: \(reason)"
   }
 }
+
+extension UnsupportedRequest: CustomReflectable {
+  /// The stored properties with the URL shown as ``description`` shows it, for `dump(_:)`,
+  /// debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: ["method": method, "url": URLRedaction.redacted(url), "reason": reason],
+      displayStyle: .struct)
+  }
+}

@@ -1,3 +1,4 @@
+import EndpointTestSupport
 import EndpointTesting
 import Foundation
 import Testing
@@ -185,6 +186,83 @@ enum SecretSweep {
     let exchange = try #require(recording.exchanges.first)
     SecretSweep.expectNone(in: "\(exchange)", "RecordedExchange")
     SecretSweep.expectNone(in: String(reflecting: exchange), "RecordedExchange reflecting")
+  }
+}
+
+/// `dump(_:)` and mirrors of EndpointTesting's values show no secret and still show the request.
+@Suite struct SecretSweepReflectionTests {
+  /// Every public EndpointTesting value that carries a request, a URL, header fields or a body,
+  /// each built with the secret forms, and text its mirror must still show. A new such type
+  /// gets a line here.
+  static func reflectedValues() async throws -> [(name: String, value: Any, shows: [String])] {
+    // The SDK's rule alone: without the names only a caller's redaction knows.
+    let request = try SecretSweep.request()
+    let body = try #require(await request.body?.collect())
+    let url = request.url
+    let fields = request.headerFields
+    var values: [(name: String, value: Any, shows: [String])] = [
+      ("StubbedRequest", StubbedRequest(request: request, body: body), []),
+      (
+        "Fixture.Request",
+        Fixture.Request(method: .post, url: url, headerFields: fields, body: body), []
+      ),
+      (
+        "Fixture.Response",
+        Fixture.Response(
+          status: 200, headerFields: fields, body: body,
+          trailerFields: try HTTPFields([("X-Auth-Token", "canary-trailer"), ("X-Sum", "7")])),
+        ["Accept", "application/json", "\"ada\"", "X-Sum"]
+      ),
+      (
+        "Fixture.Interaction",
+        Fixture.Interaction(
+          request: Fixture.Request(method: .post, url: url, headerFields: fields, body: body),
+          response: nil, error: SecretSweep.ForeignError().description),
+        ["timed out"]
+      ),
+    ]
+
+    let stub = StubClient()
+    stub.on(.post, "/v1/items").header("X-Other", "1").reply(status: 200)
+    do {
+      _ = try await stub.send(request)
+      Issue.record("no NoMatchingStub")
+    } catch let error as NoMatchingStub {
+      values.append(("NoMatchingStub", error, ["stub.on(.post"]))
+    }
+    let failing = StubClient()
+    failing.on(.post, "/v1/items").fail(with: SecretSweep.ForeignError())
+    await #expect(throws: SecretSweep.ForeignError.self) { try await failing.send(request) }
+    values.append(("RecordedRequest", try #require(failing.requests.first), ["timed out"]))
+    failing.on(.get, "/never").reply(status: 200)
+    do {
+      try failing.verify()
+      Issue.record("no StubVerificationFailure")
+    } catch {
+      values.append(("StubVerificationFailure", error, ["/never"]))
+    }
+
+    let recording = RecordingClient(wrapping: FailingClient())
+    await #expect(throws: SecretSweep.ForeignError.self) { try await recording.send(request) }
+    values.append(("RecordedExchange (failed)", try #require(recording.exchanges.first), []))
+    let answered = RecordingClient(wrapping: SecretSweep.Server())
+    let (_, responseBody) = try await answered.send(request)
+    _ = try await responseBody.collect(upTo: 1 << 20)
+    values.append(
+      ("RecordedExchange", try #require(answered.exchanges.first), ["200", "Set-Cookie"]))
+    return values
+  }
+
+  @Test func dumpsAndMirrorsShowNoSecretButTheRequest() async throws {
+    for (name, value, shows) in try await Self.reflectedValues() {
+      let text = reflectedText(value)
+      SecretSweep.expectNone(in: text, "\(name) dump")
+      // What was sent stays readable: the host, the plain query item, the plain field.
+      let sent = name == "Fixture.Response" ? [] : ["api.example.com", "page=2", "Accept"]
+      for marker in sent + shows {
+        #expect(text.contains(marker), "\(name) dump lacks \(marker): \(text)")
+      }
+    }
   }
 }
 

@@ -1,3 +1,4 @@
+import EndpointTestSupport
 import Foundation
 import Testing
 
@@ -47,6 +48,26 @@ import Testing
       Self.expectNone(in: "\(error)", name)
       Self.expectNone(in: String(reflecting: error), "\(name) reflecting")
       Self.expectNone(in: error.localizedDescription, "\(name) localizedDescription")
+    }
+    // dump(_:), debuggers and `#expect` messages walk the stored properties.
+    let configuration: [(String, Any)] = [
+      (
+        "CurlHTTPClient.Proxy",
+        CurlHTTPClient.Proxy.url(
+          try Self.secretURL(
+            try #require(URL(string: "http://proxy.example.com:3128")), "/"))
+      ),
+      (
+        "CurlHTTPClient.ClientCertificate",
+        CurlHTTPClient.ClientCertificate(
+          certificatePath: "/etc/api.example.com/client.pem", privateKeyPath: "/etc/key.pem",
+          privateKeyPassword: "canary-key-password")
+      ),
+    ]
+    for (name, value) in errors.map({ ($0.0, $0.1 as Any) }) + configuration {
+      let text = reflectedText(value)
+      Self.expectNone(in: text, "\(name) dump")
+      #expect(text.contains("example.com"), "\(name) dump lacks the host: \(text)")
     }
   }
 

@@ -57,3 +57,26 @@ public struct CachedResponse: Sendable, Hashable {
       + varyValues.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
   }
 }
+
+extension CachedResponse: CustomReflectable {
+  /// The stored properties for `dump(_:)` and debuggers, with the URL, the fields and the body
+  /// shown as an ``UnexpectedResponse`` shows them, and the `Vary` values of credentials hidden.
+  public var customMirror: Mirror {
+    let shownVary = Dictionary(
+      uniqueKeysWithValues: varyValues.map { name, value in
+        (name, HTTPFields.isSensitive(name) ? HTTPFields.redactedValue : value)
+      })
+    return Mirror(
+      self,
+      children: [
+        "url": Redaction.standard.apply(to: url),
+        "status": status,
+        "headerFields": headerFields.redacted(),
+        "body": Redaction.standard.preview(of: body, contentType: headerFields["Content-Type"]),
+        "requestTime": requestTime,
+        "responseTime": responseTime,
+        "varyValues": shownVary,
+      ],
+      displayStyle: .struct)
+  }
+}

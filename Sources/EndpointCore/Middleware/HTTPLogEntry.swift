@@ -96,3 +96,31 @@ public struct HTTPLogEntry: Sendable, Hashable, CustomStringConvertible {
     return "\((milliseconds / 10).rounded() / 100) s"
   }
 }
+
+extension HTTPLogEntry: CustomReflectable {
+  /// The stored properties with ``Redaction/standard`` applied once more, for `dump(_:)` and
+  /// debuggers: an entry made by hand, or by a ``LoggingMiddleware`` with a looser redaction,
+  /// shows no URL credential, no secret field value and no secret in a preview or a failure.
+  public var customMirror: Mirror {
+    let redaction = Redaction.standard
+    let shownOutcome: Outcome =
+      if case .failed(let error) = outcome { .failed(redaction.apply(toText: error)) } else {
+        outcome
+      }
+    return Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": redaction.apply(toText: url),
+        "status": status as Any,
+        "duration": duration,
+        "bytes": bytes,
+        "outcome": shownOutcome,
+        "requestHeaders": requestHeaders?.redacted() as Any,
+        "responseHeaders": responseHeaders?.redacted() as Any,
+        "requestBodyPreview": requestBodyPreview.map { redaction.apply(toText: $0) } as Any,
+        "responseBodyPreview": responseBodyPreview.map { redaction.apply(toText: $0) } as Any,
+      ],
+      displayStyle: .struct)
+  }
+}

@@ -41,3 +41,20 @@ public struct RetryBudgetExhausted: Error, Sendable, CustomStringConvertible {
       + HTTPToken.cut(Redaction.standard.apply(toText: String(describing: lastError)), limit: 500)
   }
 }
+
+extension RetryBudgetExhausted: CustomReflectable {
+  /// The stored properties with the URL and the last error shown as ``description`` shows them, for
+  /// `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": URLRedaction.redacted(url),
+        "attempts": attempts,
+        "budget": budget,
+        "lastError": Redaction.standard.apply(toText: String(describing: lastError)),
+      ],
+      displayStyle: .struct)
+  }
+}

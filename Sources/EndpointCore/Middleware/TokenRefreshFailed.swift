@@ -38,3 +38,18 @@ public struct TokenRefreshFailed: Error, Sendable, CustomStringConvertible {
       + Redaction.standard.apply(toText: String(describing: underlying))
   }
 }
+
+extension TokenRefreshFailed: CustomReflectable {
+  /// The stored properties with the URL and the underlying error shown as ``description`` shows them, for
+  /// `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": Redaction.standard.apply(to: url),
+        "underlying": Redaction.standard.apply(toText: String(describing: underlying)),
+      ],
+      displayStyle: .struct)
+  }
+}

@@ -17,3 +17,17 @@ public struct PageLinkRefused: Error, Hashable, Sendable, CustomStringConvertibl
     "The next page's link \(Redaction.standard.apply(toText: link)) is not followed: \(reason)"
   }
 }
+
+extension PageLinkRefused: CustomReflectable {
+  /// The stored properties with the link shown as ``description`` shows it, for
+  /// `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "link": Redaction.standard.apply(toText: link),
+        "reason": reason,
+      ],
+      displayStyle: .struct)
+  }
+}

@@ -66,3 +66,20 @@ public struct BodyLengthMismatch: Error, Hashable, Sendable, CustomStringConvert
       + "but it declared a length of \(declared) bytes; declare the exact length or none"
   }
 }
+
+extension BodyLengthMismatch: CustomReflectable {
+  /// The stored properties with the URL shown as ``description`` shows it, for
+  /// `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": URLRedaction.redacted(url),
+        "declared": declared,
+        "produced": produced,
+        "fileURL": fileURL as Any,
+      ],
+      displayStyle: .struct)
+  }
+}

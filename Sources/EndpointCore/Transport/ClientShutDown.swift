@@ -28,3 +28,17 @@ public struct ClientShutDown<Client>: Error, Hashable, Sendable, CustomStringCon
       + "make a new client to send more requests"
   }
 }
+
+extension ClientShutDown: CustomReflectable {
+  /// The stored properties with the URL shown as ``description`` shows it, for
+  /// `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": URLRedaction.redacted(url),
+      ],
+      displayStyle: .struct)
+  }
+}

@@ -43,3 +43,18 @@ extension ConnectTimeout: TransportFailure {
   /// Always `true`: no byte of the request reached the server.
   public var isTransient: Bool { true }
 }
+
+extension ConnectTimeout: CustomReflectable {
+  /// The stored properties with the URL shown as ``description`` shows it, for
+  /// `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": URLRedaction.redacted(url),
+        "limit": limit,
+      ],
+      displayStyle: .struct)
+  }
+}

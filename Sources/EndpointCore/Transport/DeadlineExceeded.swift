@@ -49,3 +49,19 @@ extension DeadlineExceeded: TransportFailure {
   /// Always `true`: each attempt gets its own deadline.
   public var isTransient: Bool { true }
 }
+
+extension DeadlineExceeded: CustomReflectable {
+  /// The stored properties with the URL shown as ``description`` shows it, for
+  /// `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": URLRedaction.redacted(url),
+        "limit": limit,
+        "elapsed": elapsed,
+      ],
+      displayStyle: .struct)
+  }
+}

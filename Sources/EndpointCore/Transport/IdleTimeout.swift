@@ -47,3 +47,19 @@ extension IdleTimeout: TransportFailure {
   /// Always `true`: the server went quiet, and a new attempt may find it answering.
   public var isTransient: Bool { true }
 }
+
+extension IdleTimeout: CustomReflectable {
+  /// The stored properties with the URL shown as ``description`` shows it, for
+  /// `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": URLRedaction.redacted(url),
+        "limit": limit,
+        "silence": silence,
+      ],
+      displayStyle: .struct)
+  }
+}

@@ -48,3 +48,18 @@ extension InvalidContentLength: TransportFailure {
   /// Always `false`: the server sends the same invalid head again.
   public var isTransient: Bool { false }
 }
+
+extension InvalidContentLength: CustomReflectable {
+  /// The stored properties with the URL shown as ``description`` shows it, for
+  /// `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": URLRedaction.redacted(url),
+        "value": value,
+      ],
+      displayStyle: .struct)
+  }
+}

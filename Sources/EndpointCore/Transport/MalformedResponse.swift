@@ -33,3 +33,18 @@ extension MalformedResponse: TransportFailure {
   /// Always `false`: the server answers the same way again.
   public var isTransient: Bool { false }
 }
+
+extension MalformedResponse: CustomReflectable {
+  /// The stored properties with the URL shown as ``description`` shows it, for
+  /// `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": URLRedaction.redacted(url),
+        "reason": reason,
+      ],
+      displayStyle: .struct)
+  }
+}

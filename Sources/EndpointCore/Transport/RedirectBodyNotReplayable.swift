@@ -33,3 +33,19 @@ public struct RedirectBodyNotReplayable: Error, Hashable, Sendable, CustomString
       + "can be read only once; send it from memory or from a file"
   }
 }
+
+extension RedirectBodyNotReplayable: CustomReflectable {
+  /// The stored properties with the URL and the location shown as ``description`` shows them, for
+  /// `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": URLRedaction.redacted(url),
+        "status": status,
+        "location": URLRedaction.redacted(location),
+      ],
+      displayStyle: .struct)
+  }
+}

@@ -34,3 +34,18 @@ public struct TooManyRedirects: Error, Hashable, Sendable, CustomStringConvertib
       + urls.joined(separator: " → ")
   }
 }
+
+extension TooManyRedirects: CustomReflectable {
+  /// The stored properties with the URLs of the chain shown as ``description`` shows them, for
+  /// `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "limit": limit,
+        "chain": chain.map { URLRedaction.redacted($0) },
+      ],
+      displayStyle: .struct)
+  }
+}

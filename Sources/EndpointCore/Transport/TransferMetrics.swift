@@ -137,3 +137,35 @@ public struct TransferMetrics: Sendable, CustomStringConvertible {
     return text
   }
 }
+
+extension TransferMetrics: CustomReflectable {
+  /// The stored properties with the URLs and the error shown as ``description`` shows them, for
+  /// `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": URLRedaction.redacted(url),
+        "finalURL": finalURL.map { URLRedaction.redacted($0) } as Any,
+        "status": status as Any,
+        "startDate": startDate,
+        "start": start,
+        "responseStart": responseStart as Any,
+        "firstBodyByte": firstBodyByte as Any,
+        "end": end,
+        "nameLookup": nameLookup as Any,
+        "connect": connect as Any,
+        "tlsHandshake": tlsHandshake as Any,
+        "firstByte": firstByte as Any,
+        "total": total as Any,
+        "reusedConnection": reusedConnection as Any,
+        "httpVersion": httpVersion as Any,
+        "bytesSent": bytesSent,
+        "bytesReceived": bytesReceived,
+        "redirectCount": redirectCount,
+        "error": error.map { Redaction.standard.apply(toText: String(describing: $0)) } as Any,
+      ],
+      displayStyle: .struct)
+  }
+}

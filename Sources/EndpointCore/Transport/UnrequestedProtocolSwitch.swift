@@ -36,3 +36,18 @@ extension UnrequestedProtocolSwitch: TransportFailure {
   /// Always `false`: the server answers the same way again.
   public var isTransient: Bool { false }
 }
+
+extension UnrequestedProtocolSwitch: CustomReflectable {
+  /// The stored properties with the URL shown as ``description`` shows it, for
+  /// `dump(_:)`, debuggers and failed test expectations.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": URLRedaction.redacted(url),
+        "upgrade": upgrade as Any,
+      ],
+      displayStyle: .struct)
+  }
+}

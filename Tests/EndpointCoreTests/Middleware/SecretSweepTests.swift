@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointTestSupport
 import Foundation
 import Testing
 
@@ -120,6 +121,116 @@ enum SecretForms {
       SecretForms.expectNone(in: String(reflecting: error), "\(name) reflecting")
       SecretForms.expectNone(in: error.localizedDescription, "\(name) localizedDescription")
     }
+  }
+
+  /// Every public EndpointCore value that carries a URL, header fields or a body, each built
+  /// with the secret forms, and text its mirror must still show (so a mirror that shows nothing
+  /// cannot pass). A new such type gets a line here.
+  static func reflectedValues() async throws -> [(name: String, value: Any, shows: [String])] {
+    let url = SecretForms.url
+    let fields = try SecretForms.fields()
+    let json = #"{"client_secret":"canary-json","user":"ada"}"#
+    let form = RequestPayload.formURLEncoded([("password", "canary-form"), ("user", "ada")])
+    let now = ContinuousClock.now
+    var values: [(name: String, value: Any, shows: [String])] = [
+      ("HTTPFields", fields, ["Accept", "application/json", "Authorization"]),
+      ("HTTPFields.Field", try HTTPFields.Field(name: "Cookie", value: "sid=canary"), ["Cookie"]),
+      (
+        "HTTPRequest",
+        HTTPRequest(method: .post, url: url, headerFields: fields, body: HTTPBody(json)),
+        ["POST", "api.example.com", "page=2", "application/json", "Authorization", "ada"]
+      ),
+      (
+        "HTTPResponse", HTTPResponse(status: 401, headerFields: fields, url: url),
+        ["401", "api.example.com", "page=2", "application/json", "Set-Cookie"]
+      ),
+      ("HTTPBody", HTTPBody(json), ["ada"]),
+      ("RequestPayload", form, ["ada", "x-www-form-urlencoded"]),
+      (
+        "Endpoint",
+        Endpoint<String>(
+          .post, url: url,
+          query: [
+            URLQueryItem(name: "access_token", value: "canary-item"),
+            URLQueryItem(name: "page", value: "3"),
+          ],
+          headers: ["Authorization": "Bearer canary-endpoint", "Accept": "text/csv"],
+          payload: form, parser: .string),
+        ["POST", "api.example.com", "page=2", "text/csv", "Authorization", "ada"]
+      ),
+      (
+        "TransferMetrics",
+        TransferMetrics(
+          method: .get, url: url, finalURL: url, status: 200, startDate: Date(), start: now,
+          end: now, error: SecretForms.ForeignError()),
+        ["api.example.com", "page=2"]
+      ),
+      (
+        "CachedResponse",
+        CachedResponse(
+          url: url, status: 200, headerFields: fields, body: Data(json.utf8),
+          requestTime: Date(), responseTime: Date(),
+          varyValues: ["authorization": "Bearer canary-vary", "accept": "text/csv"]),
+        ["api.example.com", "page=2", "application/json", "ada", "text/csv"]
+      ),
+    ]
+    for (name, error) in try coreErrors() {
+      values.append((name, error, ["example.com"]))
+    }
+    // A log entry as LoggingMiddleware makes it: headers and body previews included, the
+    // exchange failed with an error that names the URL.
+    let entries = Recorder<[HTTPLogEntry]>([])
+    let client = ScriptedClient { _, _ in throw SecretForms.ForeignError() }
+      .with(logging(into: entries, includesHeaders: true, bodyPreviewLimit: 256))
+    await #expect(throws: SecretForms.ForeignError.self) {
+      try await client.send(
+        HTTPRequest(method: .post, url: url, headerFields: fields, body: HTTPBody(json)))
+    }
+    let entry = try #require(entries.value.first)
+    values.append(("HTTPLogEntry", entry, ["POST", "api.example.com", "page=2", "Accept", "ada"]))
+    return values
+  }
+
+  @Test func dumpsAndMirrorsShowNoSecretButTheRest() async throws {
+    for (name, value, shows) in try await Self.reflectedValues() {
+      let text = reflectedText(value)
+      SecretForms.expectNone(in: text, "\(name) dump")
+      for marker in shows {
+        #expect(text.contains(marker), "\(name) dump lacks \(marker): \(text)")
+      }
+    }
+  }
+
+  @Test func aLogEntryMadeByHandShowsNoSecretInItsMirror() throws {
+    // Its description is the log line as given; its mirror applies the standard rule again.
+    let entry = HTTPLogEntry(
+      method: .get, url: SecretForms.url.absoluteString, status: 200,
+      outcome: .failed(SecretForms.ForeignError().description),
+      requestHeaders: try SecretForms.fields(), responseHeaders: try SecretForms.fields(),
+      requestBodyPreview: #"{"client_secret":"canary-json","user":"ada"}"#,
+      responseBodyPreview: "password=canary-preview&user=ada")
+    var text = ""
+    for child in Mirror(reflecting: entry).children {
+      text += "\(child.label ?? "-"): " + reflectedText(child.value) + "\n"
+    }
+    SecretForms.expectNone(in: text, "HTTPLogEntry mirror")
+    for marker in ["api.example.com", "page=2", "application/json", "user=ada", "\"ada\""] {
+      #expect(text.contains(marker), "HTTPLogEntry mirror lacks \(marker): \(text)")
+    }
+  }
+
+  @Test func aRequestsMirrorKeepsItsFieldsInOrderWithTheirNames() throws {
+    let request = HTTPRequest(
+      method: .get, url: SecretForms.url, headerFields: try SecretForms.fields())
+    let children = Mirror(reflecting: request).children
+    #expect(
+      children.map(\.label) == ["method", "url", "headerFields", "body", "timeout", "options"])
+    let fields = try #require(children.first { $0.label == "headerFields" }?.value as? HTTPFields)
+    #expect(fields.map(\.name) == (try SecretForms.fields()).map(\.name))
+    #expect(fields["Authorization"] == HTTPFields.redactedValue)
+    #expect(fields["Accept"] == "application/json")
+    let url = try #require(children.first { $0.label == "url" }?.value as? String)
+    #expect(url == URLRedaction.redacted(SecretForms.url))
   }
 
   @Test func headerFieldsPrintWithoutTheirSecrets() throws {

@@ -1,0 +1,32 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+extension Endpoint: CustomReflectable {
+  /// The stored properties as `dump(_:)`, a debugger and a failed `#expect` show them: the URL
+  /// and the secret query values hidden as ``URLRedaction`` hides them, the headers'
+  /// credentials hidden, the payload as ``RequestPayload/customMirror`` shows it.
+  public var customMirror: Mirror {
+    let shownQuery = query.map { item in
+      URLRedaction.isSensitiveQueryName(item.name) && item.value != nil
+        ? URLQueryItem(name: item.name, value: HTTPFields.redactedValue) : item
+    }
+    return Mirror(
+      self,
+      children: [
+        "method": method,
+        "url": URLRedaction.redacted(url),
+        "query": shownQuery,
+        "headers": headers.redacted(),
+        "payload": payload,
+        "parser": parser,
+        "timeout": timeout as Any,
+        "options": options,
+        "urlError": urlError as Any,
+        "headerError": headerError as Any,
+      ],
+      displayStyle: .struct)
+  }
+}
