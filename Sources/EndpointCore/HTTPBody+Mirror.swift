@@ -7,7 +7,7 @@
 extension HTTPBody: CustomReflectable {
   /// The length and what the body holds: a body in memory as a bounded preview with its secrets
   /// hidden (``Redaction/preview(of:contentType:totalLength:limit:)``), a file by its path, a
-  /// stream by its kind, so `dump(_:)` and a debugger never show a password in a body.
+  /// stream by its kind, so `dump(_:)` and LLDB's `po` never show a password in a body.
   public var customMirror: Mirror {
     Mirror(
       self, children: ["length": length as Any, "content": shownContent(contentType: nil)],

@@ -28,7 +28,7 @@ extension HTTPFields {
 
 extension HTTPFields: CustomReflectable {
   /// The fields in order, each credential's value hidden as ``description`` hides it, so
-  /// `dump(_:)`, a debugger and a failed `#expect` never show a secret.
+  /// `dump(_:)`, LLDB's `po` and a failed `#expect` never show a secret.
   public var customMirror: Mirror {
     Mirror(self, unlabeledChildren: Array(redacted()), displayStyle: .collection)
   }

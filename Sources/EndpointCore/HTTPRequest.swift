@@ -53,8 +53,8 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
 }
 
 extension HTTPRequest: CustomReflectable {
-  /// The stored properties as `dump(_:)`, a debugger and a failed `#expect` show them: the URL
-  /// as ``description`` shows it, the fields' credentials hidden, a body in memory as a bounded
+  /// The stored properties as `dump(_:)`, LLDB's `po` and a failed `#expect` show them: the URL as
+  /// ``description`` shows it, the fields' credentials hidden, a body in memory as a bounded
   /// preview with its secrets hidden.
   public var customMirror: Mirror {
     Mirror(

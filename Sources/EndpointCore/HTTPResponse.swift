@@ -102,8 +102,8 @@ extension StringProtocol {
 }
 
 extension HTTPResponse: CustomReflectable {
-  /// The status, the fields with their credentials hidden and the URL with its user information
-  /// and secret query values hidden (``URLRedaction``), for `dump(_:)` and debuggers.
+  /// The status, the fields with their credentials hidden and the URL with its user information and
+  /// secret query values hidden (``URLRedaction``), for `dump(_:)` and LLDB's `po`.
   public var customMirror: Mirror {
     Mirror(
       self,

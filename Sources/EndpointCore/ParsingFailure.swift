@@ -38,7 +38,7 @@ public struct ParsingFailure: Error, Sendable, CustomStringConvertible {
 }
 
 extension ParsingFailure: CustomReflectable {
-  /// The stored properties as ``description`` shows them, for `dump(_:)`, debuggers and failed
+  /// The stored properties as ``description`` shows them, for `dump(_:)`, LLDB's `po` and failed
   /// test expectations: the reason and a bounded preview of the body with their secrets hidden.
   public var customMirror: Mirror {
     Mirror(

@@ -100,9 +100,9 @@ public struct UnexpectedResponse: Error, Sendable, CustomStringConvertible {
 }
 
 extension UnexpectedResponse: CustomReflectable {
-  /// The stored properties as ``description`` shows them, for `dump(_:)`, debuggers and failed
-  /// test expectations: the URL and the fields without credentials, the body as a bounded
-  /// preview with its secrets hidden.
+  /// The stored properties as ``description`` shows them, for `dump(_:)`, LLDB's `po` and failed
+  /// test expectations: the URL and the fields without credentials, the body as a bounded preview
+  /// with its secrets hidden.
   public var customMirror: Mirror {
     Mirror(
       self,

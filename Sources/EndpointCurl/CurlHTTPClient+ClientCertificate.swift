@@ -39,7 +39,7 @@ extension CurlHTTPClient {
 
 extension CurlHTTPClient.ClientCertificate: CustomReflectable {
   /// The paths, and the key's password hidden as ``description`` hides it, for `dump(_:)` and
-  /// debuggers.
+  /// LLDB's `po`.
   public var customMirror: Mirror {
     Mirror(
       self,

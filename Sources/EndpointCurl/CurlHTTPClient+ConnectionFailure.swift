@@ -77,8 +77,8 @@ extension CurlHTTPClient {
 }
 
 extension CurlHTTPClient.ConnectionFailure: CustomReflectable {
-  /// The stored properties with the URL and libcurl's message shown as ``description`` shows
-  /// them, for `dump(_:)`, debuggers and failed test expectations.
+  /// The stored properties with the URL and libcurl's message shown as ``description`` shows them,
+  /// for `dump(_:)`, LLDB's `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
       self,

@@ -52,8 +52,8 @@ extension CurlHTTPClient {
 }
 
 extension CurlHTTPClient.Proxy: CustomReflectable {
-  /// The proxy as ``description`` shows it, its credentials hidden, and the hosts it is
-  /// bypassed for, for `dump(_:)` and debuggers.
+  /// The proxy as ``description`` shows it, its credentials hidden, and the hosts it is bypassed
+  /// for, for `dump(_:)` and LLDB's `po`.
   public var customMirror: Mirror {
     let bypassing: [String] =
       if case .explicit(_, let hosts) = source { hosts } else { [] }

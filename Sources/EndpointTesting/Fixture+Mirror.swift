@@ -5,8 +5,8 @@
 #endif
 
 extension Fixture.Request: CustomReflectable {
-  /// The method, the URL and the fields with their credentials hidden, and the body as a
-  /// bounded preview with its secrets hidden, for `dump(_:)` and debuggers.
+  /// The method, the URL and the fields with their credentials hidden, and the body as a bounded
+  /// preview with its secrets hidden, for `dump(_:)` and LLDB's `po`.
   public var customMirror: Mirror {
     Mirror(
       self,
@@ -21,8 +21,8 @@ extension Fixture.Request: CustomReflectable {
 }
 
 extension Fixture.Response: CustomReflectable {
-  /// The status, the fields and trailer fields with their credentials hidden, and the body as
-  /// a bounded preview with its secrets hidden, for `dump(_:)` and debuggers.
+  /// The status, the fields and trailer fields with their credentials hidden, and the body as a
+  /// bounded preview with its secrets hidden, for `dump(_:)` and LLDB's `po`.
   public var customMirror: Mirror {
     Mirror(
       self,
@@ -37,8 +37,8 @@ extension Fixture.Response: CustomReflectable {
 }
 
 extension Fixture.Interaction: CustomReflectable {
-  /// The request, the response and the error's text with its secrets hidden, for `dump(_:)`
-  /// and debuggers.
+  /// The request, the response and the error's text with its secrets hidden, for `dump(_:)` and
+  /// LLDB's `po`.
   public var customMirror: Mirror {
     Mirror(
       self,

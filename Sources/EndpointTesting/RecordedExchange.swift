@@ -37,8 +37,8 @@ public struct RecordedExchange: Sendable, CustomStringConvertible {
 
 extension RecordedExchange: CustomReflectable {
   /// The stored properties for `dump(_:)` and failed test expectations: the request and the
-  /// response (their mirrors hide their secrets), the bodies as bounded previews and the error
-  /// as text, their secrets hidden, the trailer fields' credentials hidden.
+  /// response (their mirrors hide their secrets), the bodies as bounded previews and the error as
+  /// text, their secrets hidden, the trailer fields' credentials hidden.
   public var customMirror: Mirror {
     let redaction = Redaction.standard
     return Mirror(

@@ -81,9 +81,9 @@ public struct ConnectionFailure: Error, Sendable, CustomStringConvertible {
 }
 
 extension ConnectionFailure: CustomReflectable {
-  /// The stored properties for `dump(_:)`, debuggers and failed test expectations: the URL
-  /// shown as ``description`` shows it, and of the `URLError` (whose user information holds
-  /// the failing URL) its code and its message with their secrets hidden.
+  /// The stored properties for `dump(_:)`, LLDB's `po` and failed test expectations: the URL shown
+  /// as ``description`` shows it, and of the `URLError` (whose user information holds the failing
+  /// URL) its code and its message with their secrets hidden.
   public var customMirror: Mirror {
     Mirror(
       self,

@@ -35,8 +35,8 @@ public struct ResponseBufferOverflow: Error, Hashable, Sendable, CustomStringCon
 }
 
 extension ResponseBufferOverflow: CustomReflectable {
-  /// The stored properties with the URL shown as ``description`` shows it, for `dump(_:)`,
-  /// debuggers and failed test expectations.
+  /// The stored properties with the URL shown as ``description`` shows it, for `dump(_:)`, LLDB's
+  /// `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
       self,

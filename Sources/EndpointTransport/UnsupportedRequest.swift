@@ -29,8 +29,8 @@ public struct UnsupportedRequest: Error, Hashable, Sendable, CustomStringConvert
 }
 
 extension UnsupportedRequest: CustomReflectable {
-  /// The stored properties with the URL shown as ``description`` shows it, for `dump(_:)`,
-  /// debuggers and failed test expectations.
+  /// The stored properties with the URL shown as ``description`` shows it, for `dump(_:)`, LLDB's
+  /// `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
       self,

@@ -59,7 +59,7 @@ public struct CachedResponse: Sendable, Hashable {
 }
 
 extension CachedResponse: CustomReflectable {
-  /// The stored properties for `dump(_:)` and debuggers, with the URL, the fields and the body
+  /// The stored properties for `dump(_:)` and LLDB's `po`, with the URL, the fields and the body
   /// shown as an ``UnexpectedResponse`` shows them, and the `Vary` values of credentials hidden.
   public var customMirror: Mirror {
     let shownVary = Dictionary(

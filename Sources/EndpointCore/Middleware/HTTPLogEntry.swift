@@ -98,9 +98,9 @@ public struct HTTPLogEntry: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension HTTPLogEntry: CustomReflectable {
-  /// The stored properties with ``Redaction/standard`` applied once more, for `dump(_:)` and
-  /// debuggers: an entry made by hand, or by a ``LoggingMiddleware`` with a looser redaction,
-  /// shows no URL credential, no secret field value and no secret in a preview or a failure.
+  /// The stored properties with ``Redaction/standard`` applied once more, for `dump(_:)` and LLDB's
+  /// `po`: an entry made by hand, or by a ``LoggingMiddleware`` with a looser redaction, shows no
+  /// URL credential, no secret field value and no secret in a preview or a failure.
   public var customMirror: Mirror {
     let redaction = Redaction.standard
     let shownOutcome: Outcome =

@@ -44,7 +44,7 @@ public struct RetryBudgetExhausted: Error, Sendable, CustomStringConvertible {
 
 extension RetryBudgetExhausted: CustomReflectable {
   /// The stored properties with the URL and the last error shown as ``description`` shows them, for
-  /// `dump(_:)`, debuggers and failed test expectations.
+  /// `dump(_:)`, LLDB's `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
       self,

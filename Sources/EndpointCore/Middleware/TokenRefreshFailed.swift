@@ -40,8 +40,8 @@ public struct TokenRefreshFailed: Error, Sendable, CustomStringConvertible {
 }
 
 extension TokenRefreshFailed: CustomReflectable {
-  /// The stored properties with the URL and the underlying error shown as ``description`` shows them, for
-  /// `dump(_:)`, debuggers and failed test expectations.
+  /// The stored properties with the URL and the underlying error shown as ``description`` shows
+  /// them, for `dump(_:)`, LLDB's `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
       self,

@@ -19,8 +19,8 @@ public struct PageLinkRefused: Error, Hashable, Sendable, CustomStringConvertibl
 }
 
 extension PageLinkRefused: CustomReflectable {
-  /// The stored properties with the link shown as ``description`` shows it, for
-  /// `dump(_:)`, debuggers and failed test expectations.
+  /// The stored properties with the link shown as ``description`` shows it, for `dump(_:)`, LLDB's
+  /// `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
       self,

@@ -30,8 +30,8 @@ public struct ClientShutDown<Client>: Error, Hashable, Sendable, CustomStringCon
 }
 
 extension ClientShutDown: CustomReflectable {
-  /// The stored properties with the URL shown as ``description`` shows it, for
-  /// `dump(_:)`, debuggers and failed test expectations.
+  /// The stored properties with the URL shown as ``description`` shows it, for `dump(_:)`, LLDB's
+  /// `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
       self,

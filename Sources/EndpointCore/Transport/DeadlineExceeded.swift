@@ -51,8 +51,8 @@ extension DeadlineExceeded: TransportFailure {
 }
 
 extension DeadlineExceeded: CustomReflectable {
-  /// The stored properties with the URL shown as ``description`` shows it, for
-  /// `dump(_:)`, debuggers and failed test expectations.
+  /// The stored properties with the URL shown as ``description`` shows it, for `dump(_:)`, LLDB's
+  /// `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
       self,

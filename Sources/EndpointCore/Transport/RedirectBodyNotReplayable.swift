@@ -36,7 +36,7 @@ public struct RedirectBodyNotReplayable: Error, Hashable, Sendable, CustomString
 
 extension RedirectBodyNotReplayable: CustomReflectable {
   /// The stored properties with the URL and the location shown as ``description`` shows them, for
-  /// `dump(_:)`, debuggers and failed test expectations.
+  /// `dump(_:)`, LLDB's `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
       self,

@@ -37,7 +37,7 @@ public struct TooManyRedirects: Error, Hashable, Sendable, CustomStringConvertib
 
 extension TooManyRedirects: CustomReflectable {
   /// The stored properties with the URLs of the chain shown as ``description`` shows them, for
-  /// `dump(_:)`, debuggers and failed test expectations.
+  /// `dump(_:)`, LLDB's `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
       self,

@@ -140,7 +140,7 @@ public struct TransferMetrics: Sendable, CustomStringConvertible {
 
 extension TransferMetrics: CustomReflectable {
   /// The stored properties with the URLs and the error shown as ``description`` shows them, for
-  /// `dump(_:)`, debuggers and failed test expectations.
+  /// `dump(_:)`, LLDB's `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
       self,
