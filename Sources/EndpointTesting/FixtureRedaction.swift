@@ -279,3 +279,20 @@ extension JSONTree {
     }
   }
 }
+
+extension FixtureRedaction: CustomReflectable {
+  /// The names and the rule, and how many registered ``secrets`` there are, never their
+  /// values, for `dump(_:)` and LLDB's `po`.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "headers": headers,
+        "queryParameters": queryParameters,
+        "jsonKeys": jsonKeys,
+        "secrets": "\(secrets.count) registered, values hidden",
+        "rule": rule,
+      ],
+      displayStyle: .struct)
+  }
+}

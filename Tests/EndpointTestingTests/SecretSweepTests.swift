@@ -222,6 +222,10 @@ enum SecretSweep {
       ),
     ]
 
+    var redaction = SecretSweep.redaction
+    redaction.secrets = ["canary-registered-secret"]
+    values.append(("FixtureRedaction", redaction, ["X-Shop-Key", "1 registered"]))
+
     let stub = StubClient()
     stub.on(.post, "/v1/items").header("X-Other", "1").reply(status: 200)
     do {
@@ -258,7 +262,9 @@ enum SecretSweep {
       let text = reflectedText(value)
       SecretSweep.expectNone(in: text, "\(name) dump")
       // What was sent stays readable: the host, the plain query item, the plain field.
-      let sent = name == "Fixture.Response" ? [] : ["api.example.com", "page=2", "Accept"]
+      let sent =
+        ["Fixture.Response", "FixtureRedaction"].contains(name)
+        ? [] : ["api.example.com", "page=2", "Accept"]
       for marker in sent + shows {
         #expect(text.contains(marker), "\(name) dump lacks \(marker): \(text)")
       }

@@ -164,3 +164,23 @@ public struct AuthorizationMiddleware: Middleware {
     return try await next(authorized)
   }
 }
+
+extension AuthorizationMiddleware: CustomReflectable {
+  /// The credential's kind without its value (the `Authorization` value hidden as
+  /// ``HTTPFields/redactedValue``, a token provider by its type) and the origins, their URLs
+  /// without credentials, so `dump(_:)` of a client never shows the credential it sends.
+  public var customMirror: Mirror {
+    let shown: String =
+      switch credentials {
+      case .fixed: "Authorization: \(HTTPFields.redactedValue)"
+      case .tokens(let scheme, let store): "\(scheme) tokens from \(store.providerType)"
+      }
+    return Mirror(
+      self,
+      children: [
+        "credentials": shown,
+        "origins": origins?.map { URLRedaction.redacted($0) } as Any,
+      ],
+      displayStyle: .struct)
+  }
+}

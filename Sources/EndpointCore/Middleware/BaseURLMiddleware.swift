@@ -50,3 +50,11 @@ public struct BaseURLMiddleware: Middleware {
     return try await next(request)
   }
 }
+
+extension BaseURLMiddleware: CustomReflectable {
+  /// The base URL without its user information and secret query values (``URLRedaction``), for
+  /// `dump(_:)` and LLDB's `po`.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["baseURL": URLRedaction.redacted(baseURL)], displayStyle: .struct)
+  }
+}

@@ -33,6 +33,9 @@ final class TokenStore: Sendable {
     self.provider = provider
   }
 
+  /// The provider's type, for a mirror that must not show the tokens the provider holds.
+  var providerType: String { String(describing: type(of: provider)) }
+
   /// The token for a new request: the one being refreshed if a refresh runs, else the provider's.
   ///
   /// - Throws: the provider's error, or ``RefreshError`` if the refresh it waited for failed.

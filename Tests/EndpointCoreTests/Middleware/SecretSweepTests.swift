@@ -177,6 +177,31 @@ enum SecretForms {
     for (name, error) in try coreErrors() {
       values.append((name, error, ["example.com"]))
     }
+    // Middleware that keep a credential or a URL, alone and inside a client.
+    let api = testURL("https://alice:canary-base@api.example.com/v1?api_key=canary-base-key")
+    let middleware: [(String, any Middleware, [String])] = [
+      (
+        "AuthorizationMiddleware (fixed)",
+        AuthorizationMiddleware.bearer("canary-fixed-token").limited(to: [api]),
+        ["Authorization", "api.example.com"]
+      ),
+      (
+        "AuthorizationMiddleware.basic",
+        AuthorizationMiddleware.basic(username: "ada", password: "canary-basic-pw"),
+        ["Authorization"]
+      ),
+      (
+        "AuthorizationMiddleware (tokens)",
+        AuthorizationMiddleware(tokens: HeldTokenProvider(refreshToken: "canary-refresh")),
+        ["Bearer", "HeldTokenProvider"]
+      ),
+      ("BaseURLMiddleware", BaseURLMiddleware(api), ["api.example.com", "/v1"]),
+      ("DefaultHeadersMiddleware", DefaultHeadersMiddleware(fields), ["application/json"]),
+    ]
+    for (name, value, shows) in middleware {
+      values.append((name, value, shows))
+      values.append(("\(name) in a client", StubClient(status: 200).with(value), shows))
+    }
     // A log entry as LoggingMiddleware makes it: headers and body previews included, the
     // exchange failed with an error that names the URL.
     let entries = Recorder<[HTTPLogEntry]>([])
@@ -395,4 +420,13 @@ enum SecretForms {
     let data = object?["data"] as? [Int]
     #expect(data == [1])
   }
+}
+
+/// A user's token provider that keeps its refresh token in a stored property.
+private struct HeldTokenProvider: TokenProvider {
+  let refreshToken: String
+
+  func token() async throws -> String { "access" }
+
+  func refreshToken(rejected: String) async throws -> String { refreshToken }
 }
