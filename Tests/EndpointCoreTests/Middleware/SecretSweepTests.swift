@@ -186,11 +186,6 @@ enum SecretForms {
         ["Authorization", "api.example.com"]
       ),
       (
-        "AuthorizationMiddleware.basic",
-        AuthorizationMiddleware.basic(username: "ada", password: "canary-basic-pw"),
-        ["Authorization"]
-      ),
-      (
         "AuthorizationMiddleware (tokens)",
         AuthorizationMiddleware(tokens: HeldTokenProvider(refreshToken: "canary-refresh")),
         ["Bearer", "HeldTokenProvider"]
