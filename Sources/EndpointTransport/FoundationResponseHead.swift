@@ -24,6 +24,9 @@ struct FoundationResponseHead: Sendable {
 
   var url: URL? { response.url }
 
+  /// Whether this is an interim head (`1xx` but `101`), which another head follows.
+  var isInterim: Bool { (100..<200).contains(status) && status != 101 }
+
   /// The response as the SDK's type.
   var converted: HTTPResponse {
     if let http = response as? HTTPURLResponse { return HTTPResponse(http) }
