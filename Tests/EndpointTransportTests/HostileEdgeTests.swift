@@ -189,8 +189,8 @@ extension BoundedMemoryTests {
     defer { try? handle.close() }
     try handle.seek(toOffset: UInt64(size - chunk.count))
     #expect(try handle.readToEnd() == Data(chunk))
-    print("\(transport): 256 MiB downloaded in \(elapsed), peak memory grew by \(growth >> 10) KiB")
-    #expect(growth < 64 << 20, "\(transport): the peak grew by \(growth >> 20) MiB")
+    // Measured alone (3 runs): URLSession 7.3–7.9 MiB, curl 0.3–0.4 MiB, in 0.3–0.8 s.
+    #expect(growth < 64 << 20, "\(transport): the peak grew by \(growth >> 10) KiB in \(elapsed)")
   }
 }
 
