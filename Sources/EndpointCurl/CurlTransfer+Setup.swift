@@ -266,7 +266,7 @@ extension CurlTransfer {
     }
     if !hasExpect {
       add("Expect:")
-    } else if expectsContinue {
+    } else if expectsContinue, hop.body.length != 0 {
       // A final answer may come instead of `100 Continue`, with the declared body unsent: the
       // connection ends with the exchange, so no server reads the next request as that body.
       _ = ccurl_easy_setopt_long(handle.pointer, CCURLOPT_FORBID_REUSE, 1)

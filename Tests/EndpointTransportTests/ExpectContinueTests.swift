@@ -15,35 +15,71 @@ import Testing
   static let smuggled = Array(
     "GET /smuggled HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n".utf8)
 
-  /// A `POST` of `smuggled` that asks the server to confirm before the body is sent.
-  static func request(to url: URL) throws -> HTTPRequest {
-    var request = HTTPRequest(
-      method: .post, url: url.appending(path: "upload"), body: HTTPBody(Data(smuggled)))
+  /// The kinds of request body: in memory, a file, a stream of declared length.
+  enum Body: String, CaseIterable, Sendable {
+    case data, file, stream
+  }
+
+  /// A `POST` of `smuggled` (as `kind`, read from `file` for a file) that asks the server to
+  /// confirm before the body is sent.
+  static func request(to url: URL, body kind: Body = .data, file: URL? = nil) throws
+    -> HTTPRequest
+  {
+    let body: HTTPBody =
+      switch kind {
+      case .data: HTTPBody(Data(smuggled))
+      case .file: try HTTPBody(contentsOf: try #require(file))
+      case .stream:
+        HTTPBody(
+          AsyncStream<Data> { continuation in
+            continuation.yield(Data(smuggled))
+            continuation.finish()
+          },
+          length: Int64(smuggled.count))
+      }
+    var request = HTTPRequest(method: .post, url: url.appending(path: "upload"), body: body)
     try request.headerFields.append("100-continue", for: "Expect")
     try request.headerFields.append("text/plain", for: "Content-Type")
     return request
   }
 
-  /// Sends `request(to:)` once over `client` and returns the response and its body.
-  static func send(over client: any HTTPClient, to server: CaptureServer) async throws
-    -> (HTTPResponse, Data)
-  {
-    let (response, body) = try await client.send(try request(to: server.url))
+  /// Sends `request(to:body:file:)` once over `client` and returns the response and its body.
+  static func send(
+    over client: any HTTPClient,
+    to server: CaptureServer,
+    body kind: Body = .data,
+    file: URL? = nil
+  ) async throws -> (HTTPResponse, Data) {
+    let request = try request(to: server.url, body: kind, file: file)
+    let (response, body) = try await client.send(request)
     return (response, try await body.collect(upTo: 1024))
   }
 
-  @Test func aServerThatAnswersContinueGetsTheBodyOnceAndTheSameHead() async throws {
+  /// A file holding `smuggled`, deleted by `body`'s end.
+  static func withBodyFile<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let file = FileManager.default.temporaryDirectory.appending(path: "expect-\(UUID())")
+    try Data(smuggled).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    return try await body(file)
+  }
+
+  @Test(arguments: Body.allCases)
+  func aServerThatAnswersContinueGetsTheBodyOnceAndTheSameHead(kind: Body) async throws {
     let server = try CaptureServer(afterHead: { _ in .continue100 })
     defer { server.stop() }
-    var heads: [CaptureServer.Request] = []
-    for transport in TransportUnderTest.allCases {
-      let before = server.requests.count
-      let (response, body) = try await Self.send(over: transport.makeClient(), to: server)
-      #expect(response.status == 200, "\(transport)")
-      #expect(body == Data("ok".utf8), "\(transport)")
-      let sent = Array(server.requests[before...])
-      try #require(sent.count == 1, "\(transport) put \(sent.count) requests on the wire")
-      heads.append(sent[0])
+    let heads = try await Self.withBodyFile { file in
+      var heads: [CaptureServer.Request] = []
+      for transport in TransportUnderTest.allCases {
+        let before = server.requests.count
+        let (response, body) = try await Self.send(
+          over: transport.makeClient(), to: server, body: kind, file: file)
+        #expect(response.status == 200, "\(transport)")
+        #expect(body == Data("ok".utf8), "\(transport)")
+        let sent = Array(server.requests[before...])
+        try #require(sent.count == 1, "\(transport) put \(sent.count) requests on the wire")
+        heads.append(sent[0])
+      }
+      return heads
     }
     WireParity(urlSession: heads[0], curl: heads[1]).expectSame()
     for sent in heads {
@@ -53,8 +89,9 @@ import Testing
     #expect(!server.requests.contains { $0.requestLine.contains("/smuggled") })
   }
 
-  /// A final status instead of `100 Continue`: the server reads no body (a server that also
-  /// leaves the body unread on the connection, as RFC 9110 allows a server that closes it).
+  /// A final status instead of `100 Continue`, from a server that reads no body and reads
+  /// whatever comes next on the connection as the next request (a careful server closes the
+  /// connection or reads the body to discard it; the client must not rely on either).
   @Test(arguments: TransportUnderTest.allCases, [401, 413])
   func aFinalAnswerBeforeTheBodyGetsNoBodyOnTheConnection(
     transport: TransportUnderTest,
@@ -112,20 +149,42 @@ import Testing
 
   /// A server that never answers `100 Continue`: the client sends the body when its wait ends,
   /// and the request completes.
-  @Test(arguments: TransportUnderTest.allCases)
-  func aServerThatNeverAnswersContinueGetsTheBodyAfterTheWait(transport: TransportUnderTest)
-    async throws
-  {
+  @Test(arguments: TransportUnderTest.allCases, Body.allCases)
+  func aServerThatNeverAnswersContinueGetsTheBodyAfterTheWait(
+    transport: TransportUnderTest,
+    kind: Body
+  ) async throws {
     let server = try CaptureServer()
     defer { server.stop() }
-    let (response, body) = try await Self.send(over: transport.makeClient(), to: server)
+    let (response, body) = try await Self.withBodyFile { file in
+      try await Self.send(over: transport.makeClient(), to: server, body: kind, file: file)
+    }
     #expect(response.status == 200)
     #expect(body == Data("ok".utf8))
     let sent = server.requests
     try #require(sent.count == 1, "\(sent.map(\.requestLine))")
+    #expect(sent[0].values(of: "Expect") == ["100-continue"])
     #expect(sent[0].body == Self.smuggled)
     // The client waited for a `100 Continue` before sending the body (about a second; a lower
     // bound, which load only lengthens).
     #expect(sent[0].bodyReceived - sent[0].headReceived > .milliseconds(500))
+  }
+
+  /// Interim heads before the final one, asked for or not (`100 Continue`, `103 Early Hints`),
+  /// are skipped on both clients: the final head is the response, with its own fields only.
+  @Test(arguments: TransportUnderTest.allCases)
+  func interimHeadsBeforeTheFinalOneAreSkipped(transport: TransportUnderTest) async throws {
+    let server = try CaptureServer { _ in
+      .init(
+        "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n\r\n"
+          + "HTTP/1.1 200 OK\r\nX-Final: 1\r\nContent-Length: 2\r\n\r\nok")
+    }
+    defer { server.stop() }
+    let (response, body) = try await transport.makeClient().send(
+      HTTPRequest(method: .get, url: server.url))
+    #expect(response.status == 200)
+    #expect(response.headerFields["X-Final"] == "1")
+    #expect(response.headerFields["Link"] == nil)
+    #expect(try await body.collect(upTo: 64) == Data("ok".utf8))
   }
 }
