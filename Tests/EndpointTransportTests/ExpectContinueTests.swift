@@ -113,7 +113,10 @@ import Testing
     // Whatever the client does with the connection, the body never reaches it: give a late
     // body time to arrive.
     try await Task.sleep(for: .milliseconds(1500))
-    #expect(server.requests.map(\.requestLine) == ["POST /upload HTTP/1.1", "GET /next HTTP/1.1"])
+    let sent = server.requests
+    #expect(sent.map(\.requestLine) == ["POST /upload HTTP/1.1", "GET /next HTTP/1.1"])
+    // The connection whose declared body never came is not used again.
+    #expect(sent.count == 2 && sent[0].connection != sent[1].connection)
     let reached = server.bytesByConnection.contains { $0.contains(Self.smuggled) }
     #expect(!reached, "the body reached the connection")
   }
@@ -131,7 +134,8 @@ import Testing
       .final(.init("HTTP/1.1 417 Expectation Failed\r\nContent-Length: 2\r\n\r\nno"))
     })
     defer { server.stop() }
-    let (response, _) = try await Self.send(over: transport.makeClient(), to: server)
+    let client = try transport.makeClient()
+    let (response, _) = try await Self.send(over: client, to: server)
     #expect(response.status == 417)
     try await Task.sleep(for: .milliseconds(1500))
     let nothingFollowed = {
@@ -139,7 +143,16 @@ import Testing
       let reached = server.bytesByConnection.contains { $0.contains(Self.smuggled) }
       #expect(!reached, "the body reached the connection")
     }
-    guard transport == .urlSession else { return nothingFollowed() }
+    guard transport == .urlSession else {
+      nothingFollowed()
+      // The connection whose declared body never came is not used again.
+      let (_, nextBody) = try await client.send(
+        HTTPRequest(method: .get, url: server.url.appending(path: "next")))
+      _ = try await nextBody.collect(upTo: 64)
+      let sent = server.requests
+      #expect(sent.count == 2 && sent[0].connection != sent[1].connection)
+      return
+    }
     // Foundation's libcurl sends the request again on the same connection, the caller's
     // `Expect` still on it, before the task completes (so in every run), and in about half the
     // runs the body after the second `417` ("URLSession on Linux").
