@@ -19,7 +19,11 @@ extension CurlTransfer {
     guard isLive else { return .retire }
     lastActivity = loop.now
     if abandonedRedirectBody, let response { return followRedirect(from: response) }
-    guard code == CCURLE_OK else {
+    // libcurl refused (`CURLOPT_MAXREDIRS` 0) to send again a request answered `417` instead
+    // of `100 Continue`: that answer, already read whole, ends the exchange.
+    let refusedRetry =
+      code == CCURLE_TOO_MANY_REDIRECTS && response?.status == 417 && expectsContinue
+    guard code == CCURLE_OK || refusedRetry else {
       failOnLoop(failure(endingWith: code))
       return .retire
     }

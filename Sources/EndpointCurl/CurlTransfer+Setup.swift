@@ -102,6 +102,10 @@ extension CurlTransfer {
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_PROTOCOLS, CLong(CCURLPROTO_HTTP | CCURLPROTO_HTTPS))
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_HTTP_VERSION, CLong(CCURL_HTTP_VERSION_2TLS))
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_FOLLOWLOCATION, 0)
+    // Nor sends a request again on its own: a `417` to `Expect: 100-continue` would be sent
+    // again on the same connection, the caller's `Expect` field still on it, the server's
+    // answer as the trailer of the first (see `expectsContinue`).
+    _ = ccurl_easy_setopt_long(easy, CCURLOPT_MAXREDIRS, 0)
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_TCP_NODELAY, 1)
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_UPLOAD_BUFFERSIZE, CLong(CurlBuffers.upload))
@@ -260,7 +264,14 @@ extension CurlTransfer {
       lines.append(0)
       count += 1
     }
-    if !hasExpect { add("Expect:") }
+    if !hasExpect {
+      add("Expect:")
+    } else if expectsContinue, hop.body.length != 0 {
+      // A final answer may come instead of `100 Continue`, with the declared body unsent: the
+      // connection ends with the exchange, so no server reads the next request as that body.
+      _ = ccurl_easy_setopt_long(handle.pointer, CCURLOPT_FORBID_REUSE, 1)
+      handle.needsBaseline = true
+    }
     // libcurl labels every body it sends with POST as a form, an empty one too; a body
     // without a type goes without one, as the caller made it.
     if !hasContentType, hop.body.length != 0 || hop.method == .post {
@@ -281,6 +292,14 @@ extension CurlTransfer {
       handle.needsBaseline = true
     }
     return list
+  }
+
+  /// Whether the hop's fields ask the server to confirm before the body is sent
+  /// (`Expect: 100-continue`, which libcurl honours: it waits up to a second for `100 Continue`).
+  var expectsContinue: Bool {
+    hop.headerFields.values(for: "Expect").contains {
+      $0.lowercased().contains("100-continue")
+    }
   }
 
   /// Frees what the hop held; the easy handle stays as it is until reset.

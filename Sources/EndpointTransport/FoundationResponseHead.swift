@@ -24,6 +24,9 @@ struct FoundationResponseHead: Sendable {
 
   var url: URL? { response.url }
 
+  /// Whether this is an interim head (`1xx` but `101`), which another head follows.
+  var isInterim: Bool { (100..<200).contains(status) && status != 101 }
+
   /// The response as the SDK's type.
   var converted: HTTPResponse {
     if let http = response as? HTTPURLResponse { return HTTPResponse(http) }
@@ -31,8 +34,9 @@ struct FoundationResponseHead: Sendable {
   }
 
   /// Why this head must not be delivered, if it must not: it is not HTTP, it is a `101` nobody
-  /// asked for (or another interim status given as final), or its `Content-Length` is not one
-  /// valid length.
+  /// asked for (or another interim status given as final; the delegate skips the interim heads
+  /// Foundation reports before the final one, see ``isInterim``), or its `Content-Length` is
+  /// not one valid length.
   func refusal(method: HTTPMethod, url: URL, request: HTTPFields) -> (any Error)? {
     guard let http = response as? HTTPURLResponse else {
       return MalformedResponse(method: method, url: url, reason: "no HTTP status line")

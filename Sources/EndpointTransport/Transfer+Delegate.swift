@@ -19,6 +19,9 @@ extension Transfer {
       }
       state.lastActivity = now
       let response = FoundationResponseHead(urlResponse)
+      // Foundation on Linux reports the interim heads libcurl reads (`100 Continue` to a
+      // request with `Expect: 100-continue`), then the final one: only the final one counts.
+      if response.isInterim { return Effects() }
       let answered = response.url ?? state.hop.url
       if let refusal = response.refusal(
         method: state.hop.method,

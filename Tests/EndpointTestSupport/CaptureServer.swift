@@ -15,7 +15,10 @@ import Synchronization
 /// Each request is read as RFC 9112 frames it (`Content-Length`, or `chunked`), recorded, and
 /// answered by ``respond`` (by default `200` with the body `ok`) on the same keep-alive
 /// connection. Bytes that follow a request on the connection are read as the next request, so a
-/// smuggled request shows up as one more entry in ``requests``.
+/// smuggled request shows up as one more entry in ``requests``. Between a request's head and its
+/// body, `afterHead` may write an interim answer (`100 Continue`) or a final one without reading
+/// the body (``HeadAnswer``); an answer may repeat a chunk (``Answer/repeating(_:count:)``) to
+/// serve a large body without holding it.
 ///
 /// Its threads keep it alive until ``stop()``: call it when the test ends (`defer`).
 public final class CaptureServer: Sendable {
@@ -29,6 +32,10 @@ public final class CaptureServer: Sendable {
     public var body: [UInt8]
     /// The connection it came on (0 for the first connection accepted).
     public var connection: Int
+    /// When the server had read the whole head.
+    public var headReceived = ContinuousClock.now
+    /// When the server had read the whole body (``headReceived`` when it read none).
+    public var bodyReceived = ContinuousClock.now
 
     /// The head as text (Latin-1, so every byte shows).
     public var headText: String { String(decoding: head, as: UTF8.self) }
@@ -75,6 +82,20 @@ public final class CaptureServer: Sendable {
     /// `endlessLimit` bytes): an endless body, trailer or header section.
     public var endless: [UInt8]?
 
+    /// Bytes written ``repeatCount`` times after ``bytes`` (and before ``endless``): a large body
+    /// of known length that the server never holds in memory.
+    public var repeated: [UInt8]?
+    /// How many times ``repeated`` is written.
+    public var repeatCount = 0
+
+    /// `200 OK` with a `Content-Length` body of `chunk` written `count` times.
+    public static func repeating(_ chunk: [UInt8], count: Int) -> Answer {
+      var answer = Answer("HTTP/1.1 200 OK\r\nContent-Length: \(chunk.count * count)\r\n\r\n")
+      answer.repeated = chunk
+      answer.repeatCount = count
+      return answer
+    }
+
     /// `200 OK` with the body `ok`.
     public static let ok = Answer("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
 
@@ -84,6 +105,23 @@ public final class CaptureServer: Sendable {
       answer.endless = Array(repeating.utf8)
       return answer
     }
+  }
+
+  /// What the server does once a request's head has arrived, before it reads the body: how a
+  /// server answers `Expect: 100-continue` (RFC 9110, section 10.1.1).
+  public enum HeadAnswer: Sendable {
+    /// Reads the body, then answers with ``CaptureServer/respond`` (a server that ignores the
+    /// expectation).
+    case readBody
+    /// Writes `bytes` (an interim `100 Continue`), then reads the body and answers as usual.
+    case interim([UInt8])
+    /// Writes `answer` at once and reads no body: the request is recorded with an empty body,
+    /// and whatever the client writes next on the connection is read as the next request (so
+    /// a body sent after a final answer shows up as one more entry in ``requests``).
+    case final(Answer)
+
+    /// `HTTP/1.1 100 Continue`, then the body is read.
+    public static let continue100 = HeadAnswer.interim(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
   }
 
   /// The most bytes an endless answer writes (a bound for a client that never stops reading).
@@ -96,6 +134,7 @@ public final class CaptureServer: Sendable {
   private let listener: Int32
   private let state = Mutex(State())
   private let respond: @Sendable (Request) -> Answer
+  private let afterHead: @Sendable (Request) -> HeadAnswer
 
   private struct State {
     var requests: [Request] = []
@@ -111,11 +150,15 @@ public final class CaptureServer: Sendable {
   ///   - ipv6: whether to listen on the IPv6 loopback address; throws ``CaptureServerError``
   ///     where the machine has none.
   ///   - respond: the answer to each request (default: ``Answer/ok``).
+  ///   - afterHead: what to do once a request's head (``Request/head`` only) has arrived,
+  ///     before its body is read (default: ``HeadAnswer/readBody``).
   public init(
     ipv6: Bool = false,
-    respond: @escaping @Sendable (Request) -> Answer = { _ in .ok }
+    respond: @escaping @Sendable (Request) -> Answer = { _ in .ok },
+    afterHead: @escaping @Sendable (Request) -> HeadAnswer = { _ in .readBody }
   ) throws {
     self.respond = respond
+    self.afterHead = afterHead
     let listener = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard listener >= 0 else { throw CaptureServerError(reason: "socket failed") }
     let boundPort: UInt16?
@@ -234,23 +277,58 @@ public final class CaptureServer: Sendable {
         close(connection)
       }
     }
-    while let request = reader.readRequest(connection: index) {
-      state.withVisibleLock { $0.requests.append(request) }
-      let answer = respond(request)
-      let sent = answer.bytes.withUnsafeBytes {
-        send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+    while var request = reader.readHead(connection: index) {
+      let answer: Answer
+      switch afterHead(request) {
+      case .readBody:
+        guard reader.readBody(of: &request) else { return }
+        state.withVisibleLock { $0.requests.append(request) }
+        answer = respond(request)
+      case .interim(let bytes):
+        guard Self.write(bytes, to: connection), reader.readBody(of: &request) else { return }
+        state.withVisibleLock { $0.requests.append(request) }
+        answer = respond(request)
+      case .final(let final):
+        state.withVisibleLock { $0.requests.append(request) }
+        answer = final
       }
-      if sent >= 0, let endless = answer.endless, !endless.isEmpty {
-        var written = 0
-        while written < Self.endlessLimit {
-          let count = endless.withUnsafeBytes {
-            send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-          }
-          if count <= 0 { return }
-          written += count
+      guard write(answer, to: connection), !answer.closes else { return }
+    }
+  }
+
+  /// Writes `answer`; false when the connection is gone or the answer was endless.
+  private func write(_ answer: Answer, to connection: Int32) -> Bool {
+    guard Self.write(answer.bytes, to: connection) else { return false }
+    if let repeated = answer.repeated {
+      for _ in 0..<answer.repeatCount {
+        guard Self.write(repeated, to: connection) else { return false }
+      }
+    }
+    if let endless = answer.endless, !endless.isEmpty {
+      var written = 0
+      while written < Self.endlessLimit {
+        let count = endless.withUnsafeBytes {
+          send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
         }
+        if count <= 0 { return false }
+        written += count
       }
-      if sent < 0 || answer.closes { return }
+    }
+    return true
+  }
+
+  /// Writes every byte of `bytes`; false when the connection is gone.
+  private static func write(_ bytes: [UInt8], to connection: Int32) -> Bool {
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let count = send(
+          connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { return false }
+        offset += count
+      }
+      return true
     }
   }
 
@@ -295,27 +373,36 @@ public final class CaptureServer: Sendable {
       return bytes
     }
 
-    mutating func readRequest(connection index: Int) -> Request? {
+    /// Reads the next request's head; `nil` when the connection ends first.
+    mutating func readHead(connection index: Int) -> Request? {
       var head: [UInt8] = []
       while true {
         guard let line = readLine() else { return nil }
         head += line
         if line == [0x0D, 0x0A] { break }
       }
-      var request = Request(head: head, framedBody: [], body: [], connection: index)
+      let now = ContinuousClock.now
+      return Request(
+        head: head, framedBody: [], body: [], connection: index, headReceived: now,
+        bodyReceived: now)
+    }
+
+    /// Reads the body `request`'s head frames into it; false when the connection ends first.
+    mutating func readBody(of request: inout Request) -> Bool {
+      defer { request.bodyReceived = ContinuousClock.now }
       if let length = request.values(of: "Content-Length").first.flatMap({ Int($0) }) {
-        guard let body = read(length) else { return nil }
+        guard let body = read(length) else { return false }
         request.framedBody = body
         request.body = body
       } else if request.values(of: "Transfer-Encoding").contains(where: {
         $0.lowercased().contains("chunked")
       }) {
         while true {
-          guard let sizeLine = readLine() else { return nil }
+          guard let sizeLine = readLine() else { return false }
           request.framedBody += sizeLine
           let text = String(decoding: sizeLine.dropLast(2), as: UTF8.self)
           guard let size = Int(text.split(separator: ";").first ?? "", radix: 16) else {
-            return nil
+            return false
           }
           if size == 0 {
             while let trailer = readLine() {
@@ -324,12 +411,12 @@ public final class CaptureServer: Sendable {
             }
             break
           }
-          guard let data = read(size + 2) else { return nil }
+          guard let data = read(size + 2) else { return false }
           request.framedBody += data
           request.body += data.dropLast(2)
         }
       }
-      return request
+      return true
     }
   }
 }
