@@ -9,7 +9,10 @@
 /// The user information (`user:password@`) and the values of query items that usually hold
 /// secrets (`access_token`, `api_key`, `signature` and the like), in the query, as
 /// `name=value` pairs in the fragment (`#access_token=…`) or as path parameters
-/// (`/app;jsessionid=…`), are replaced by ``HTTPFields/redactedValue``.
+/// (`/app;jsessionid=…`), are replaced by ``HTTPFields/redactedValue``. A value that,
+/// percent-decoded, is itself a URL (`?next=https%3A%2F%2Fme%3Apw%40…`, `?redirect_uri=https://…`)
+/// loses the same parts, up to three URLs deep (a value deeper still is hidden whole); every
+/// other byte is kept as it was.
 ///
 /// ```swift
 /// let url = URL(string: "https://me:pw@api.example.com/items?api_key=abc&page=2")!
@@ -74,6 +77,10 @@ public enum URLRedaction {
   /// A URL's text (absolute or relative) with its user information (when `hidingUserInfo`)
   /// and the values of the query items whose raw name `hidesQueryItem` accepts replaced by
   /// `replacement`; the values taken out (decoded) are added to `removed`.
+  ///
+  /// A value that is not hidden but, percent-decoded, is itself a URL (`?next=https%3A%2F%2F…`)
+  /// is redacted by the same rule, up to `Cutter.nestingLimit` URLs deep; its secrets are replaced
+  /// where they stand in the outer text, so every other byte stays as it was.
   package static func redacted(
     text: String,
     hidingUserInfo: Bool,
@@ -81,120 +88,24 @@ public enum URLRedaction {
     hidesQueryItem: (String) -> Bool,
     removed: inout [String]
   ) -> String {
-    var rest = Substring(text)
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    // scheme://[userinfo@]authority
-    if let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") {
-      let authorityStart = rest.index(colon, offsetBy: 3)
-      result += rest[..<authorityStart]
-      rest = rest[authorityStart...]
-      let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-      let authority = rest[..<authorityEnd]
-      if hidingUserInfo, let at = authority.lastIndex(of: "@") {
-        let userInfo = authority[..<at]
-        if userInfo != Substring(replacement) {
-          if let colon = userInfo.firstIndex(of: ":") {
-            removed.append(
-              PercentEncoding.decode(String(userInfo[userInfo.index(after: colon)...])))
-          }
-          removed.append(PercentEncoding.decode(String(userInfo)))
-        }
-        result += replacement
-        result += authority[at...]
-      } else {
-        result += authority
-      }
-      rest = rest[authorityEnd...]
+    let bytes = Array(text.utf8)
+    let cuts = withoutActuallyEscaping(hidesQueryItem) { hides in
+      var cutter = Cutter(
+        hidingUserInfo: hidingUserInfo, replacement: replacement, hidesQueryItem: hides)
+      let cuts = cutter.cuts(in: bytes[...], depth: 0)
+      removed += cutter.removed
+      return cuts
     }
-    var fragment: Substring = ""
-    if let hash = rest.firstIndex(of: "#") {
-      fragment = rest[hash...]
-      rest = rest[..<hash]
+    guard !cuts.isEmpty else { return text }
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count + cuts.count * replacement.utf8.count)
+    var position = 0
+    for cut in cuts.sorted(by: { $0.lowerBound < $1.lowerBound }) where cut.lowerBound >= position {
+      output += bytes[position..<cut.lowerBound]
+      output += replacement.utf8
+      position = cut.upperBound
     }
-    // `name=value` pairs after `#` hold secrets too: an OAuth implicit grant's
-    // `#access_token=…` in a redirect's `Location`.
-    if fragment.contains("=") {
-      let pairs = redactedPairs(
-        fragment.dropFirst(), replacement: replacement, hidesQueryItem: hidesQueryItem,
-        removed: &removed)
-      fragment = Substring("#" + pairs)
-    }
-    // Path parameters (`/app;jsessionid=…`, RFC 3986 section 3.3) carry session identifiers.
-    let pathEnd = rest.firstIndex(of: "?") ?? rest.endIndex
-    if rest[..<pathEnd].contains(";") {
-      result += redactedPathParameters(
-        rest[..<pathEnd], replacement: replacement, hidesQueryItem: hidesQueryItem,
-        removed: &removed)
-      rest = rest[pathEnd...]
-    }
-    guard let mark = rest.firstIndex(of: "?") else {
-      return result + rest + fragment
-    }
-    result += rest[...mark]
-    result += redactedPairs(
-      rest[rest.index(after: mark)...], replacement: replacement,
-      hidesQueryItem: hidesQueryItem, removed: &removed)
-    return result + fragment
-  }
-
-  /// A path whose `;name=value` parameters have the values of the names `hidesQueryItem`
-  /// accepts replaced by `replacement`; the values taken out (decoded) are added to `removed`.
-  private static func redactedPathParameters(
-    _ path: Substring,
-    replacement: String,
-    hidesQueryItem: (String) -> Bool,
-    removed: inout [String]
-  ) -> String {
-    var segments: [String] = []
-    for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
-      var parts: [String] = []
-      for (index, part) in segment.split(separator: ";", omittingEmptySubsequences: false)
-        .enumerated()
-      {
-        guard index > 0, let equals = part.firstIndex(of: "="),
-          hidesQueryItem(String(part[..<equals]))
-        else {
-          parts.append(String(part))
-          continue
-        }
-        let value = part[part.index(after: equals)...]
-        if value != Substring(replacement) {
-          removed.append(PercentEncoding.decode(String(value)))
-        }
-        parts.append(part[...equals] + replacement)
-      }
-      segments.append(parts.joined(separator: ";"))
-    }
-    return segments.joined(separator: "/")
-  }
-
-  /// `name=value` pairs joined by `&` with the values of the names `hidesQueryItem` accepts
-  /// replaced by `replacement`; the values taken out (decoded) are added to `removed`.
-  private static func redactedPairs(
-    _ pairs: Substring,
-    replacement: String,
-    hidesQueryItem: (String) -> Bool,
-    removed: inout [String]
-  ) -> String {
-    var result = ""
-    var first = true
-    for item in pairs.split(separator: "&", omittingEmptySubsequences: false) {
-      if !first { result += "&" }
-      first = false
-      let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      let name = parts[0]
-      if name.count < item.count, hidesQueryItem(String(name)) {
-        if parts.count > 1, parts[1] != Substring(replacement) {
-          removed.append(Redaction.decodeFormComponent(parts[1]))
-        }
-        result += name
-        result += "="
-        result += replacement
-      } else {
-        result += item
-      }
-    }
-    return result
+    output += bytes[position...]
+    return String(decoding: output, as: UTF8.self)
   }
 }
