@@ -10,8 +10,11 @@ extension Endpoint: CustomReflectable {
   /// hidden, the payload as ``RequestPayload/customMirror`` shows it.
   public var customMirror: Mirror {
     let shownQuery = query.map { item in
-      URLRedaction.isSensitiveQueryName(item.name) && item.value != nil
-        ? URLQueryItem(name: item.name, value: HTTPFields.redactedValue) : item
+      guard let value = item.value else { return item }
+      return URLQueryItem(
+        name: item.name,
+        value: URLRedaction.isSensitiveQueryName(item.name)
+          ? HTTPFields.redactedValue : URLRedaction.redacted(value: value))
     }
     return Mirror(
       self,

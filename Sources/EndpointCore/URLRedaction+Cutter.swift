@@ -75,7 +75,7 @@ extension URLRedaction {
           }
           cuts.append(value.startIndex..<value.endIndex)
         } else {
-          cuts += nestedCuts(value, depth: depth)
+          cuts += valueCuts(value, depth: depth)
         }
       }
       return cuts
@@ -97,7 +97,7 @@ extension URLRedaction {
             }
             cuts.append(value.startIndex..<value.endIndex)
           } else {
-            cuts += nestedCuts(value, depth: depth)
+            cuts += valueCuts(value, depth: depth)
           }
         }
       }
@@ -107,7 +107,7 @@ extension URLRedaction {
     /// The cuts in a value that is not hidden itself: when, percent-decoded, it is a URL
     /// (`https%3A%2F%2F…`, or `https://…` as it is) the secrets of that URL, or of the URL a
     /// value encoded more than once decodes to; nothing for any other value.
-    private mutating func nestedCuts(_ value: ArraySlice<UInt8>, depth: Int) -> [Range<Int>] {
+    mutating func valueCuts(_ value: ArraySlice<UInt8>, depth: Int) -> [Range<Int>] {
       // A URL needs a `:`, an encoded one a `%`: most values have neither.
       guard value.contains(UInt8(ascii: ":")) || value.contains(UInt8(ascii: "%")) else {
         return []
@@ -126,7 +126,7 @@ extension URLRedaction {
       let inner =
         isURL
         ? cuts(in: decoded.bytes[...], depth: depth + 1)
-        : nestedCuts(decoded.bytes[...], depth: depth + 1)
+        : valueCuts(decoded.bytes[...], depth: depth + 1)
       return inner.map { decoded.offsets[$0.lowerBound]..<decoded.offsets[$0.upperBound] }
     }
 

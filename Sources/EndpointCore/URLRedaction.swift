@@ -96,6 +96,43 @@ public enum URLRedaction {
       removed += cutter.removed
       return cuts
     }
+    return replacing(cuts, in: bytes, of: text, with: replacement)
+  }
+
+  /// A query, form or path-parameter value that is not a secret itself, with the user
+  /// information and secret query values of a URL it holds (percent-encoded or as it is)
+  /// replaced by `replacement`, as ``redacted(_:additionalQueryNames:)`` treats such a value
+  /// inside a URL; any other value unchanged. The values taken out (decoded) are added to
+  /// `removed`.
+  package static func redacted(
+    value: String,
+    replacement: String = HTTPFields.redactedValue,
+    hidesQueryItem: (String) -> Bool = { isSensitiveQueryName($0) },
+    removed: inout [String]
+  ) -> String {
+    let bytes = Array(value.utf8)
+    let cuts = withoutActuallyEscaping(hidesQueryItem) { hides in
+      var cutter = Cutter(hidingUserInfo: true, replacement: replacement, hidesQueryItem: hides)
+      let cuts = cutter.valueCuts(bytes[...], depth: 0)
+      removed += cutter.removed
+      return cuts
+    }
+    return replacing(cuts, in: bytes, of: value, with: replacement)
+  }
+
+  /// A query value shown by the SDK's rule: ``redacted(value:replacement:hidesQueryItem:removed:)``
+  /// with ``HTTPFields/redactedValue`` and the standard names.
+  package static func redacted(value: String) -> String {
+    var removed: [String] = []
+    return redacted(value: value, removed: &removed)
+  }
+
+  private static func replacing(
+    _ cuts: [Range<Int>],
+    in bytes: [UInt8],
+    of text: String,
+    with replacement: String
+  ) -> String {
     guard !cuts.isEmpty else { return text }
     var output: [UInt8] = []
     output.reserveCapacity(bytes.count + cuts.count * replacement.utf8.count)

@@ -115,7 +115,9 @@ public struct NoMatchingStub: Error, Sendable, CustomStringConvertible {
       !URLRedaction.isSensitiveQueryName($0.name)
     }
     if !items.isEmpty {
-      let pairs = items.map { "\(swiftString($0.name)): \(swiftString($0.value ?? ""))" }
+      let pairs = items.map {
+        "\(swiftString($0.name)): \(swiftString(URLRedaction.redacted(value: $0.value ?? "")))"
+      }
       code += ".query([\(pairs.joined(separator: ", "))])"
     }
     // A body holding a secret stays out of the suggestion, as query credentials do: a rule

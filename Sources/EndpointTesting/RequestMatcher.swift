@@ -113,7 +113,8 @@ struct RequestMatcher: Sendable {
     if items.isEmpty { return "<none>" }
     return items.map { item in
       let value =
-        URLRedaction.isSensitiveQueryName(item.name) ? HTTPFields.redactedValue : item.value
+        URLRedaction.isSensitiveQueryName(item.name)
+        ? HTTPFields.redactedValue : URLRedaction.redacted(value: item.value)
       return "\(item.name)=\(value)"
     }.joined(separator: "&")
   }

@@ -1,6 +1,7 @@
 import EndpointTestSupport
 import EndpointTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// Every secret form the SDK promises to hide, each value holding the word `canary`, sent
@@ -10,7 +11,13 @@ enum SecretSweep {
     "https://alice:canary-userinfo@api.example.com/v1/items?token=canary-q1"
     + "&access_token=canary-q2&api_key=canary-q3&password=canary-q4&client_secret=canary-q5"
     + "&signature=canary-q6&X-Amz-Signature=canary-q7&X-Amz-Credential=canary-q8"
-    + "&page=2#access_token=canary-fragment&state=xyz"
+    + nestedQuery + "&page=2#access_token=canary-fragment&state=xyz"
+
+  /// URLs carried in non-secret query values: percent-encoded (user information and a token
+  /// inside), and as they are.
+  static let nestedQuery =
+    "&next=https%3A%2F%2Fdave%3Acanary-nested-pw%40login.example%2Fcb%3Faccess_token%3D"
+    + "canary-nested-q%26lang%3Den&redirect_uri=https://login.example/cb?code=canary-raw-nested"
 
   /// The same, with a query parameter only the caller's ``redaction`` names.
   static let urlWithCustomName = url.replacingOccurrences(
@@ -103,6 +110,33 @@ enum SecretSweep {
     #expect(written.contains("state=xyz"), "the fragment's other pairs are kept")
   }
 
+  @Test func aNestedURLsSecretsReachNeitherALogLineNorAFixture() async throws {
+    let url = try #require(
+      URL(string: "https://api.example.com/login?page=2" + SecretSweep.nestedQuery))
+    let file = temporaryFixture()
+    let lines = LoggedLines()
+    let client = ReplayClient(
+      fixture: file, recordingWith: SecretSweep.Server(), environment: [:]
+    ).with(LoggingMiddleware(includesHeaders: true) { lines.append($0.description) })
+    let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+    _ = try await body.collect(upTo: 1 << 20)
+
+    let logged = lines.value
+    #expect(logged.count == 1)
+    for line in logged {
+      SecretSweep.expectNone(in: line, "log line")
+      #expect(line.contains("login.example%2Fcb") && line.contains("lang%3Den"), "\(line)")
+    }
+    let written = try String(contentsOf: file, encoding: .utf8)
+    SecretSweep.expectNone(in: written, "fixture file")
+    #expect(written.contains("login.example%2Fcb") && written.contains("lang%3Den"))
+
+    // The redacted fixture still answers the same request, offline.
+    let replayer = ReplayClient(
+      fixture: file, recordingWith: NoNetworkClient(), environment: ["CI": "true"])
+    #expect(try await replayer.send(HTTPRequest(method: .get, url: url)).0.status == 200)
+  }
+
   @Test func recordedErrorsHoldNoSecret() async throws {
     let file = temporaryFixture()
     let recorder = ReplayClient(
@@ -151,7 +185,9 @@ enum SecretSweep {
 
   @Test func stubErrorsShowNoSecret() async throws {
     let stub = StubClient()
-    stub.on(.post, "/v1/items").header("X-Other", "1").reply(status: 200)
+    // The rule names `next`: the check shows the request's value of it.
+    stub.on(.post, "/v1/items").query(["next": "https://login.example/"]).header("X-Other", "1")
+      .reply(status: 200)
     do {
       _ = try await stub.send(try SecretSweep.request())
       Issue.record("no NoMatchingStub")
@@ -159,6 +195,7 @@ enum SecretSweep {
       SecretSweep.expectNone(in: "\(error)", "NoMatchingStub")
       SecretSweep.expectNone(in: error.suggestedRule, "NoMatchingStub.suggestedRule")
       #expect(error.suggestedRule.contains(#"stub.on(.post, "#))
+      #expect("\(error)".contains("got next=https://<redacted>@login.example"), "\(error)")
     }
 
     let failing = StubClient()
@@ -270,6 +307,13 @@ enum SecretSweep {
       }
     }
   }
+}
+
+/// Log lines, kept in order.
+private final class LoggedLines: Sendable {
+  private let lines = Mutex<[String]>([])
+  func append(_ line: String) { lines.withVisibleLock { $0.append(line) } }
+  var value: [String] { lines.withVisibleLock { $0 } }
 }
 
 /// A client that fails as Foundation does, naming the URL with its secrets.

@@ -273,7 +273,14 @@ extension Redaction {
     return pairs.split(separator: "&", omittingEmptySubsequences: false).map { pair in
       guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
       let rawName = pair[..<equals]
-      guard hidesQueryParameter(Self.decodeFormComponent(rawName)) else { return String(pair) }
+      guard hidesQueryParameter(Self.decodeFormComponent(rawName)) else {
+        // A URL in the value (`redirect_uri=https%3A%2F%2F…`) loses its own secrets.
+        return rawName + "="
+          + URLRedaction.redacted(
+            value: String(pair[pair.index(after: equals)...]), replacement: replacement,
+            hidesQueryItem: { hidesQueryParameter(Self.decodeFormComponent(Substring($0))) },
+            removed: &removed)
+      }
       let value = pair[pair.index(after: equals)...]
       if value != Substring(HTTPFields.redactedValue), value != Substring(replacement) {
         removed.append(Self.decodeFormComponent(value))

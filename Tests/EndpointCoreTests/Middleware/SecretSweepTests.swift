@@ -11,7 +11,14 @@ enum SecretForms {
     "https://alice:canary-userinfo@api.example.com/v1/items?token=canary-q1"
       + "&access_token=canary-q2&api_key=canary-q3&password=canary-q4&client_secret=canary-q5"
       + "&signature=canary-q6&X-Amz-Signature=canary-q7&X-Amz-Credential=canary-q8"
-      + "&X-Amz-Security-Token=canary-q9&page=2#access_token=canary-fragment&token_type=bearer")
+      + "&X-Amz-Security-Token=canary-q9" + nestedQuery
+      + "&page=2#access_token=canary-fragment&token_type=bearer")
+
+  /// URLs carried in non-secret query values: percent-encoded (user information and a token
+  /// inside), and as they are.
+  static let nestedQuery =
+    "&next=https%3A%2F%2Fdave%3Acanary-nested-pw%40login.example%2Fcb%3Faccess_token%3D"
+    + "canary-nested-q%26lang%3Den&redirect_uri=https://login.example/cb?code=canary-raw-nested"
 
   /// A URL whose only credential is a token given as the user name.
   static let tokenAsUserURL = testURL("https://canary-user-token@api.example.com/repos")
@@ -130,7 +137,10 @@ enum SecretForms {
     let url = SecretForms.url
     let fields = try SecretForms.fields()
     let json = #"{"client_secret":"canary-json","user":"ada"}"#
-    let form = RequestPayload.formURLEncoded([("password", "canary-form"), ("user", "ada")])
+    let form = RequestPayload.formURLEncoded([
+      ("password", "canary-form"), ("user", "ada"),
+      ("redirect_uri", "https://eve:canary-form-nested@login.example/cb?code=canary-form-code"),
+    ])
     let now = ContinuousClock.now
     var values: [(name: String, value: Any, shows: [String])] = [
       ("HTTPFields", fields, ["Accept", "application/json", "Authorization"]),
@@ -153,6 +163,8 @@ enum SecretForms {
           query: [
             URLQueryItem(name: "access_token", value: "canary-item"),
             URLQueryItem(name: "page", value: "3"),
+            URLQueryItem(
+              name: "next", value: "https://eve:canary-item-pw@login.example/?token=canary-item-q"),
           ],
           headers: ["Authorization": "Bearer canary-endpoint", "Accept": "text/csv"],
           payload: form, parser: .string),
