@@ -4,6 +4,10 @@
 #   scripts/test.sh
 #
 # 1. format lint   scripts/lint.sh: swift format lint --strict over every Swift directory
+# 1b. redaction coverage scripts/check-redaction-coverage.sh (sources only, no build): every
+#                  public type that stores a URL, a request, a response, fields, a body or a
+#                  credential has a redacting mirror and a secret sweep entry, or a reason in
+#                  scripts/redaction-coverage-exempt.txt
 # 2. build         swift build --build-tests -Xswiftc -warnings-as-errors
 # 3. tests         starts httpbin and the fault server (scripts/servers.sh), runs swift test
 #                  (the stress suites each on their own afterwards), stops the servers (also on
@@ -201,6 +205,7 @@ run_example() {
 
 check_tools
 stage "format lint" scripts/lint.sh
+stage "redaction coverage" scripts/check-redaction-coverage.sh
 stage "build" build
 # Marked as started before the attempt, so the EXIT trap stops whatever did start.
 SERVERS_STARTED=1

@@ -259,6 +259,15 @@ enum SecretSweep {
       ),
     ]
 
+    values.append(
+      (
+        "StubResponse",
+        StubResponse.text(
+          "ada", headers: ["Authorization": "Bearer canary-stub-reply", "Accept": "text/csv"]),
+        ["Authorization", "text/csv"]
+      ))
+    values.append(("StubClient", StubClient(baseURL: url), ["api.example.com", "page=2"]))
+
     var redaction = SecretSweep.redaction
     redaction.secrets = ["canary-registered-secret"]
     values.append(("FixtureRedaction", redaction, ["X-Shop-Key", "1 registered"]))
@@ -300,7 +309,7 @@ enum SecretSweep {
       SecretSweep.expectNone(in: text, "\(name) dump")
       // What was sent stays readable: the host, the plain query item, the plain field.
       let sent =
-        ["Fixture.Response", "FixtureRedaction"].contains(name)
+        ["Fixture.Response", "FixtureRedaction", "StubResponse", "StubClient"].contains(name)
         ? [] : ["api.example.com", "page=2", "Accept"]
       for marker in sent + shows {
         #expect(text.contains(marker), "\(name) dump lacks \(marker): \(text)")

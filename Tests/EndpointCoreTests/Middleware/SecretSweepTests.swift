@@ -155,6 +155,8 @@ enum SecretForms {
         ["401", "api.example.com", "page=2", "application/json", "Set-Cookie"]
       ),
       ("HTTPBody", HTTPBody(json), ["ada"]),
+      ("HTTPBody.Lines", HTTPBody(json).lines, ["ada"]),
+      ("HTTPBody.ServerSentEvents", HTTPBody(json).serverSentEvents, ["ada"]),
       ("RequestPayload", form, ["ada", "x-www-form-urlencoded"]),
       (
         "Endpoint",
@@ -189,6 +191,20 @@ enum SecretForms {
     for (name, error) in try coreErrors() {
       values.append((name, error, ["example.com"]))
     }
+    // A page as a paginator's rule receives it.
+    let pages = Recorder<[Paginator<String>.Page]>([])
+    let paging = Paginator<String> { page in
+      pages.update { $0.append(page) }
+      return nil
+    }
+    let server = ScriptedClient { _, _ in
+      reply(200, headers: [("Set-Cookie", "sid=canary-page-cookie"), ("X-Page", "1")], body: "ada")
+    }
+    for try await _ in server.pages(
+      of: Endpoint<String>(.get, url: url, parser: .string), paginator: paging)
+    {}
+    let page = try #require(pages.value.first)
+    values.append(("Paginator.Page", page, ["api.example.com", "page=2", "X-Page", "ada"]))
     // Middleware that keep a credential or a URL, alone and inside a client.
     let api = testURL("https://alice:canary-base@api.example.com/v1?api_key=canary-base-key")
     let middleware: [(String, any Middleware, [String])] = [
