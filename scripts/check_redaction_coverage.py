@@ -116,6 +116,16 @@ def parse(types, extensions_with_mirror):
                         types[qualified] = TypeInfo(
                             qualified, kind, public, path.relative_to(ROOT), number)
                 pending = (qualified, kind, public)
+                # A body on the declaration's line: `public enum E { case a(URL), b }`.
+                body = line.partition("{")[2]
+                info = types.get(qualified)
+                if info is not None and body:
+                    if kind == "enum" and re.search(r"\bcase\b[^}]*\(", body):
+                        info.stored.append(("case", body))
+                    for prop, type_text in re.findall(
+                            r"\b(?:let|var)\s+(\w+)\s*:\s*([^;{}=]+)", body):
+                        if "->" not in type_text and "static" not in body:
+                            info.stored.append((prop, type_text))
             elif owner and owner[1] != "protocol":
                 info = types.get(owner[0])
                 stored = STORED.match(line)
