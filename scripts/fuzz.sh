@@ -24,7 +24,7 @@ SECONDS_EACH="${1:-60}"
 shift $(($# > 0 ? 1 : 0))
 TARGETS=("$@")
 if [[ ${#TARGETS[@]} == 0 ]]; then
-  TARGETS=(HeadParser Lines ServerSentEvents URLPath HTTPFields Multipart RetryAfter Fixture)
+  TARGETS=(HeadParser Lines ServerSentEvents URLPath URLRedaction HTTPFields Multipart RetryAfter Fixture)
 fi
 
 OUT="$ROOT/.build/fuzz"

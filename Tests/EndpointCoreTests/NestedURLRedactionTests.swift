@@ -173,4 +173,14 @@ import Testing
       to: try HTTPFields([("Location", url.absoluteString)]))
     #expect(fields["Location"]?.contains("canary") == false)
   }
+
+  @Test func aURLInAFormFieldLosesItsSecrets() throws {
+    let body = Data(
+      "redirect_uri=https%3A%2F%2Fu%3Acanary%40b.example%2Fcb%3Fcode%3Dcanary&user=ada".utf8)
+    let redacted = Redaction.standard.apply(
+      toBody: body, contentType: "application/x-www-form-urlencoded")
+    #expect(
+      String(decoding: redacted, as: UTF8.self)
+        == "redirect_uri=https%3A%2F%2F<redacted>%40b.example%2Fcb%3Fcode%3D<redacted>&user=ada")
+  }
 }
