@@ -51,31 +51,37 @@ CASE = re.compile(r"^(?:indirect\s+)?case\s+(?P<body>.*)$")
 
 
 def strip(text):
-    """Swift text without comments and string literal contents (so braces in them don't count)."""
+    """Swift text without comments and string literal contents (so braces in them don't count),
+    every newline kept so line numbers stay right."""
     out = []
     i, n = 0, len(text)
+
+    def skip(j):
+        out.append("\n" * text.count("\n", i, j))
+        return j
+
     while i < n:
         if text.startswith("//", i):
             j = text.find("\n", i)
             i = n if j < 0 else j
         elif text.startswith("/*", i):
             j = text.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-        elif text.startswith('"""', i):
-            j = text.find('"""', i + 3)
+            i = skip(n if j < 0 else j + 2)
+        elif text[i] == '"' or (text[i] == "#" and re.match(r'#+"', text[i:i + 8])):
+            hashes = len(text[i:]) - len(text[i:].lstrip("#"))
+            start = i + hashes
+            if text.startswith('"""', start):
+                close = '"""' + "#" * hashes
+                j = text.find(close, start + 3)
+                j = n if j < 0 else j + len(close)
+            else:
+                close = '"' + "#" * hashes
+                j = start + 1
+                while j < n and not text.startswith(close, j) and text[j] != "\n":
+                    j += 2 if text[j] == "\\" and hashes == 0 else 1
+                j = min(n, j + len(close)) if j < n and text[j] != "\n" else j
             out.append('""')
-            i = n if j < 0 else j + 3
-        elif text[i] == '"' or text.startswith('#"', i):
-            hashes = 0
-            while text[i] == "#":
-                hashes += 1
-                i += 1
-            close = '"' + "#" * hashes
-            j = i + 1
-            while j < n and not text.startswith(close, j) and text[j] != "\n":
-                j += 2 if text[j] == "\\" and hashes == 0 else 1
-            out.append('""')
-            i = j + len(close)
+            i = skip(j)
         else:
             out.append(text[i])
             i += 1
@@ -132,7 +138,7 @@ def parse(types, extensions_with_mirror):
                 case = CASE.match(line)
                 if stored and not stored["static"]:
                     rest = stored["rest"] or ""
-                    computed = rest.startswith("{") and not line.rstrip().endswith("{ didSet {")
+                    computed = rest.startswith("{") and not re.search(r"\b(didSet|willSet)\b", rest)
                     # A closure's captures are not shown by reflection; its type is not data.
                     closure = "->" in stored["type"]
                     if not computed and not closure and info is not None:
