@@ -216,7 +216,13 @@ async def handle(reader, writer, scheme):
             await H2Session(reader, writer).run()
         else:
             await serve_http11(reader, writer, scheme)
-    except (ConnectionError, ssl.SSLError, asyncio.IncompleteReadError):
+    except (
+        ConnectionError,
+        ssl.SSLError,
+        asyncio.IncompleteReadError,
+        h2.exceptions.H2Error,
+        h11.ProtocolError,
+    ):
         pass
     finally:
         writer.close()
