@@ -26,6 +26,9 @@
 #   export ENDPOINT_HTTPS_MTLS_URL=https://127.0.0.1:PORT6  (requires a client certificate)
 #   export ENDPOINT_TEST_TLS_DIR=/absolute/path/.test-servers/tls  (every file of make_test_ca.py:
 #          client certificates, the second authority, the server's key pin)
+#   export ENDPOINT_H2_CAPTURE_URL=https://127.0.0.1:PORT7  (Tests/Servers/h2_capture_server.py:
+#          answers with the request as its HTTP/2 or HTTP/1.1 layer decoded it; h2 by ALPN)
+#   export ENDPOINT_H2_CAPTURE_PLAIN_URL=http://127.0.0.1:PORT8  (the same, cleartext HTTP/1.1)
 #
 # Use them by hand with: scripts/servers.sh start && source .test-servers/env && swift test
 # Everything listens on loopback only. PIDs and logs live in .test-servers/.
@@ -38,7 +41,8 @@ REQUIREMENTS="$ROOT/Tests/Servers/requirements.txt"
 FAULT_SERVER="$ROOT/Tests/Servers/fault_server.py"
 MAKE_TEST_CA="$ROOT/Tests/Servers/make_test_ca.py"
 TLS_SERVER="$ROOT/Tests/Servers/tls_server.py"
-SERVERS=(httpbin fault https tls)
+H2_CAPTURE_SERVER="$ROOT/Tests/Servers/h2_capture_server.py"
+SERVERS=(httpbin fault https tls h2capture)
 STAMP="$VENV/.endpoint-requirements.sha256"
 READY_TIMEOUT="${ENDPOINT_SERVERS_TIMEOUT:-60}"
 
@@ -198,7 +202,7 @@ cmd_stop() {
     stop_pid "$name" "$(cat "$pid_file")"
     rm -f "$pid_file"
   done
-  rm -rf "$STATE/env" "$STATE/fault.port" "$STATE/tls.ports" "$STATE/tls"
+  rm -rf "$STATE/env" "$STATE/fault.port" "$STATE/tls.ports" "$STATE/tls" "$STATE/h2capture.ports"
   trap - INT TERM HUP
   log "stopped"
 }
@@ -278,11 +282,16 @@ cmd_start() {
     --port-file "$STATE/tls.ports" < /dev/null >> "$STATE/tls.log" 2>&1 &
   echo $! > "$STATE/tls.pid"
 
+  "$VENV/bin/python" "$H2_CAPTURE_SERVER" --host 127.0.0.1 --certs "$STATE/tls" \
+    --port-file "$STATE/h2capture.ports" < /dev/null > "$STATE/h2capture.log" 2>&1 &
+  echo $! > "$STATE/h2capture.pid"
+
   local httpbin_url="http://127.0.0.1:$httpbin_port"
   local alt_url="http://localhost:$httpbin_port"
   local https_url="https://127.0.0.1:$https_port"
   local https_alt_url="https://localhost:$https_port"
   local fault_url="" tls12_url="" wrong_name_url="" mtls_url="" waited=0 name https_attempts=1
+  local h2_capture_url="" h2_capture_plain_url=""
   while true; do
     # The HTTPS port was free when chosen, but a server binding port 0 in the meantime may have
     # been given it: Hypercorn then exits at once, and is started again on another port.
@@ -313,9 +322,14 @@ cmd_start() {
       wrong_name_url="https://127.0.0.1:$(sed -n 's/^wrong-name //p' "$STATE/tls.ports")"
       mtls_url="https://127.0.0.1:$(sed -n 's/^mtls //p' "$STATE/tls.ports")"
     fi
-    if [[ -n "$fault_url" && -n "$tls12_url" ]] \
+    if [[ -z "$h2_capture_url" && -s "$STATE/h2capture.ports" ]]; then
+      h2_capture_url="https://127.0.0.1:$(sed -n 's/^tls //p' "$STATE/h2capture.ports")"
+      h2_capture_plain_url="http://127.0.0.1:$(sed -n 's/^plain //p' "$STATE/h2capture.ports")"
+    fi
+    if [[ -n "$fault_url" && -n "$tls12_url" && -n "$h2_capture_url" ]] \
       && all_answer "$httpbin_url/get" "$alt_url/get" "$fault_url/echo" \
-        "$https_url/get" "$https_alt_url/get" "$tls12_url/ready"; then
+        "$https_url/get" "$https_alt_url/get" "$tls12_url/ready" \
+        "$h2_capture_url/ready" "$h2_capture_plain_url/ready"; then
       break
     fi
     if ((waited >= READY_TIMEOUT * 5)); then
@@ -338,6 +352,8 @@ export ENDPOINT_HTTPS_WRONG_NAME_URL=$wrong_name_url
 export ENDPOINT_TEST_CA=$STATE/tls/ca.pem
 export ENDPOINT_HTTPS_MTLS_URL=$mtls_url
 export ENDPOINT_TEST_TLS_DIR=$STATE/tls
+export ENDPOINT_H2_CAPTURE_URL=$h2_capture_url
+export ENDPOINT_H2_CAPTURE_PLAIN_URL=$h2_capture_plain_url
 EOF
   log "httpbin at $httpbin_url (also $alt_url), fault server at $fault_url"
   log "HTTPS httpbin at $https_url (also $https_alt_url), TLS 1.2 only at $tls12_url," \

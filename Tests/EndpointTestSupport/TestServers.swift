@@ -52,6 +52,18 @@ public enum TestServers {
     get throws { try url(from: "ENDPOINT_HTTPS_MTLS_URL") }
   }
 
+  /// `Tests/Servers/h2_capture_server.py` over TLS (HTTP/2 and HTTP/1.1 offered by ALPN), with
+  /// the certificate of ``https``: every request is answered with a JSON description of what the
+  /// server's HTTP layer decoded (version, pseudo-header fields, field list in order, body).
+  public static var h2Capture: URL {
+    get throws { try url(from: "ENDPOINT_H2_CAPTURE_URL") }
+  }
+
+  /// The same capture server in cleartext (HTTP/1.1 only).
+  public static var h2CapturePlain: URL {
+    get throws { try url(from: "ENDPOINT_H2_CAPTURE_PLAIN_URL") }
+  }
+
   /// The absolute path of a file made by `Tests/Servers/make_test_ca.py`, such as
   /// `client-cert.pem`, `client-key-encrypted.pem`, `other-client-cert.pem` or
   /// `server-pin.txt`.

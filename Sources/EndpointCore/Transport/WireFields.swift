@@ -16,7 +16,9 @@ package enum WireFields {
   ///   the transport;
   /// - repeated names become one field with the first spelling of the name and the values
   ///   joined by `, ` (`; ` for `Cookie`, RFC 6265), as RFC 9110, section 5.3 allows;
-  /// - a value of only spaces and tabs is sent empty;
+  /// - spaces and tabs around a value are not sent (a value of only those is sent empty), so
+  ///   the value is the same over HTTP/1.1 and HTTP/2, which refuses a request whose value
+  ///   starts or ends with whitespace (RFC 9113, section 8.2.1);
   /// - a `User-Agent` naming the SDK is added when the caller set none.
   package static func forEach(
     in fields: HTTPFields,
@@ -32,21 +34,31 @@ package enum WireFields {
       if FieldName.equals(name, "accept-encoding") { hasAcceptEncoding = true }
       // A name seen before was emitted with its first occurrence.
       if fields[..<index].contains(where: { HTTPToken.namesEqual($0.name, name) }) { continue }
-      var value = fields[index].value
+      var value = trimmed(fields[index].value)
       var later = fields.index(after: index)
       while later < fields.endIndex {
         if HTTPToken.namesEqual(fields[later].name, name) {
-          value += (FieldName.equals(name, "cookie") ? "; " : ", ") + fields[later].value
+          value += (FieldName.equals(name, "cookie") ? "; " : ", ") + trimmed(fields[later].value)
         }
         later = fields.index(after: later)
       }
-      // Whitespace around a value is not part of it (RFC 9110, section 5.5): a value of only
-      // spaces and tabs is an empty one, sent as such (libcurl would drop the field instead).
-      if value.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { value = "" }
-      emit(name, value)
+      // Whitespace around a value is not part of it (RFC 9110, section 5.5); an empty value is
+      // sent as such (libcurl would drop a field of only whitespace instead).
+      emit(name, trimmed(value))
     }
     if !hasUserAgent { emit("User-Agent", defaultUserAgent) }
     if let acceptEncoding, !hasAcceptEncoding { emit("Accept-Encoding", acceptEncoding) }
+  }
+
+  /// `value` without the spaces and tabs at its start and end.
+  package static func trimmed(_ value: String) -> String {
+    let bytes = value.utf8
+    let isWhitespace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+    guard let first = bytes.firstIndex(where: { !isWhitespace($0) }),
+      let last = bytes.lastIndex(where: { !isWhitespace($0) })
+    else { return "" }
+    if first == bytes.startIndex, last == bytes.index(before: bytes.endIndex) { return value }
+    return String(value[first...last])
   }
 
   /// Whether a request with `method` and no body carries `Content-Length: 0`: every method
