@@ -142,6 +142,7 @@ public final class CaptureServer: Sendable {
     var stopped = false
     var listenerClosed = false
     var sockets: [Int32] = []
+    var endlessBytesWritten = 0
   }
 
   /// Starts listening on a free port of 127.0.0.1, or of ::1 when `ipv6` is true.
@@ -241,6 +242,10 @@ public final class CaptureServer: Sendable {
   /// Every byte received so far, per connection, in the order connections were accepted.
   public var bytesByConnection: [[UInt8]] { state.withVisibleLock { $0.bytesByConnection } }
 
+  /// How many bytes of endless answers (``Answer/endless``) were written in all: what the
+  /// clients took before they went away, plus what the connections buffered.
+  public var endlessBytesWritten: Int { state.withVisibleLock { $0.endlessBytesWritten } }
+
   /// How many bytes arrived in all.
   public var totalBytes: Int {
     state.withVisibleLock { $0.bytesByConnection.reduce(0) { $0 + $1.count } }
@@ -312,6 +317,7 @@ public final class CaptureServer: Sendable {
         }
         if count <= 0 { return false }
         written += count
+        state.withVisibleLock { $0.endlessBytesWritten += count }
       }
     }
     return true
