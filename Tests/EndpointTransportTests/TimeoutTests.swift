@@ -69,15 +69,17 @@ import Testing
 
   @Test(arguments: TransportUnderTest.allCases)
   func aDripFeedPassesTheIdleTimeoutButNotTheDeadline(transport: TransportUnderTest) async throws {
-    // 10 bytes over 1.5 s: a byte every 0.15 s keeps an idle timeout of 0.6 s from firing,
-    // while a deadline of 0.8 s stops the transfer even though bytes keep coming.
-    let url = try TestServers.httpbin.adding("/drip?duration=1.5&numbytes=10&delay=0")
-    let idleOnly = try transport.makeClient(idleTimeout: .milliseconds(600), inlineBodyLimit: 0)
+    // 10 bytes over 3 s: a byte every 0.3 s keeps an idle timeout of 2 s from firing (a
+    // loaded machine would have to stall for 1.7 s), while a deadline of 1.5 s stops the
+    // transfer even though bytes keep coming. The idle timeout is longer than the deadline,
+    // so a stall cannot fire it first.
+    let url = try TestServers.httpbin.adding("/drip?duration=3&numbytes=10&delay=0")
+    let idleOnly = try transport.makeClient(idleTimeout: .seconds(2), inlineBodyLimit: 0)
     let (_, body) = try await idleOnly.send(HTTPRequest(method: .get, url: url))
     #expect(try await body.collect(upTo: 1024).count == 10)
 
     let withDeadline = try transport.makeClient(
-      idleTimeout: .milliseconds(600), deadline: .milliseconds(800), inlineBodyLimit: 0)
+      idleTimeout: .seconds(2), deadline: .milliseconds(1500), inlineBodyLimit: 0)
     await #expect(throws: DeadlineExceeded.self) {
       let (_, body) = try await withDeadline.send(HTTPRequest(method: .get, url: url))
       _ = try await body.collect(upTo: 1024)
