@@ -17,10 +17,8 @@ extension Endpoint: CustomReflectable {
           ? HTTPFields.redactedValue : URLRedaction.redacted(value: value))
     }
     return Mirror(
-      self,
-      children: [
-        "method": method,
-        "url": URLRedaction.redacted(url),
+      self, method: method, url: url,
+      [
         "query": shownQuery,
         "headers": headers.redacted(),
         "payload": payload,
@@ -29,7 +27,6 @@ extension Endpoint: CustomReflectable {
         "options": options,
         "urlError": urlError as Any,
         "headerError": headerError as Any,
-      ],
-      displayStyle: .struct)
+      ])
   }
 }

@@ -58,15 +58,12 @@ extension HTTPRequest: CustomReflectable {
   /// preview with its secrets hidden.
   public var customMirror: Mirror {
     Mirror(
-      self,
-      children: [
-        "method": method,
-        "url": URLRedaction.redacted(url),
+      self, method: method, url: url,
+      [
         "headerFields": headerFields.redacted(),
         "body": body?.shownContent(contentType: headerFields["Content-Type"]) as Any,
         "timeout": timeout as Any,
         "options": options,
-      ],
-      displayStyle: .struct)
+      ])
   }
 }

@@ -81,15 +81,12 @@ extension CurlHTTPClient.ConnectionFailure: CustomReflectable {
   /// for `dump(_:)`, LLDB's `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
-      self,
-      children: [
-        "method": method,
-        "url": URLRedaction.redacted(url),
+      self, method: method, url: url,
+      [
         "kind": kind,
         "curlCode": curlCode,
         "detail": Redaction.standard.apply(toText: detail),
-      ],
-      displayStyle: .struct)
+      ])
   }
 }
 

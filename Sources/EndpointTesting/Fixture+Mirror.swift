@@ -9,14 +9,11 @@ extension Fixture.Request: CustomReflectable {
   /// preview with its secrets hidden, for `dump(_:)` and LLDB's `po`.
   public var customMirror: Mirror {
     Mirror(
-      self,
-      children: [
-        "method": method,
-        "url": URLRedaction.redacted(url),
+      self, method: method, url: url,
+      [
         "headerFields": headerFields.redacted(),
         "body": Redaction.standard.preview(of: body, contentType: headerFields["Content-Type"]),
-      ],
-      displayStyle: .struct)
+      ])
   }
 }
 

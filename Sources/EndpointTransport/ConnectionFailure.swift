@@ -86,13 +86,10 @@ extension ConnectionFailure: CustomReflectable {
   /// URL) its code and its message with their secrets hidden.
   public var customMirror: Mirror {
     Mirror(
-      self,
-      children: [
-        "method": method,
-        "url": URLRedaction.redacted(url),
+      self, method: method, url: url,
+      [
         "code": code.rawValue,
         "underlying": detail.map { Redaction.standard.apply(toText: $0) } as Any,
-      ],
-      displayStyle: .struct)
+      ])
   }
 }

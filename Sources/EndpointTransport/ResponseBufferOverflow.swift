@@ -38,9 +38,6 @@ extension ResponseBufferOverflow: CustomReflectable {
   /// The stored properties with the URL shown as ``description`` shows it, for `dump(_:)`, LLDB's
   /// `po` and failed test expectations.
   public var customMirror: Mirror {
-    Mirror(
-      self,
-      children: ["method": method, "url": URLRedaction.redacted(url), "limit": limit],
-      displayStyle: .struct)
+    Mirror(self, method: method, url: url, ["limit": limit])
   }
 }

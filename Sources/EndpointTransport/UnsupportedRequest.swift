@@ -32,9 +32,6 @@ extension UnsupportedRequest: CustomReflectable {
   /// The stored properties with the URL shown as ``description`` shows it, for `dump(_:)`, LLDB's
   /// `po` and failed test expectations.
   public var customMirror: Mirror {
-    Mirror(
-      self,
-      children: ["method": method, "url": URLRedaction.redacted(url), "reason": reason],
-      displayStyle: .struct)
+    Mirror(self, method: method, url: url, ["reason": reason])
   }
 }

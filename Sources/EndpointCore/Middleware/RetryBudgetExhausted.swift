@@ -47,14 +47,11 @@ extension RetryBudgetExhausted: CustomReflectable {
   /// `dump(_:)`, LLDB's `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
-      self,
-      children: [
-        "method": method,
-        "url": URLRedaction.redacted(url),
+      self, method: method, url: url,
+      [
         "attempts": attempts,
         "budget": budget,
         "lastError": Redaction.standard.apply(toText: String(describing: lastError)),
-      ],
-      displayStyle: .struct)
+      ])
   }
 }

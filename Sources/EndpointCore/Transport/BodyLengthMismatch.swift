@@ -72,14 +72,11 @@ extension BodyLengthMismatch: CustomReflectable {
   /// `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
-      self,
-      children: [
-        "method": method,
-        "url": URLRedaction.redacted(url),
+      self, method: method, url: url,
+      [
         "declared": declared,
         "produced": produced,
         "fileURL": fileURL as Any,
-      ],
-      displayStyle: .struct)
+      ])
   }
 }

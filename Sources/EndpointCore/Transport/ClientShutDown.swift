@@ -33,12 +33,6 @@ extension ClientShutDown: CustomReflectable {
   /// The stored properties with the URL shown as ``description`` shows it, for `dump(_:)`, LLDB's
   /// `po` and failed test expectations.
   public var customMirror: Mirror {
-    Mirror(
-      self,
-      children: [
-        "method": method,
-        "url": URLRedaction.redacted(url),
-      ],
-      displayStyle: .struct)
+    Mirror(self, method: method, url: url)
   }
 }

@@ -55,13 +55,10 @@ extension DeadlineExceeded: CustomReflectable {
   /// `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
-      self,
-      children: [
-        "method": method,
-        "url": URLRedaction.redacted(url),
+      self, method: method, url: url,
+      [
         "limit": limit,
         "elapsed": elapsed,
-      ],
-      displayStyle: .struct)
+      ])
   }
 }

@@ -53,13 +53,10 @@ extension IdleTimeout: CustomReflectable {
   /// `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
-      self,
-      children: [
-        "method": method,
-        "url": URLRedaction.redacted(url),
+      self, method: method, url: url,
+      [
         "limit": limit,
         "silence": silence,
-      ],
-      displayStyle: .struct)
+      ])
   }
 }

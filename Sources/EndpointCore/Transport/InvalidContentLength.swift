@@ -53,13 +53,6 @@ extension InvalidContentLength: CustomReflectable {
   /// The stored properties with the URL shown as ``description`` shows it, for `dump(_:)`, LLDB's
   /// `po` and failed test expectations.
   public var customMirror: Mirror {
-    Mirror(
-      self,
-      children: [
-        "method": method,
-        "url": URLRedaction.redacted(url),
-        "value": value,
-      ],
-      displayStyle: .struct)
+    Mirror(self, method: method, url: url, ["value": value])
   }
 }

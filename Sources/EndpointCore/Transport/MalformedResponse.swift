@@ -38,13 +38,6 @@ extension MalformedResponse: CustomReflectable {
   /// The stored properties with the URL shown as ``description`` shows it, for `dump(_:)`, LLDB's
   /// `po` and failed test expectations.
   public var customMirror: Mirror {
-    Mirror(
-      self,
-      children: [
-        "method": method,
-        "url": URLRedaction.redacted(url),
-        "reason": reason,
-      ],
-      displayStyle: .struct)
+    Mirror(self, method: method, url: url, ["reason": reason])
   }
 }

@@ -39,13 +39,10 @@ extension RedirectBodyNotReplayable: CustomReflectable {
   /// `dump(_:)`, LLDB's `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
-      self,
-      children: [
-        "method": method,
-        "url": URLRedaction.redacted(url),
+      self, method: method, url: url,
+      [
         "status": status,
         "location": URLRedaction.redacted(location),
-      ],
-      displayStyle: .struct)
+      ])
   }
 }

@@ -143,10 +143,8 @@ extension TransferMetrics: CustomReflectable {
   /// `dump(_:)`, LLDB's `po` and failed test expectations.
   public var customMirror: Mirror {
     Mirror(
-      self,
-      children: [
-        "method": method,
-        "url": URLRedaction.redacted(url),
+      self, method: method, url: url,
+      [
         "finalURL": finalURL.map { URLRedaction.redacted($0) } as Any,
         "status": status as Any,
         "startDate": startDate,
@@ -165,7 +163,6 @@ extension TransferMetrics: CustomReflectable {
         "bytesReceived": bytesReceived,
         "redirectCount": redirectCount,
         "error": error.map { Redaction.standard.apply(toText: String(describing: $0)) } as Any,
-      ],
-      displayStyle: .struct)
+      ])
   }
 }

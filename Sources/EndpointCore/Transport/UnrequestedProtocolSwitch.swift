@@ -41,13 +41,6 @@ extension UnrequestedProtocolSwitch: CustomReflectable {
   /// The stored properties with the URL shown as ``description`` shows it, for `dump(_:)`, LLDB's
   /// `po` and failed test expectations.
   public var customMirror: Mirror {
-    Mirror(
-      self,
-      children: [
-        "method": method,
-        "url": URLRedaction.redacted(url),
-        "upgrade": upgrade as Any,
-      ],
-      displayStyle: .struct)
+    Mirror(self, method: method, url: url, ["upgrade": upgrade as Any])
   }
 }
