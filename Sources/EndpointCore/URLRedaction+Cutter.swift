@@ -173,7 +173,8 @@ extension URLRedaction {
       while index < value.endIndex {
         offsets.append(index)
         if value[index] == UInt8(ascii: "%"), index + 2 < value.endIndex,
-          let high = Self.hexValue(value[index + 1]), let low = Self.hexValue(value[index + 2]),
+          let high = PercentEncoding.hexValue(value[index + 1]),
+          let low = PercentEncoding.hexValue(value[index + 2]),
           high < 8
         {
           bytes.append(high << 4 | low)
@@ -184,15 +185,6 @@ extension URLRedaction {
         }
       }
       offsets.append(value.endIndex)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-      default: nil
-      }
     }
   }
 }
