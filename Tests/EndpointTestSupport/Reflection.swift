@@ -1,3 +1,5 @@
+import Testing
+
 /// What `dump(_:)` writes of `value`, then every label and value a walk of its mirror meets,
 /// each as `String(describing:)` shows it: what debuggers, `#expect` failure messages and
 /// loggers that walk a value's properties show of it.
@@ -14,4 +16,14 @@ public func reflectedText(_ value: Any, maxDepth: Int = 12) -> String {
   }
   walk(value, depth: 0)
   return out
+}
+
+/// Records a failure naming `what` and showing `text` when `text` holds the word `canary`, which
+/// every secret in the secret sweeps contains.
+public func expectNoCanary(
+  in text: String,
+  _ what: String,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  #expect(!text.contains("canary"), "\(what) leaks: \(text)", sourceLocation: sourceLocation)
 }

@@ -85,14 +85,6 @@ enum SecretSweep {
     }
   }
 
-  static func expectNone(
-    in text: String,
-    _ what: String,
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    #expect(
-      !text.contains("canary"), "\(what) leaks: \(text)", sourceLocation: sourceLocation)
-  }
 }
 
 @Suite struct SecretSweepTests {
@@ -103,8 +95,8 @@ enum SecretSweep {
       environment: [:])
     _ = try await client.send(try SecretSweep.request(custom: true))
     let written = try String(contentsOf: file, encoding: .utf8)
-    SecretSweep.expectNone(in: written, "fixture file")
-    SecretSweep.expectNone(
+    expectNoCanary(in: written, "fixture file")
+    expectNoCanary(
       in: String(decoding: client.fixture.har(), as: UTF8.self), "HAR export")
     #expect(written.contains("ada") && written.contains("page=2"))
     #expect(written.contains("state=xyz"), "the fragment's other pairs are kept")
@@ -124,11 +116,11 @@ enum SecretSweep {
     let logged = lines.value
     #expect(logged.count == 1)
     for line in logged {
-      SecretSweep.expectNone(in: line, "log line")
+      expectNoCanary(in: line, "log line")
       #expect(line.contains("login.example%2Fcb") && line.contains("lang%3Den"), "\(line)")
     }
     let written = try String(contentsOf: file, encoding: .utf8)
-    SecretSweep.expectNone(in: written, "fixture file")
+    expectNoCanary(in: written, "fixture file")
     #expect(written.contains("login.example%2Fcb") && written.contains("lang%3Den"))
 
     // The redacted fixture still answers the same request, offline.
@@ -145,7 +137,7 @@ enum SecretSweep {
     await #expect(throws: SecretSweep.ForeignError.self) {
       try await recorder.send(try SecretSweep.request(custom: true))
     }
-    SecretSweep.expectNone(in: try String(contentsOf: file, encoding: .utf8), "fixture error")
+    expectNoCanary(in: try String(contentsOf: file, encoding: .utf8), "fixture error")
     let replayer = ReplayClient(
       fixture: file, recordingWith: NoNetworkClient(), redaction: SecretSweep.redaction,
       environment: ["CI": "true"])
@@ -153,7 +145,7 @@ enum SecretSweep {
       _ = try await replayer.send(try SecretSweep.request(custom: true))
       Issue.record("the recorded error was not replayed")
     } catch let error as RecordedFailure {
-      SecretSweep.expectNone(in: "\(error)", "RecordedFailure")
+      expectNoCanary(in: "\(error)", "RecordedFailure")
     }
   }
 
@@ -165,7 +157,7 @@ enum SecretSweep {
       _ = try await missing.send(try SecretSweep.request(custom: true))
       Issue.record("no FixtureMissing")
     } catch let error as FixtureMissing {
-      SecretSweep.expectNone(in: "\(error)", "FixtureMissing")
+      expectNoCanary(in: "\(error)", "FixtureMissing")
     }
 
     let file = temporaryFixture()
@@ -179,7 +171,7 @@ enum SecretSweep {
       _ = try await replayer.send(try SecretSweep.request(custom: true))
       Issue.record("no RequestNotInFixture")
     } catch let error as RequestNotInFixture {
-      SecretSweep.expectNone(in: "\(error)", "RequestNotInFixture")
+      expectNoCanary(in: "\(error)", "RequestNotInFixture")
     }
   }
 
@@ -192,8 +184,8 @@ enum SecretSweep {
       _ = try await stub.send(try SecretSweep.request())
       Issue.record("no NoMatchingStub")
     } catch let error as NoMatchingStub {
-      SecretSweep.expectNone(in: "\(error)", "NoMatchingStub")
-      SecretSweep.expectNone(in: error.suggestedRule, "NoMatchingStub.suggestedRule")
+      expectNoCanary(in: "\(error)", "NoMatchingStub")
+      expectNoCanary(in: error.suggestedRule, "NoMatchingStub.suggestedRule")
       #expect(error.suggestedRule.contains(#"stub.on(.post, "#))
       #expect("\(error)".contains("got next=https://<redacted>@login.example"), "\(error)")
     }
@@ -208,9 +200,9 @@ enum SecretSweep {
       try failing.verify()
       Issue.record("no StubVerificationFailure")
     } catch {
-      SecretSweep.expectNone(in: "\(error)", "StubVerificationFailure")
+      expectNoCanary(in: "\(error)", "StubVerificationFailure")
       for recorded in failing.requests {
-        SecretSweep.expectNone(in: "\(recorded)", "RecordedRequest")
+        expectNoCanary(in: "\(recorded)", "RecordedRequest")
       }
     }
   }
@@ -221,8 +213,8 @@ enum SecretSweep {
       try await recording.send(try SecretSweep.request())
     }
     let exchange = try #require(recording.exchanges.first)
-    SecretSweep.expectNone(in: "\(exchange)", "RecordedExchange")
-    SecretSweep.expectNone(in: String(reflecting: exchange), "RecordedExchange reflecting")
+    expectNoCanary(in: "\(exchange)", "RecordedExchange")
+    expectNoCanary(in: String(reflecting: exchange), "RecordedExchange reflecting")
   }
 }
 
@@ -306,7 +298,7 @@ enum SecretSweep {
   @Test func dumpsAndMirrorsShowNoSecretButTheRequest() async throws {
     for (name, value, shows) in try await Self.reflectedValues() {
       let text = reflectedText(value)
-      SecretSweep.expectNone(in: text, "\(name) dump")
+      expectNoCanary(in: text, "\(name) dump")
       // What was sent stays readable: the host, the plain query item, the plain field.
       let sent =
         ["Fixture.Response", "FixtureRedaction", "StubResponse", "StubClient"].contains(name)

@@ -19,12 +19,6 @@ import Testing
     return try #require(components.url)
   }
 
-  static func expectNone(
-    in text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    #expect(!text.contains("canary"), "\(what) leaks: \(text)", sourceLocation: sourceLocation)
-  }
-
   @Test func theTransportsOwnErrorsShowNoSecret() throws {
     let url = try Self.secretURL(try #require(URL(string: "https://api.example.com")), "/a")
     let message = "could not reach \(url.absoluteString)"
@@ -45,9 +39,9 @@ import Testing
       ),
     ]
     for (name, error) in errors {
-      Self.expectNone(in: "\(error)", name)
-      Self.expectNone(in: String(reflecting: error), "\(name) reflecting")
-      Self.expectNone(in: error.localizedDescription, "\(name) localizedDescription")
+      expectNoCanary(in: "\(error)", name)
+      expectNoCanary(in: String(reflecting: error), "\(name) reflecting")
+      expectNoCanary(in: error.localizedDescription, "\(name) localizedDescription")
     }
     // dump(_:), debuggers and `#expect` messages walk the stored properties.
     let configuration: [(String, Any)] = [
@@ -66,7 +60,7 @@ import Testing
     ]
     for (name, value) in errors.map({ ($0.0, $0.1 as Any) }) + configuration {
       let text = reflectedText(value)
-      Self.expectNone(in: text, "\(name) dump")
+      expectNoCanary(in: text, "\(name) dump")
       #expect(text.contains("example.com"), "\(name) dump lacks the host: \(text)")
     }
   }
@@ -84,7 +78,7 @@ import Testing
     ]
     for (what, url) in requests {
       let error = await failure { try await client.send(HTTPRequest(method: .get, url: url)) }
-      Self.expectNone(in: error.map { "\($0)" } ?? "", "\(transport) \(what)")
+      expectNoCanary(in: error.map { "\($0)" } ?? "", "\(transport) \(what)")
     }
     // Every metrics value is reported before or soon after its transfer's error.
     let start = ContinuousClock.now
@@ -93,7 +87,7 @@ import Testing
     }
     #expect(metrics.values.count >= requests.count)
     for value in metrics.values {
-      Self.expectNone(in: "\(value)", "\(transport) TransferMetrics")
+      expectNoCanary(in: "\(value)", "\(transport) TransferMetrics")
     }
   }
 }

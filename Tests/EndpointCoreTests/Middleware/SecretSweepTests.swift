@@ -52,15 +52,6 @@ enum SecretForms {
     }
   }
 
-  /// Fails with the place of every `canary` found in `text`.
-  static func expectNone(
-    in text: String,
-    _ what: String,
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    #expect(
-      !text.contains("canary"), "\(what) leaks: \(text)", sourceLocation: sourceLocation)
-  }
 }
 
 @Suite struct SecretSweepTests {
@@ -124,9 +115,9 @@ enum SecretForms {
 
   @Test func noCoreErrorDescriptionShowsASecret() throws {
     for (name, error) in try Self.coreErrors() {
-      SecretForms.expectNone(in: "\(error)", name)
-      SecretForms.expectNone(in: String(reflecting: error), "\(name) reflecting")
-      SecretForms.expectNone(in: error.localizedDescription, "\(name) localizedDescription")
+      expectNoCanary(in: "\(error)", name)
+      expectNoCanary(in: String(reflecting: error), "\(name) reflecting")
+      expectNoCanary(in: error.localizedDescription, "\(name) localizedDescription")
     }
   }
 
@@ -242,7 +233,7 @@ enum SecretForms {
   @Test func dumpsAndMirrorsShowNoSecretButTheRest() async throws {
     for (name, value, shows) in try await Self.reflectedValues() {
       let text = reflectedText(value)
-      SecretForms.expectNone(in: text, "\(name) dump")
+      expectNoCanary(in: text, "\(name) dump")
       for marker in shows {
         #expect(text.contains(marker), "\(name) dump lacks \(marker): \(text)")
       }
@@ -261,7 +252,7 @@ enum SecretForms {
     for child in Mirror(reflecting: entry).children {
       text += "\(child.label ?? "-"): " + reflectedText(child.value) + "\n"
     }
-    SecretForms.expectNone(in: text, "HTTPLogEntry mirror")
+    expectNoCanary(in: text, "HTTPLogEntry mirror")
     for marker in ["api.example.com", "page=2", "application/json", "user=ada", "\"ada\""] {
       #expect(text.contains(marker), "HTTPLogEntry mirror lacks \(marker): \(text)")
     }
@@ -283,10 +274,10 @@ enum SecretForms {
 
   @Test func headerFieldsPrintWithoutTheirSecrets() throws {
     let fields = try SecretForms.fields()
-    SecretForms.expectNone(in: fields.description, "HTTPFields")
-    SecretForms.expectNone(in: "\(fields)", "HTTPFields interpolated")
+    expectNoCanary(in: fields.description, "HTTPFields")
+    expectNoCanary(in: "\(fields)", "HTTPFields interpolated")
     for field in fields {
-      SecretForms.expectNone(in: "\(field)", "HTTPFields.Field \(field.name)")
+      expectNoCanary(in: "\(field)", "HTTPFields.Field \(field.name)")
     }
     #expect(fields.description.contains("Accept: application/json"))
     #expect(fields.description.contains("Authorization: <redacted>"))
@@ -297,13 +288,13 @@ enum SecretForms {
   @Test func requestsAndMetricsPrintWithoutTheirSecrets() throws {
     let request = HTTPRequest(
       method: .post, url: SecretForms.url, headerFields: try SecretForms.fields())
-    SecretForms.expectNone(in: "\(request)", "HTTPRequest")
-    SecretForms.expectNone(in: String(reflecting: request), "HTTPRequest reflecting")
+    expectNoCanary(in: "\(request)", "HTTPRequest")
+    expectNoCanary(in: String(reflecting: request), "HTTPRequest reflecting")
     let now = ContinuousClock.now
     let metrics = TransferMetrics(
       method: .get, url: SecretForms.url, finalURL: SecretForms.url, status: 200,
       startDate: Date(), start: now, end: now, error: SecretForms.ForeignError())
-    SecretForms.expectNone(in: "\(metrics)", "TransferMetrics")
+    expectNoCanary(in: "\(metrics)", "TransferMetrics")
     #expect("\(metrics)".contains("page=2"))
   }
 
@@ -315,8 +306,8 @@ enum SecretForms {
       method: .get, url: SecretForms.url, headerFields: try SecretForms.fields())
     await #expect(throws: SecretForms.ForeignError.self) { try await client.send(request) }
     let entry = try #require(entries.value.first)
-    SecretForms.expectNone(in: entry.description, "HTTPLogEntry")
-    SecretForms.expectNone(in: String(reflecting: entry), "HTTPLogEntry reflecting")
+    expectNoCanary(in: entry.description, "HTTPLogEntry")
+    expectNoCanary(in: String(reflecting: entry), "HTTPLogEntry reflecting")
   }
 
   @Test func curlCommandsShowNoSecretOfAnyForm() throws {
@@ -324,7 +315,7 @@ enum SecretForms {
       method: .post, url: SecretForms.url, headerFields: try SecretForms.fields(),
       body: HTTPBody(#"{"client_secret":"canary-json","user":"ada"}"#))
     let command = request.curlCommand()
-    SecretForms.expectNone(in: command, "curl")
+    expectNoCanary(in: command, "curl")
     #expect(command.contains("ada"))
   }
 
@@ -349,13 +340,13 @@ enum SecretForms {
 
     #expect(spans.value.count == 2)
     for span in spans.value {
-      SecretForms.expectNone(in: span.url, "SpanRecord.url")
-      SecretForms.expectNone(in: "\(span.outcome)", "SpanRecord.outcome")
-      SecretForms.expectNone(in: String(reflecting: span), "SpanRecord reflecting")
+      expectNoCanary(in: span.url, "SpanRecord.url")
+      expectNoCanary(in: "\(span.outcome)", "SpanRecord.outcome")
+      expectNoCanary(in: String(reflecting: span), "SpanRecord reflecting")
     }
     let metrics = try #require(spans.value.last?.metrics)
-    SecretForms.expectNone(in: metrics.url.absoluteString, "SpanRecord.metrics.url")
-    SecretForms.expectNone(
+    expectNoCanary(in: metrics.url.absoluteString, "SpanRecord.metrics.url")
+    expectNoCanary(
       in: metrics.finalURL?.absoluteString ?? "", "SpanRecord.metrics.finalURL")
     #expect(metrics.url.host == "api.example.com")
   }
@@ -374,8 +365,8 @@ enum SecretForms {
         for try await _ in server.pages(of: endpoint, paginator: .linkHeader(), maximumPages: 3) {}
         Issue.record("the link \(target) was followed")
       } catch let error as PageLinkRefused {
-        SecretForms.expectNone(in: error.link, "PageLinkRefused.link")
-        SecretForms.expectNone(in: error.description, "PageLinkRefused")
+        expectNoCanary(in: error.link, "PageLinkRefused.link")
+        expectNoCanary(in: error.description, "PageLinkRefused")
         #expect(error.link.contains("example.com"))
       }
     }
@@ -390,7 +381,7 @@ enum SecretForms {
         ("X-Shop-Key", "canary-header"), ("Content-Type", "application/json"),
       ]),
       body: HTTPBody(#"{"pin":"canary-json","user":"ada"}"#))
-    SecretForms.expectNone(in: request.curlCommand(redacting: redaction), "curl")
+    expectNoCanary(in: request.curlCommand(redacting: redaction), "curl")
 
     let entries = Recorder<[HTTPLogEntry]>([])
     let spans = Recorder<[SpanRecord]>([])
@@ -405,12 +396,12 @@ enum SecretForms {
     )
     await #expect(throws: IdleTimeout.self) { try await client.send(request) }
     let entry = try #require(entries.value.first)
-    SecretForms.expectNone(in: entry.description, "HTTPLogEntry")
-    SecretForms.expectNone(in: entry.requestHeaders?.description ?? "", "HTTPLogEntry headers")
-    SecretForms.expectNone(in: entry.requestBodyPreview ?? "", "HTTPLogEntry body")
+    expectNoCanary(in: entry.description, "HTTPLogEntry")
+    expectNoCanary(in: entry.requestHeaders?.description ?? "", "HTTPLogEntry headers")
+    expectNoCanary(in: entry.requestBodyPreview ?? "", "HTTPLogEntry body")
     let span = try #require(spans.value.first)
-    SecretForms.expectNone(in: span.url, "SpanRecord.url")
-    SecretForms.expectNone(in: "\(span.outcome)", "SpanRecord.outcome")
+    expectNoCanary(in: span.url, "SpanRecord.url")
+    expectNoCanary(in: "\(span.outcome)", "SpanRecord.outcome")
     #expect(span.url.contains("page=2"))
   }
 
@@ -421,7 +412,7 @@ enum SecretForms {
     #expect(links.map { $0.hasRelation("next") } == [true, false])
     #expect(links.first?.target.hasPrefix("https://api.example.com/items?page=2&") == true)
     for link in links {
-      SecretForms.expectNone(in: link.target, "Link target")
+      expectNoCanary(in: link.target, "Link target")
     }
   }
 
@@ -432,11 +423,11 @@ enum SecretForms {
       + #""previous":"https://bob:canary-pw@graph.example.com/v1/me?before=xyz"}}"#
     let body = Data(text.utf8)
     let preview = Redaction.standard.preview(of: body, contentType: "application/json")
-    SecretForms.expectNone(in: preview, "JSON preview")
+    expectNoCanary(in: preview, "JSON preview")
     #expect(preview.contains("after=abc") && preview.contains("before=xyz"))
     let error = UnexpectedResponse(
       method: .get, url: testURL(), response: HTTPResponse(status: 500), body: body)
-    SecretForms.expectNone(in: error.description, "UnexpectedResponse")
+    expectNoCanary(in: error.description, "UnexpectedResponse")
     let redacted = Redaction.standard.apply(toBody: body)
     // Still JSON, every other byte kept.
     let object = try JSONSerialization.jsonObject(with: redacted) as? [String: Any]
