@@ -73,7 +73,7 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
     do {
       loop = try CurlLoop(settings: settings)
     } catch {
-      throw LibraryUnavailable(
+      throw CurlLibrary.unavailable(
         libraryName: CurlLibrary.defaultName,
         reason: "the client's loop could not start: \(error)"
       )
@@ -161,7 +161,7 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
         let length = requestBody.length ?? 0
         // A file read as empty is sent without a body, so no read can see it grew: look now.
         if length == 0, let size = try? FileReader.size(of: fileURL), size > 0 {
-          throw BodyLengthMismatch(
+          throw TransportFailure.bodyLengthMismatch(
             method: request.method, url: request.url, declared: 0, produced: size,
             fileURL: fileURL)
         }
@@ -169,7 +169,7 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
       } else if requestBody.length == 0 {
         // Declared empty: sent without a body, once the stream has shown it is.
         for try await chunk in requestBody where !chunk.isEmpty {
-          throw BodyLengthMismatch(
+          throw TransportFailure.bodyLengthMismatch(
             method: request.method,
             url: request.url,
             declared: 0,

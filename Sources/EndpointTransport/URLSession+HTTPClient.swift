@@ -169,10 +169,11 @@ private final class CompletionCall: TimeoutTarget {
       case .cancelled? where cancelled: result = .failure(CancellationError())
       case .unsupportedURL? where Transfer.isHTTP(url):
         let reason = "the status line cannot be read"
-        result = .failure(MalformedResponse(method: method, url: url, reason: reason))
+        result = .failure(
+          TransportFailure.malformedResponse(method: method, url: url, reason: reason))
       case let code?:
         result = .failure(
-          ConnectionFailure(method: method, url: url, underlying: urlError ?? URLError(code))
+          TransportFailure.urlSession(method: method, url: url, error: urlError ?? URLError(code))
         )
       case nil: result = .failure(error)
       }
@@ -184,7 +185,8 @@ private final class CompletionCall: TimeoutTarget {
         result = .success((head.converted, HTTPBody(data ?? Data())))
       }
     } else {
-      result = .failure(MalformedResponse(method: method, url: url, reason: "no response head"))
+      result = .failure(
+        TransportFailure.malformedResponse(method: method, url: url, reason: "no response head"))
     }
     finish(with: result, cancelTask: false, cancelled: false)
   }
@@ -193,7 +195,8 @@ private final class CompletionCall: TimeoutTarget {
     guard let deadline, !state.withVisibleLock({ $0.finished }) else { return nil }
     let elapsed = now - startInstant
     guard elapsed >= deadline else { return startInstant + deadline }
-    let error = DeadlineExceeded(method: method, url: url, limit: deadline, elapsed: elapsed)
+    let error = TransportFailure.deadlineExceeded(
+      method: method, url: url, limit: deadline, elapsed: elapsed)
     finish(with: .failure(error), cancelTask: true, cancelled: false)
     return nil
   }

@@ -97,7 +97,10 @@ public final class URLSessionHTTPClient: TransferPerforming, Sendable {
   package func perform(
     _ request: HTTPRequest, mode: TransferMode, progress: TransferProgressHandlers
   ) async throws -> (HTTPResponse, HTTPBody) {
-    if lifecycle.isClosed { throw ShutDown(method: request.method, url: request.url) }
+    if lifecycle.isClosed {
+      throw TransportFailure.shutDown(
+        method: request.method, url: request.url, client: "URLSessionHTTPClient")
+    }
     try request.checkSendable()
     if let refusal = configuration.unsupportedServerOption(for: request) { throw refusal }
     let body: PreparedBody

@@ -32,8 +32,8 @@ import Testing
   private func tlsFailure(
     _ client: CurlHTTPClient,
     _ url: URL
-  ) async throws -> CurlHTTPClient.ConnectionFailure {
-    let failure = try await #require(throws: CurlHTTPClient.ConnectionFailure.self) {
+  ) async throws -> TransportFailure {
+    let failure = try await #require(throws: TransportFailure.self) {
       _ = try await client.send(HTTPRequest(method: .get, url: url))
     }
     #expect(failure.kind == .tls, "\(failure)")
@@ -143,7 +143,7 @@ import Testing
       try TestServers.httpsTLS12Only.adding("/\(token)")
     )
     #expect(failure.description.contains("public-key pinning"))
-    #expect(failure.curlCode == 90)
+    #expect(failure.code == 90)
     #expect(try await listenerSaw(token) == false)
   }
 

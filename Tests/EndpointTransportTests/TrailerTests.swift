@@ -97,7 +97,7 @@ import Testing
     let error = try await #require(throws: UnsupportedRequest.self) {
       _ = try await client.send(request)
     }
-    #expect(error.reason.contains("trailer"))
+    #expect(error.description.contains("trailer"))
     #expect(server.bytesByConnection.isEmpty)
   }
 }

@@ -54,14 +54,14 @@ package enum RedirectRule {
 
   /// The request that follows `hop` after a redirect with `status` to `location`.
   ///
-  /// - Throws: ``RedirectBodyNotReplayable`` when the method and body must be kept but the body
+  /// - Throws: ``TransportFailure`` when the method and body must be kept but the body
   ///   was a stream.
   package static func next<Body>(
     after hop: RedirectHop<Body>,
     status: Int,
     location: URL,
     credentialFieldNames: Set<String> = []
-  ) throws(RedirectBodyNotReplayable) -> RedirectHop<Body> {
+  ) throws(TransportFailure) -> RedirectHop<Body> {
     var next = hop
     next.url = location
     let dropsBody: Bool
@@ -76,7 +76,7 @@ package enum RedirectRule {
       next.bodyIsReplayable = true
       for name in contentFieldNames { next.headerFields.remove(name) }
     } else if !hop.bodyIsReplayable, hop.hasBody {
-      throw RedirectBodyNotReplayable(
+      throw TransportFailure.redirectBodyNotReplayable(
         method: hop.method,
         url: hop.url,
         status: status,

@@ -54,8 +54,9 @@ import Testing
     file.discard()
     try file.write(Data("late".utf8))
     #expect(try names(in: directory).isEmpty)
-    let error = #expect(throws: DownloadFileError.self) { try file.commit() }
-    #expect(error?.destination == destination)
+    let error = #expect(throws: TransportFailure.self) { try file.commit() }
+    #expect(error?.kind == .downloadFile)
+    #expect(error?.fileURL == destination)
     #expect(try names(in: directory).isEmpty)
   }
 
@@ -74,9 +75,10 @@ import Testing
     let directory = try scratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let destination = directory.appendingPathComponent("missing/body.bin")
-    let error = #expect(throws: DownloadFileError.self) {
+    let error = #expect(throws: TransportFailure.self) {
       _ = try DownloadFile(destination: destination)
     }
-    #expect(error?.destination == destination)
+    #expect(error?.kind == .downloadFile)
+    #expect(error?.fileURL == destination)
   }
 }
