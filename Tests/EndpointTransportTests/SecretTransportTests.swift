@@ -30,7 +30,7 @@ import Testing
           underlying: URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: message]))
       ),
       ("ResponseBufferOverflow", ResponseBufferOverflow(method: .get, url: url, limit: 1)),
-      ("UnsupportedRequest", UnsupportedRequest(method: .get, url: url, reason: "a test")),
+      ("InvalidRequest", InvalidRequest(.unsupported, reason: "a test", method: .get, url: url)),
       (
         "CurlHTTPClient.ConnectionFailure",
         CurlHTTPClient.ConnectionFailure(

@@ -54,7 +54,7 @@ import Testing
     let failures: [any CustomStringConvertible] = [
       ConnectionFailure(method: .get, url: url, underlying: URLError(.unknown, userInfo: info)),
       ResponseBufferOverflow(method: .get, url: url, limit: 10),
-      UnsupportedRequest(method: .get, url: url, reason: "a test"),
+      InvalidRequest(.unsupported, reason: "a test", method: .get, url: url),
     ]
     for failure in failures {
       #expect(!failure.description.contains("secret"), "\(failure)")
