@@ -14,8 +14,8 @@
 ///   _ = try await client.call(endpoint)
 /// } catch let error as InvalidRequest where error.kind == .headerField {
 ///   print(error)
-///   // Invalid value for header field "X-Note": it contains LF, which a field value must not
-///   // contain
+///   // Invalid value for header field "X-Note": it contains LF,
+///   // which a field value must not contain
 /// }
 /// ```
 public struct InvalidRequest: Error, Sendable, CustomStringConvertible {
