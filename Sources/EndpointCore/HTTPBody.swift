@@ -54,8 +54,8 @@ public struct HTTPBody: AsyncSequence, Sendable {
 
   /// Creates a body read from a file as it is sent; the length is the file's size.
   ///
-  /// - Throws: ``FileBodyError`` if the file does not exist or is not a regular file.
-  public init(contentsOf fileURL: URL) throws(FileBodyError) {
+  /// - Throws: ``InvalidRequest`` (`.body`) if the file does not exist or is not a regular file.
+  public init(contentsOf fileURL: URL) throws(InvalidRequest) {
     storage = .file(fileURL)
     length = try FileReader.size(of: fileURL)
   }

@@ -107,13 +107,14 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
   /// let (response, _) = try await client.send(request)
   /// ```
   ///
-  /// - Throws: `CancellationError` when the calling task is cancelled, ``EndpointCore/IdleTimeout``,
-  ///   ``EndpointCore/DeadlineExceeded``, ``ConnectionFailure``, ``EndpointCore/TooManyRedirects``,
-  ///   ``EndpointCore/RedirectBodyNotReplayable`` (a 307 or 308 would send a streamed body
-  ///   again), ``EndpointCore/ResponseTooLarge``, ``ShutDown``, ``BodyLengthMismatch``, the
-  ///   error a streamed request body throws, ``EndpointCore/InvalidURL`` for a URL that is not
-  ///   `http` or `https` (or a redirect to one), ``EndpointCore/InvalidMethod`` for a method that
-  ///   is not an RFC 9110 token (checked before a byte is sent, however the request was made).
+  /// - Throws: `CancellationError` when the calling task is cancelled,
+  ///   ``EndpointCore/IdleTimeout``, ``EndpointCore/DeadlineExceeded``, ``ConnectionFailure``,
+  ///   ``EndpointCore/TooManyRedirects``, ``EndpointCore/RedirectBodyNotReplayable`` (a 307 or 308
+  ///   would send a streamed body again), ``EndpointCore/ResponseTooLarge``, ``ShutDown``,
+  ///   ``BodyLengthMismatch``, the error a streamed request body throws,
+  ///   ``EndpointCore/InvalidRequest`` (`.url`) for a URL that is not `http` or `https` (or a
+  ///   redirect to one), ``EndpointCore/InvalidRequest`` (`.method`) for a method that is not an
+  ///   RFC 9110 token (checked before a byte is sent, however the request was made).
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try await perform(request, mode: .stream, progress: .none)
   }

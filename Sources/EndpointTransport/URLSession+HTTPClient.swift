@@ -26,20 +26,21 @@ import Synchronization
 /// and credentials follow a redirect to any origin), a 401 with `WWW-Authenticate` returned at
 /// once (on Linux before Swift 6.3.2 URLSession waits forever for a credential: set a timeout),
 /// a maximum response size, progress and metrics. For the same reason a request whose
-/// ``EndpointCore/HTTPRequest/options`` ask for a redirect policy, an idle timeout or a size
-/// limit is refused with ``UnsupportedRequest`` rather than sent without them. A session with a URL cache (such as
-/// `URLSession.shared`) can crash on Linux when a cancellation races a completion; the client's
-/// session has none.
+/// ``EndpointCore/HTTPRequest/options`` ask for a redirect policy, an idle timeout or a size limit
+/// is refused with ``EndpointCore/InvalidRequest`` (`.unsupported`) rather than sent without them.
+/// A session with a URL cache (such as `URLSession.shared`) can crash on Linux when a cancellation
+/// races a completion; the client's session has none.
 extension URLSession: HTTPClient {
   /// Sends a request with a completion-handler task and returns the response with its whole
   /// body in memory.
   ///
-  /// - Throws: `CancellationError` when the calling task is cancelled, ``EndpointCore/DeadlineExceeded``
-  ///   past ``EndpointCore/HTTPRequest/timeout``, ``ConnectionFailure``, ``UnsupportedRequest``.
+  /// - Throws: `CancellationError` when the calling task is cancelled,
+  ///   ``EndpointCore/DeadlineExceeded`` past ``EndpointCore/HTTPRequest/timeout``,
+  ///   ``ConnectionFailure``, ``EndpointCore/InvalidRequest`` (`.unsupported`).
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try request.checkSendable()
     if let reason = Self.unsupportedOptionsReason(request.options) {
-      throw UnsupportedRequest(method: request.method, url: request.url, reason: reason)
+      throw InvalidRequest.unsupported(method: request.method, url: request.url, reason: reason)
     }
     let body = request.body == nil ? PreparedBody.none : try await PreparedBody(request)
     let hop = Hop(
@@ -51,7 +52,7 @@ extension URLSession: HTTPClient {
     )
     if let reason = hop.unsupportedReason() {
       if let file = body.temporaryFile { try? FileManager.default.removeItem(at: file) }
-      throw UnsupportedRequest(method: request.method, url: request.url, reason: reason)
+      throw InvalidRequest.unsupported(method: request.method, url: request.url, reason: reason)
     }
     let call = CompletionCall(
       method: request.method,

@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointTestSupport
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -61,14 +62,14 @@ import Testing
     #expect(try await chunks(of: body).isEmpty)
   }
 
-  @Test func fileRemovedBeforeReadingIsAFileBodyError() async throws {
+  @Test func aFileRemovedBeforeReadingIsABodyError() async throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = directory.appending(path: "gone")
     try bytes("x").write(to: file)
     let body = try HTTPBody(contentsOf: file)
     try FileManager.default.removeItem(at: file)
-    await #expect(throws: FileBodyError.self) { try await body.collect(upTo: 10) }
+    await expectInvalidRequest(.body) { try await body.collect(upTo: 10) }
   }
 
   @Test func streamBodyIsReadOnce() async throws {

@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointTestSupport
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -51,7 +52,7 @@ import Testing
   @Test func invalidEndpointNeverReachesTheClient() async throws {
     let client = StubClient(status: 200)
     let endpoint = Endpoint(.get, url: try makeURL("https://a.example"), headers: ["X": "\n"])
-    await #expect(throws: InvalidHeaderField.self) { try await client.call(endpoint) }
+    await expectInvalidRequest(.headerField) { try await client.call(endpoint) }
     #expect(client.requests.isEmpty)
   }
 

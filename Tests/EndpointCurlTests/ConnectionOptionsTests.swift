@@ -58,10 +58,15 @@ import Testing
   @Test func aConnectTimeoutBelowAMillisecondIsRefusedWhenTheClientIsMade() throws {
     var configuration = CurlHTTPClient.Configuration()
     configuration.connectTimeout = .zero
-    let error = try #require(throws: CurlHTTPClient.InvalidConfiguration.self) {
+    let error = try #require(throws: InvalidRequest.self) {
       _ = try CurlHTTPClient(configuration: configuration)
     }
+    #expect(error.kind == .configuration)
     #expect(error.setting == "connectTimeout")
+    #expect(
+      error.description
+        == "invalid configuration: connectTimeout: \(Duration.zero) is below one millisecond; "
+        + "use nil for libcurl's default")
   }
 
   // MARK: - Unix domain sockets
@@ -100,9 +105,10 @@ import Testing
   @Test func socketPathsThatCannotWorkAreRefusedWhenTheClientIsMade() throws {
     let long = "/tmp/" + String(repeating: "s", count: 120)
     for path in ["", long] {
-      let error = try #require(throws: CurlHTTPClient.InvalidConfiguration.self) {
+      let error = try #require(throws: InvalidRequest.self) {
         _ = try CurlHTTPClient(configuration: .unixSocket(path: path))
       }
+      #expect(error.kind == .configuration)
       #expect(error.setting == "unixSocketPath")
     }
   }

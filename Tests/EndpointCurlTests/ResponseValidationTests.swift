@@ -64,9 +64,10 @@ import Testing
 
   @Test func aURLThatIsNotHTTPIsRejectedBeforeSending() async throws {
     let url = try #require(URL(string: "ftp://127.0.0.1/file"))
-    let error = try await #require(throws: InvalidURL.self) {
+    let error = try await #require(throws: InvalidRequest.self) {
       try await client.send(HTTPRequest(method: .get, url: url))
     }
-    #expect(error.description.contains("http"))
+    #expect(error.kind == .url)
+    #expect(error.reason.contains("http"))
   }
 }

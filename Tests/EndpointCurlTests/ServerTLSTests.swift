@@ -1,3 +1,4 @@
+import EndpointTestSupport
 import Foundation
 import Testing
 
@@ -110,9 +111,10 @@ import Testing
       certificatePath: "/nonexistent/client.pem",
       privateKeyPath: "/nonexistent/client-key.pem"
     )
-    let error = try #require(throws: CurlHTTPClient.InvalidConfiguration.self) {
+    let error = try #require(throws: InvalidRequest.self) {
       _ = try CurlHTTPClient(configuration: configuration)
     }
+    #expect(error.kind == .configuration)
     #expect(error.setting == "tls.clientCertificate")
     #expect(error.description.contains("/nonexistent/client.pem"))
   }
@@ -153,8 +155,8 @@ import Testing
     #expect(pin.description == text)
     #expect(pin.sha256.count == 32)
     #expect(try PublicKeyPin(pin.base64) == pin)
-    #expect(throws: InvalidPublicKeyPin.self) { try PublicKeyPin("sha256//not base64") }
-    #expect(throws: InvalidPublicKeyPin.self) { try PublicKeyPin("sha256//AAAA") }
-    #expect(throws: InvalidPublicKeyPin.self) { try PublicKeyPin(sha256: [1, 2, 3]) }
+    expectInvalidRequest(.publicKeyPin) { try PublicKeyPin("sha256//not base64") }
+    expectInvalidRequest(.publicKeyPin) { try PublicKeyPin("sha256//AAAA") }
+    expectInvalidRequest(.publicKeyPin) { try PublicKeyPin(sha256: [1, 2, 3]) }
   }
 }

@@ -115,14 +115,16 @@ import Testing
     let client = try transport.makeClient()
     var request = HTTPRequest(method: .get, url: server.url)
     request.options.idleTimeout = .limited(.zero)
-    let idle = try await #require(throws: InvalidRequestOption.self) {
+    let idle = try await #require(throws: InvalidRequest.self) {
       try await client.send(request)
     }
-    #expect(idle.name == "idleTimeout")
+    #expect(idle.kind == .option)
+    #expect(idle.setting == "idleTimeout")
     request.options = RequestOptions(maximumResponseSize: .limited(-1))
-    let size = try await #require(throws: InvalidRequestOption.self) {
+    let size = try await #require(throws: InvalidRequest.self) {
       try await client.send(request)
     }
+    #expect(size.kind == .option)
     #expect(size.description.contains("maximumResponseSize = -1"))
     #expect(server.totalBytes == 0)
   }
@@ -130,10 +132,11 @@ import Testing
   @Test func urlSessionUsedDirectlyRefusesOptionsItCannotApply() async throws {
     let url = try TestServers.fault.adding("/redirect-chain?hops=1")
     let request = HTTPRequest(method: .get, url: url, options: .init(redirectPolicy: .doNotFollow))
-    let error = try await #require(throws: UnsupportedRequest.self) {
+    let error = try await #require(throws: InvalidRequest.self) {
       try await URLSession.shared.send(request)
     }
-    #expect(error.description.contains("a redirect policy"))
+    #expect(error.kind == .unsupported)
+    #expect(error.reason.contains("a redirect policy"))
     // A lifted size limit is what a plain session does anyway: sent.
     let lifted = HTTPRequest(
       method: .get, url: url, options: .init(maximumResponseSize: .unlimited))

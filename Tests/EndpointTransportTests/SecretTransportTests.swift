@@ -33,7 +33,7 @@ import Testing
         "TransportFailure.bufferOverflow",
         TransportFailure.bufferOverflow(method: .get, url: url, limit: 1)
       ),
-      ("UnsupportedRequest", UnsupportedRequest(method: .get, url: url, reason: "a test")),
+      ("InvalidRequest", InvalidRequest(.unsupported, reason: "a test", method: .get, url: url)),
       (
         "TransportFailure from libcurl",
         CurlFailure.make(

@@ -116,11 +116,12 @@ import Testing
       var configuration = URLSessionHTTPClient.Configuration()
       configuration.pinnedPublicKeys = [try PublicKeyPin(sha256: Array(repeating: 1, count: 32))]
       let client = URLSessionHTTPClient(configuration: configuration)
-      let error = try await #require(throws: UnsupportedRequest.self) {
+      let error = try await #require(throws: InvalidRequest.self) {
         _ = try await client.send(HTTPRequest(method: .get, url: server.url.adding("/pinned")))
       }
-      #expect(error.description.contains("pinning"))
-      #expect(error.description.contains("CurlHTTPClient"))
+      #expect(error.kind == .unsupported)
+      #expect(error.reason.contains("pinning"))
+      #expect(error.reason.contains("CurlHTTPClient"))
       // Nothing was sent unpinned.
       #expect(server.bytesByConnection.isEmpty)
       // Without pins the same client configuration sends.

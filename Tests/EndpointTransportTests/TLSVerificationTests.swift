@@ -61,7 +61,7 @@ import Testing
       TransportFailure.urlSession(
         method: .get, url: url, error: URLError(.unknown, userInfo: info)),
       TransportFailure.bufferOverflow(method: .get, url: url, limit: 10),
-      UnsupportedRequest(method: .get, url: url, reason: "a test"),
+      InvalidRequest(.unsupported, reason: "a test", method: .get, url: url),
     ]
     for failure in failures {
       #expect(!failure.description.contains("secret"), "\(failure)")

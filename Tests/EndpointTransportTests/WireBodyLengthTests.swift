@@ -132,7 +132,7 @@ import Testing
     let before = try spoolFiles()
     let client = URLSessionHTTPClient()
     let url = try #require(URL(string: "http://127.0.0.1:9/upload"))
-    await #expect(throws: UnsupportedRequest.self) {
+    await expectInvalidRequest(.unsupported) {
       _ = try await client.send(
         HTTPRequest(method: .get, url: url, body: largeStream(PreparedBody.memoryLimit + 1)))
     }

@@ -24,22 +24,22 @@ package enum RedirectRule {
   /// request for `base`, resolved against `base` (RFC 9110, section 10.2.2), by the one rule
   /// every transport uses.
   ///
-  /// - Throws: ``InvalidURL`` when `value` is not a URL, or is not an `http` or `https` URL
-  ///   with a host (a redirect never leads to `ftp:`, `file:` or `data:`).
+  /// - Throws: ``InvalidRequest`` (`.url`) when `value` is not a URL, or is not an `http` or
+  ///   `https` URL with a host (a redirect never leads to `ftp:`, `file:` or `data:`).
   package static func location(
     _ value: String,
     relativeTo base: URL,
     status: Int
-  ) throws(InvalidURL) -> URL {
+  ) throws(InvalidRequest) -> URL {
     guard !value.isEmpty, let url = URL(string: value, relativeTo: base)?.absoluteURL else {
-      throw InvalidURL(
-        input: HTTPToken.quotedForMessage(value),
+      throw InvalidRequest.invalidURL(
+        HTTPToken.quotedForMessage(value),
         reason: "the \(status) redirect's Location is not a URL"
       )
     }
     if let reason = HTTPRequest.unsendableReason(url) {
-      throw InvalidURL(
-        input: URLRedaction.redacted(url),
+      throw InvalidRequest.invalidURL(
+        URLRedaction.redacted(url),
         reason: "the \(status) redirect is not followed: \(reason)"
       )
     }

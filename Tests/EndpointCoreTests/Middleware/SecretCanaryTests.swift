@@ -134,8 +134,8 @@ enum Canaries {
 
 @Suite struct SecretErrorTextTests {
   @Test func anInvalidURLErrorHidesTheCredentialsOfItsInput() {
-    let error = InvalidURL(
-      input: "https://alice:canary-pw@api.example.com/a b?token=canary-t&page=1",
+    let error = InvalidRequest.invalidURL(
+      "https://alice:canary-pw@api.example.com/a b?token=canary-t&page=1",
       reason: "not a valid absolute URL")
     #expect(!error.description.contains("canary"), "\(error)")
     #expect(error.description.contains("page=1"))

@@ -73,7 +73,10 @@ enum SecretForms {
           type: "Session", path: "token", reason: "no key at \(url.absoluteString)",
           body: Data("password=canary-form&user=ada".utf8))
       ),
-      ("InvalidURL", InvalidURL(input: url.absoluteString, reason: "test")),
+      (
+        "InvalidRequest",
+        InvalidRequest.invalidURL(url.absoluteString, reason: "test", method: .get, url: url)
+      ),
       (
         "TooManyRedirects",
         TransportFailure.tooManyRedirects(method: .get, limit: 1, chain: [url, url])
