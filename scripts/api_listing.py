@@ -16,7 +16,8 @@ prints one line per public or open symbol and per conformance, fields separated 
 module (the one that declares it), kind, path, then the declaration as the compiler prints it.
 A member of a constrained extension ends with the extension's constraints: the same path can
 exist once per extension (`Endpoint.init(json:url:body:headers:)` for decodable resources and
-for `Void`), and moving a member between a type and an unconstrained extension is no change.
+for `Void`), and moving a member between a type and an unconstrained extension is no change. A deprecated
+or unavailable symbol ends with `[deprecated *]` or `[unavailable *]` (`*`: every platform).
 
 Left out, because they are not this package's API or change with the toolchain rather than
 with the sources: symbols a module only re-exports (dump-symbol-graph already omits them),
@@ -120,6 +121,15 @@ def listing(graph_dir, modules):
             constraints = constraint_text(symbol.get("swiftExtension", {}).get("constraints"))
             if constraints:
                 line += f"{SEP}[extension where {constraints}]"
+            # Deprecating or retiring a symbol changes the API as much as removing it; the
+            # platforms' `introduced` versions are left out (the standard library's, mostly).
+            for availability in symbol.get("availability", []):
+                if availability.get("isUnconditionallyUnavailable") or "obsoleted" in availability:
+                    line += f"{SEP}[unavailable {availability.get('domain', '*')}]"
+                elif "deprecated" in availability or availability.get(
+                    "isUnconditionallyDeprecated"
+                ):
+                    line += f"{SEP}[deprecated {availability.get('domain', '*')}]"
             lines.add(line)
         for relationship in graph.get("relationships", []):
             if relationship["kind"] not in ("conformsTo", "inheritsFrom"):
@@ -190,10 +200,13 @@ def counts(listing_path, root, modules, enforce):
 
     # Error types: a type conforming to Swift.Error, or to a protocol of these modules that
     # refines it (directly or through another). Names are qualified by module so that
-    # same-named types of two modules stay apart.
+    # same-named types of two modules stay apart; the listing writes a name of its own module
+    # without the module (`CurlHTTPClient.ConnectionFailure`), any other with it.
+    top_level = {(row[0], row[2]) for row in types if "." not in row[2]}
+
     def qualified(module, name):
         head = name.split(".", 1)[0]
-        return name if head in modules or head in ("Swift", "Foundation") else f"{module}.{name}"
+        return f"{module}.{name}" if (module, head) in top_level else name
 
     conformances = {}
     for row in rows:
