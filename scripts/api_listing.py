@@ -271,8 +271,15 @@ def counts(listing_path, root, modules, enforce):
     figure("public typealiases", typealiases)
     figure(
         "public error types", len(error_types), 12,
-        ["conforming to Error directly or through "
-         + ", ".join(sorted(p for p in error_protocols if p != "Swift.Error"))],
+        [
+            "conforming to Error"
+            + "".join(
+                " or through " + ", ".join(refining)
+                for refining in [sorted(p for p in error_protocols if p != "Swift.Error")]
+                if refining
+            ),
+            ", ".join(sorted(error_types)),
+        ],
     )
     figure("public Endpoint initialisers", len(endpoint_inits), 10, [spread(init_modules)])
     figure("package declarations in EndpointCore", package_lines, 10,
