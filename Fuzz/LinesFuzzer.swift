@@ -2,8 +2,8 @@
 //
 // Input: a limit byte, a byte giving how many chunk-size bytes follow, those sizes, the body.
 // Invariants: the lines read in chunks are the lines of the whole body split at LF, CRLF and CR
-// (a model written here), no line exceeds the limit, and LineTooLong is thrown exactly when the
-// model finds a longer line, after the lines before it.
+// (a model written here), no line exceeds the limit, and a TransportFailure of kind .lineTooLong
+// is thrown exactly when the model finds a longer line, after the lines before it.
 
 @testable import EndpointCore
 

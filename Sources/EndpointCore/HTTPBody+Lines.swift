@@ -9,8 +9,8 @@ extension HTTPBody {
   ///
   /// Lines end with LF, CRLF or CR (not included); text after the last line ending is the last
   /// line. Invalid UTF-8 is replaced with U+FFFD. A line is held in memory until it ends; one
-  /// longer than ``defaultMaximumLineLength`` (1 MiB) throws ``LineTooLong``. Use
-  /// ``lines(maximumLength:)`` for another limit.
+  /// longer than ``defaultMaximumLineLength`` (1 MiB) throws a ``TransportFailure`` of kind
+  /// ``TransportFailure/Kind/lineTooLong``. Use ``lines(maximumLength:)`` for another limit.
   ///
   /// ```swift
   /// let (_, body) = try await client.send(request)
@@ -18,15 +18,16 @@ extension HTTPBody {
   /// ```
   public var lines: Lines { Lines(body: self, maximumLength: Self.defaultMaximumLineLength) }
 
-  /// The longest line ``lines`` and ``serverSentEvents`` read before they throw
-  /// ``LineTooLong``: 1 MiB.
+  /// The longest line ``lines`` and ``serverSentEvents`` read before they throw a
+  /// ``TransportFailure`` of kind ``TransportFailure/Kind/lineTooLong``: 1 MiB.
   public static let defaultMaximumLineLength = 1 << 20
 
   /// The body as lines of UTF-8 text, as ``lines`` reads them, with a line at most
   /// `maximumLength` bytes long.
   ///
   /// - Parameter maximumLength: the longest line in bytes (its ending not counted); a longer
-  ///   one throws ``LineTooLong`` as soon as the limit is passed, without reading further.
+  ///   one throws a ``TransportFailure`` of kind ``TransportFailure/Kind/lineTooLong`` as soon as
+  ///   the limit is passed, without reading further.
   public func lines(maximumLength: Int) -> Lines {
     Lines(body: self, maximumLength: maximumLength)
   }
@@ -50,7 +51,8 @@ extension HTTPBody {
 
       /// The next line, or `nil` at the end of the body.
       ///
-      /// - Throws: ``LineTooLong`` past the limit, or the body's error.
+      /// - Throws: a ``TransportFailure`` of kind ``TransportFailure/Kind/lineTooLong`` past the
+      ///   limit, or the body's error.
       public mutating func next() async throws -> String? {
         guard let bytes = try await reader.next(includeUnterminated: true) else { return nil }
         return String(decoding: bytes, as: UTF8.self)

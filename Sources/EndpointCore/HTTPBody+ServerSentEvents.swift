@@ -21,7 +21,8 @@ extension HTTPBody {
   /// each event's data at most `maximumLength` bytes long.
   ///
   /// - Parameter maximumLength: the longest line, and the longest data of one event, in bytes;
-  ///   past it the sequence throws ``LineTooLong``.
+  ///   past it the sequence throws a ``TransportFailure`` of kind
+  ///   ``TransportFailure/Kind/lineTooLong``.
   public func serverSentEvents(maximumLength: Int) -> ServerSentEvents {
     ServerSentEvents(body: self, maximumLength: maximumLength)
   }
@@ -47,8 +48,8 @@ extension HTTPBody {
 
       /// The next event, or `nil` at the end of the body.
       ///
-      /// - Throws: ``LineTooLong`` when a line or an event's data passes the limit, or the
-      ///   body's error.
+      /// - Throws: a ``TransportFailure`` of kind ``TransportFailure/Kind/lineTooLong`` when a
+      ///   line or an event's data passes the limit, or the body's error.
       public mutating func next() async throws -> ServerSentEvent? {
         while let line = try await reader.next(includeUnterminated: false) {
           if let event = parser.consume(line) { return event }

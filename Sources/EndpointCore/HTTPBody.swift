@@ -99,8 +99,9 @@ public struct HTTPBody: AsyncSequence, Sendable {
   /// let data = try await body.collect()   // at most 32 MiB
   /// ```
   /// - Parameter limit: the largest body accepted, in bytes; ``defaultLimit`` unless given.
-  /// - Throws: ``ResponseTooLarge`` past `limit` (checked against the declared length first, so a
-  ///   body that is too large is not read at all), or the error the source throws.
+  /// - Throws: a ``TransportFailure`` of kind ``TransportFailure/Kind/responseTooLarge`` past
+  ///   `limit` (checked against the declared length first, so a body that is too large is not
+  ///   read at all), or the error the source throws.
   public func collect(upTo limit: Int = HTTPBody.defaultLimit) async throws -> Data {
     if let length, length > Int64(limit) {
       throw TransportFailure.responseTooLarge(limit: limit, received: length)

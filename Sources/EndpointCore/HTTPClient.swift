@@ -25,7 +25,8 @@ extension HTTPClient {
   /// ```swift
   /// let user = try await client.call(User.with(id: 42))
   /// ```
-  /// - Throws: the errors of ``Endpoint/request()``, of the client, ``ResponseTooLarge``,
+  /// - Throws: the errors of ``Endpoint/request()``, of the client, a ``TransportFailure`` of
+  ///   kind ``TransportFailure/Kind/responseTooLarge`` past `bodyLimit`,
   ///   ``UnexpectedResponse`` or the parser's error.
   public func call<Resource>(
     _ endpoint: Endpoint<Resource>,

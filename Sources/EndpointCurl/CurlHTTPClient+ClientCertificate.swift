@@ -7,7 +7,8 @@ extension CurlHTTPClient {
   /// this value shows.
   ///
   /// A file that cannot be read, a key that does not match the certificate or a wrong password
-  /// fails the request with a ``ConnectionFailure`` of kind ``ConnectionFailure/Kind/tls``.
+  /// fails the request with a ``EndpointCore/TransportFailure`` of kind
+  /// ``EndpointCore/TransportFailure/Kind/tls``.
   public struct ClientCertificate: Sendable, Hashable, CustomStringConvertible {
     /// The PEM file of the client's certificate (and, after it, its chain).
     public var certificatePath: String

@@ -16,14 +16,16 @@ extension CurlHTTPClient {
     /// Defaults to 60 seconds.
     ///
     /// It covers the connection and the wait for the response too, so a server that never
-    /// answers fails with ``EndpointCore/IdleTimeout`` after this long. Time spent waiting for
+    /// answers fails with a ``EndpointCore/TransportFailure`` of kind
+    /// ``EndpointCore/TransportFailure/Kind/idleTimeout`` after this long. Time spent waiting for
     /// the caller does not count: a slow reader of a streamed response, or a streamed request
     /// body whose stream is slow to give its next chunk.
     public var idleTimeout: Duration?
 
     /// How long a whole exchange (every redirect and the whole body) may take; `nil` for no
     /// limit, the default. ``EndpointCore/HTTPRequest/timeout`` replaces it for one request.
-    /// Exceeding it fails with ``EndpointCore/DeadlineExceeded``.
+    /// Exceeding it fails with a ``EndpointCore/TransportFailure`` of kind
+    /// ``EndpointCore/TransportFailure/Kind/deadlineExceeded``.
     public var deadline: Duration?
 
     /// Which redirects are followed. Defaults to ``EndpointCore/RedirectPolicy/followDefault`` (20).
@@ -32,7 +34,8 @@ extension CurlHTTPClient {
     /// The largest response body accepted, in bytes; `nil` for no limit, the default.
     ///
     /// The declared `Content-Length` is checked first, then the bytes as they arrive; past the
-    /// limit the transfer is stopped with ``EndpointCore/ResponseTooLarge``.
+    /// limit the transfer is stopped with a ``EndpointCore/TransportFailure`` of kind
+    /// ``EndpointCore/TransportFailure/Kind/responseTooLarge``.
     public var maximumResponseSize: Int?
 
     /// The most connections open to one host at a time; more requests wait for one to be
@@ -79,8 +82,9 @@ extension CurlHTTPClient {
     /// each address tried); `nil` (the default) for libcurl's own limit of 300 seconds.
     ///
     /// Apart from ``idleTimeout`` and ``deadline``, which still apply: a host that does not
-    /// answer fails after this long with ``EndpointCore/ConnectTimeout``, and a server that
-    /// accepts the connection but is slow to answer is governed by the idle timeout alone.
+    /// answer fails after this long with a ``EndpointCore/TransportFailure`` of kind
+    /// ``EndpointCore/TransportFailure/Kind/connectTimeout``, and a server that accepts the
+    /// connection but is slow to answer is governed by the idle timeout alone.
     public var connectTimeout: Duration?
 
     /// A Unix domain socket that every request of the client goes through instead of TCP

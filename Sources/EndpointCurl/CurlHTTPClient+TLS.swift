@@ -43,8 +43,8 @@ extension CurlHTTPClient {
     ///
     /// When not empty, a server whose certificate verifies but whose key matches none of them
     /// is refused after the handshake and before a byte of the request is sent, with a
-    /// ``ConnectionFailure`` of kind ``ConnectionFailure/Kind/tls`` whose description names
-    /// pinning. The certificate is still verified as well.
+    /// ``EndpointCore/TransportFailure`` of kind ``EndpointCore/TransportFailure/Kind/tls`` whose
+    /// description names pinning. The certificate is still verified as well.
     public var pinnedPublicKeys: [PublicKeyPin]
 
     /// Creates TLS settings.

@@ -14,14 +14,17 @@
 ///
 /// It behaves like EndpointTransport's ``EndpointTransport/URLSessionHTTPClient``:
 /// - cancelling the calling task stops the transfer and throws `CancellationError`;
-/// - an idle timeout and a total deadline to the millisecond (``EndpointCore/IdleTimeout``,
-///   ``EndpointCore/DeadlineExceeded``);
+/// - an idle timeout and a total deadline to the millisecond
+///   (``EndpointCore/TransportFailure/Kind/idleTimeout``,
+///   ``EndpointCore/TransportFailure/Kind/deadlineExceeded``);
 /// - the SDK's redirect policy (307/308 keep method and body, credentials stay on their origin,
 ///   a limit);
 /// - `Content-Length`, `Transfer-Encoding`, `Host` and `Connection` are never taken from the
 ///   request's fields; a maximum response size; gzip and deflate bodies decoded;
-/// - a truncated body, conflicting `Content-Length` fields or a response that is not HTTP fail
-///   with ``ConnectionFailure``;
+/// - a truncated body fails with a ``EndpointCore/TransportFailure`` of kind
+///   ``EndpointCore/TransportFailure/Kind/connectionLost``, conflicting `Content-Length` fields
+///   or a response that is not HTTP with one of kind
+///   ``EndpointCore/TransportFailure/Kind/malformedResponse``, as on the URLSession client;
 /// - timings per request (``EndpointCore/TransferMetrics``), upload and download progress.
 ///
 /// Streamed bodies have real backpressure both ways: when the reader of a response falls
@@ -39,7 +42,9 @@
 ///
 /// libcurl (`libcurl.so.4`, 7.68 or newer) is opened when the first client is made; building
 /// needs no curl headers. On Apple platforms the module compiles but ``init(configuration:)``
-/// throws ``LibraryUnavailable``: use ``EndpointTransport/URLSessionHTTPClient`` there.
+/// throws a ``EndpointCore/TransportFailure`` of kind
+/// ``EndpointCore/TransportFailure/Kind/libraryUnavailable``: use
+/// ``EndpointTransport/URLSessionHTTPClient`` there.
 ///
 /// Create one client and keep it: each client has its own thread and connection pool. Call
 /// ``shutdown()`` to stop it; a client that is released stops by itself once its last request
@@ -54,8 +59,11 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
   ///
   /// - Parameter configuration: timeouts, limits, redirect policy, TLS and proxy; see
   ///   ``Configuration``.
-  /// - Throws: ``LibraryUnavailable`` when libcurl is missing or too old, or the platform is not
-  ///   Linux; ``ConnectionFailure`` when the loop cannot be set up (no file descriptors left).
+  /// - Throws: a ``EndpointCore/TransportFailure`` of kind
+  ///   ``EndpointCore/TransportFailure/Kind/libraryUnavailable`` when libcurl is missing or too
+  ///   old, the platform is not Linux, or the loop cannot be set up (no file descriptors left);
+  ///   ``EndpointCore/InvalidRequest`` (`.configuration`) for a configuration no request could
+  ///   work with.
   public init(configuration: Configuration = Configuration()) throws {
     if let unavailable = CurlLibrary.unavailable { throw unavailable }
     try configuration.validateServerOptions()
@@ -107,20 +115,30 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
   /// let (response, _) = try await client.send(request)
   /// ```
   ///
-  /// - Throws: `CancellationError` when the calling task is cancelled,
-  ///   ``EndpointCore/IdleTimeout``, ``EndpointCore/DeadlineExceeded``, ``ConnectionFailure``,
-  ///   ``EndpointCore/TooManyRedirects``, ``EndpointCore/RedirectBodyNotReplayable`` (a 307 or 308
-  ///   would send a streamed body again), ``EndpointCore/ResponseTooLarge``, ``ShutDown``,
-  ///   ``BodyLengthMismatch``, the error a streamed request body throws,
-  ///   ``EndpointCore/InvalidRequest`` (`.url`) for a URL that is not `http` or `https` (or a
-  ///   redirect to one), ``EndpointCore/InvalidRequest`` (`.method`) for a method that is not an
-  ///   RFC 9110 token (checked before a byte is sent, however the request was made).
+  /// - Throws: `CancellationError` when the calling task is cancelled; the error a streamed
+  ///   request body throws; ``EndpointCore/InvalidRequest`` (`.url`) for a URL that is not
+  ///   `http` or `https` (or a redirect to one), ``EndpointCore/InvalidRequest`` (`.method`) for
+  ///   a method that is not an RFC 9110 token (checked before a byte is sent, however the
+  ///   request was made); otherwise a ``EndpointCore/TransportFailure``, of the same kind the
+  ///   URLSession client throws for the same failure:
+  ///   ``EndpointCore/TransportFailure/Kind/idleTimeout``,
+  ///   ``EndpointCore/TransportFailure/Kind/deadlineExceeded``, a failed connection
+  ///   (``EndpointCore/TransportFailure/Kind/cannotConnect``,
+  ///   ``EndpointCore/TransportFailure/Kind/tls`` and the like, libcurl's `CURLcode` in
+  ///   ``EndpointCore/TransportFailure/code``),
+  ///   ``EndpointCore/TransportFailure/Kind/tooManyRedirects``,
+  ///   ``EndpointCore/TransportFailure/Kind/redirectBodyNotReplayable`` (a 307 or 308 would send
+  ///   a streamed body again), ``EndpointCore/TransportFailure/Kind/responseTooLarge``,
+  ///   ``EndpointCore/TransportFailure/Kind/bodyLengthMismatch``,
+  ///   ``EndpointCore/TransportFailure/Kind/malformedResponse``,
+  ///   ``EndpointCore/TransportFailure/Kind/shutDown`` once ``shutdown()`` was called.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try await perform(request, mode: .stream, progress: .none)
   }
 
-  /// Stops the client: requests in flight fail with ``ShutDown``, so do requests sent later;
-  /// the loop thread ends and every libcurl handle is freed. Returns when that is done.
+  /// Stops the client: requests in flight fail with a ``EndpointCore/TransportFailure`` of kind
+  /// ``EndpointCore/TransportFailure/Kind/shutDown``, so do requests sent later; the loop thread
+  /// ends and every libcurl handle is freed. Returns when that is done.
   ///
   /// ```swift
   /// let client = try CurlHTTPClient()

@@ -164,8 +164,9 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     return accepted
   }
 
-  /// Fails every request in flight with ``CurlHTTPClient/ShutDown``, stops the thread and frees
-  /// every libcurl handle; returns when that is done.
+  /// Fails every request in flight with a ``EndpointCore/TransportFailure`` of kind
+  /// ``EndpointCore/TransportFailure/Kind/shutDown``, stops the thread and frees every libcurl
+  /// handle; returns when that is done.
   func shutdown() async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let (finished, wake) = inbox.withVisibleLock { inbox -> (Bool, Bool) in

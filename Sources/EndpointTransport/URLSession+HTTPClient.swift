@@ -16,8 +16,9 @@ import Synchronization
 /// It goes through the SDK's safe path as far as a session without the SDK's delegate allows:
 /// completion-handler tasks (never Foundation's async methods, whose cancellation can deadlock
 /// on Linux), cancellation that throws `CancellationError`,
-/// ``EndpointCore/HTTPRequest/timeout`` enforced by the SDK's own timer (``EndpointCore/DeadlineExceeded``),
-/// framing fields never taken from the request,
+/// ``EndpointCore/HTTPRequest/timeout`` enforced by the SDK's own timer
+/// (``EndpointCore/TransportFailure/Kind/deadlineExceeded``), framing fields never taken from the
+/// request,
 /// and the same errors as ``URLSessionHTTPClient``.
 ///
 /// What only ``URLSessionHTTPClient`` adds, because it needs the session's delegate: the
@@ -34,9 +35,12 @@ extension URLSession: HTTPClient {
   /// Sends a request with a completion-handler task and returns the response with its whole
   /// body in memory.
   ///
-  /// - Throws: `CancellationError` when the calling task is cancelled,
-  ///   ``EndpointCore/DeadlineExceeded`` past ``EndpointCore/HTTPRequest/timeout``,
-  ///   ``ConnectionFailure``, ``EndpointCore/InvalidRequest`` (`.unsupported`).
+  /// - Throws: `CancellationError` when the calling task is cancelled; a
+  ///   ``EndpointCore/TransportFailure`` of kind
+  ///   ``EndpointCore/TransportFailure/Kind/deadlineExceeded`` past
+  ///   ``EndpointCore/HTTPRequest/timeout``, or of the kind of a failed connection (such as
+  ///   ``EndpointCore/TransportFailure/Kind/cannotConnect``, with the `URLError` code in
+  ///   ``EndpointCore/TransportFailure/code``); ``EndpointCore/InvalidRequest`` (`.unsupported`).
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try request.checkSendable()
     if let reason = Self.unsupportedOptionsReason(request.options) {

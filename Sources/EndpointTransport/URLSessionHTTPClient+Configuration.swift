@@ -36,13 +36,15 @@ extension URLSessionHTTPClient {
     /// How long a transfer may go without sending or receiving a byte; `nil` for no limit.
     /// Defaults to 60 seconds.
     ///
-    /// It covers the wait for the response too, so a server that never answers fails with
-    /// ``EndpointCore/IdleTimeout`` after this long.
+    /// It covers the wait for the response too, so a server that never answers fails with a
+    /// ``EndpointCore/TransportFailure`` of kind
+    /// ``EndpointCore/TransportFailure/Kind/idleTimeout`` after this long.
     public var idleTimeout: Duration?
 
     /// How long a whole exchange (every redirect and the whole body) may take; `nil` for no
     /// limit, the default. ``EndpointCore/HTTPRequest/timeout`` replaces it for one request.
-    /// Exceeding it fails with ``EndpointCore/DeadlineExceeded``.
+    /// Exceeding it fails with a ``EndpointCore/TransportFailure`` of kind
+    /// ``EndpointCore/TransportFailure/Kind/deadlineExceeded``.
     public var deadline: Duration?
 
     /// Which redirects are followed. Defaults to ``EndpointCore/RedirectPolicy/followDefault`` (20).
@@ -51,7 +53,8 @@ extension URLSessionHTTPClient {
     /// The largest response body accepted, in bytes; `nil` for no limit, the default.
     ///
     /// The declared `Content-Length` is checked first, then the bytes as they arrive; past the
-    /// limit the transfer is stopped with ``EndpointCore/ResponseTooLarge``.
+    /// limit the transfer is stopped with a ``EndpointCore/TransportFailure`` of kind
+    /// ``EndpointCore/TransportFailure/Kind/responseTooLarge``.
     public var maximumResponseSize: Int?
 
     /// The most connections open to one host at a time. Defaults to 6.
@@ -62,10 +65,12 @@ extension URLSessionHTTPClient {
     ///
     /// URLSession on Linux cannot pause a transfer (suspending a task closes the connection and
     /// a resumed task delivers the data twice), so bytes keep arriving however slowly the body
-    /// is read, and wait in memory until read. Past this bound the transfer is stopped with
-    /// ``ResponseBufferOverflow`` rather than letting memory grow without end: a body smaller
-    /// than the bound never fails this way, a larger one only when its reader falls this far
-    /// behind. Use ``EndpointCore/HTTPTransferClient/download(_:to:accepting:progress:)`` for large bodies;
+    /// is read, and wait in memory until read. Past this bound the transfer is stopped with a
+    /// ``EndpointCore/TransportFailure`` of kind
+    /// ``EndpointCore/TransportFailure/Kind/bufferOverflow`` rather than letting memory grow
+    /// without end: a body smaller than the bound never fails this way, a larger one only when
+    /// its reader falls this far behind. Use
+    /// ``EndpointCore/HTTPTransferClient/download(_:to:accepting:progress:)`` for large bodies;
     /// it writes them to disk as they arrive.
     public var bodyBufferLimit: Int
 
@@ -89,9 +94,10 @@ extension URLSessionHTTPClient {
     /// How long a request may wait for its first sign of a connection; `nil` (the default)
     /// for no limit of its own. Best effort: URLSession tells nothing of the connection phase.
     ///
-    /// The SDK's timer fails the request with ``EndpointCore/ConnectTimeout`` when, this long
-    /// after it started, neither a byte of the request body was reported sent nor the response
-    /// head arrived (nor a redirect). For a request without a body that is the time to the
+    /// The SDK's timer fails the request with a ``EndpointCore/TransportFailure`` of kind
+    /// ``EndpointCore/TransportFailure/Kind/connectTimeout`` when, this long after it started,
+    /// neither a byte of the request body was reported sent nor the response head arrived (nor
+    /// a redirect). For a request without a body that is the time to the
     /// response head: a server slower than this to answer fails too, so choose a limit above
     /// the slowest expected answer, or use `CurlHTTPClient`, whose connect timeout covers the
     /// TCP connection and the TLS handshake only. ``idleTimeout`` and ``deadline`` still apply.

@@ -10,8 +10,9 @@ import Foundation
 /// belongs to, and builds its own behaviour on those callbacks instead of Foundation's async
 /// methods:
 /// - cancelling the calling task stops the transfer and throws `CancellationError`;
-/// - an idle timeout and a total deadline with sub-second precision (``EndpointCore/IdleTimeout``,
-///   ``EndpointCore/DeadlineExceeded``);
+/// - an idle timeout and a total deadline with sub-second precision
+///   (``EndpointCore/TransportFailure/Kind/idleTimeout``,
+///   ``EndpointCore/TransportFailure/Kind/deadlineExceeded``);
 /// - the SDK's redirect policy (307/308 keep method and body, credentials stay on their origin);
 /// - a 401 with `WWW-Authenticate` is returned at once, never waited on;
 /// - `Content-Length`, `Transfer-Encoding`, `Host` and `Connection` are never taken from the
@@ -83,14 +84,22 @@ public final class URLSessionHTTPClient: TransferPerforming, Sendable {
   /// Bodies declared at most ``Configuration/inlineBodyLimit`` bytes arrive whole, in memory.
   /// A status that is not 2xx is returned like any other.
   ///
-  /// - Throws: `CancellationError` when the calling task is cancelled,
-  ///   ``EndpointCore/IdleTimeout``, ``EndpointCore/DeadlineExceeded``, ``ConnectionFailure``,
-  ///   ``EndpointCore/TooManyRedirects``, ``EndpointCore/RedirectBodyNotReplayable``,
-  ///   ``EndpointCore/ResponseTooLarge``, ``EndpointCore/InvalidRequest`` (`.unsupported`),
-  ///   ``EndpointCore/BodyLengthMismatch`` for a streamed body that misses its declared length; for
-  ///   a response that is not valid HTTP, ``EndpointCore/MalformedResponse``,
-  ///   ``EndpointCore/UnrequestedProtocolSwitch`` or ``EndpointCore/InvalidContentLength``;
-  ///   ``ShutDown`` once ``shutdown()`` was called.
+  /// - Throws: `CancellationError` when the calling task is cancelled;
+  ///   ``EndpointCore/InvalidRequest`` (`.unsupported`) for a request URLSession cannot send as
+  ///   it is; otherwise a ``EndpointCore/TransportFailure``, of the same kind the curl client
+  ///   throws for the same failure: ``EndpointCore/TransportFailure/Kind/idleTimeout``,
+  ///   ``EndpointCore/TransportFailure/Kind/deadlineExceeded``, a failed connection
+  ///   (``EndpointCore/TransportFailure/Kind/cannotConnect``,
+  ///   ``EndpointCore/TransportFailure/Kind/tls`` and the like, the `URLError` in
+  ///   ``EndpointCore/TransportFailure/underlyingError``),
+  ///   ``EndpointCore/TransportFailure/Kind/tooManyRedirects``,
+  ///   ``EndpointCore/TransportFailure/Kind/redirectBodyNotReplayable``,
+  ///   ``EndpointCore/TransportFailure/Kind/responseTooLarge``,
+  ///   ``EndpointCore/TransportFailure/Kind/bodyLengthMismatch`` for a streamed body that misses
+  ///   its declared length, ``EndpointCore/TransportFailure/Kind/malformedResponse`` for a
+  ///   response that is not valid HTTP (an invalid `Content-Length` or an unrequested protocol
+  ///   switch included), ``EndpointCore/TransportFailure/Kind/shutDown`` once ``shutdown()`` was
+  ///   called.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try await perform(request, mode: .stream, progress: .none)
   }

@@ -8,7 +8,7 @@ import Testing
 @testable import EndpointTransport
 
 /// A body sends exactly the bytes its length declares, on both clients, read on the wire: a file
-/// that grew or shrank after its body was made fails with `BodyLengthMismatch`, and nothing of
+/// that grew or shrank after its body was made fails with `.bodyLengthMismatch`, and nothing of
 /// it becomes a request the server answers or the start of the next one on the connection.
 @Suite struct WireBodyLengthTests {
   enum Change: String, CaseIterable, Sendable {

@@ -280,7 +280,7 @@ struct WireParity {
 
 extension WireRedirectParityTests {
   /// A stream is read once: a `307` or `308` that must resend it fails with
-  /// ``RedirectBodyNotReplayable`` on both clients, declared length or not, and the target
+  /// `.redirectBodyNotReplayable` on both clients, declared length or not, and the target
   /// never gets a request.
   @Test(arguments: [307, 308], [5, nil] as [Int64?])
   func aStreamCannotFollowARedirectThatKeepsTheBody(status: Int, length: Int64?) async throws {

@@ -46,8 +46,9 @@ public protocol HTTPTransferClient: HTTPClient {
   ///     ``UnexpectedResponse`` (with the start of the body) and writes nothing.
   ///   - progress: called as bytes arrive, on a thread of the transport; keep it short.
   /// - Returns: the response head.
-  /// - Throws: ``UnexpectedResponse``, ``DownloadFileError`` and the errors of
-  ///   ``HTTPClient/send(_:)``.
+  /// - Throws: ``UnexpectedResponse``, a ``TransportFailure`` of kind
+  ///   ``TransportFailure/Kind/downloadFile`` when the file cannot be written or moved, and the
+  ///   errors of ``HTTPClient/send(_:)``.
   func download(
     _ request: HTTPRequest,
     to destination: URL,

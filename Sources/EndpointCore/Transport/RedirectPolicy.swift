@@ -3,7 +3,7 @@
 /// When following, the transport builds each new request itself, by the same rules whichever
 /// client sends it:
 /// - 307 and 308 keep the method and the body (a streamed body cannot be sent twice:
-///   ``RedirectBodyNotReplayable``);
+///   a ``TransportFailure`` of kind ``TransportFailure/Kind/redirectBodyNotReplayable``);
 /// - 301 and 302 turn `POST` into `GET`, 303 turns every method but `HEAD` into `GET`, and
 ///   those drop the body and its `Content-*` fields (RFC 9110, section 15.4);
 /// - every field the SDK treats as a credential (`Authorization`, `Cookie`,
@@ -13,7 +13,8 @@
 ///   redirect leaves the origin (scheme, host or port changes);
 /// - only `http` and `https` targets are followed; a `Location` with another scheme fails the
 ///   request with ``InvalidRequest`` (`.url`);
-/// - past the limit the request fails with ``TooManyRedirects``.
+/// - past the limit the request fails with a ``TransportFailure`` of kind
+///   ``TransportFailure/Kind/tooManyRedirects``.
 ///
 /// ```swift
 /// configuration.redirectPolicy = .follow(upTo: 5)

@@ -11,7 +11,7 @@ package struct TransferOptions: Sendable {
   package var credentialFieldNames: Set<String>
   package var maximumResponseSize: Int?
   /// The most unread bytes of a streamed response body held for its reader: the curl client
-  /// pauses receiving there, the URLSession client fails with `ResponseBufferOverflow` past it.
+  /// pauses receiving there, the URLSession client fails with `.bufferOverflow` past it.
   package var bodyBufferLimit: Int
   /// Bodies declared at most this long are handed over whole with the head.
   package var inlineBodyLimit: Int
