@@ -11,8 +11,9 @@
 # 2. build         swift build --build-tests -Xswiftc -warnings-as-errors
 # 3. tests         starts httpbin and the fault server (scripts/servers.sh), runs swift test
 #                  (the stress suites each on their own afterwards), stops the servers (also on
-#                  failure or interrupt). The tests run with TMPDIR in a directory of their own, and
-#                  the stage fails, listing them, if they leave anything in it
+#                  failure or interrupt). ENDPOINT_REQUIRE_SERVERS=1 makes a wire suite that finds
+#                  no servers fail instead of skip. The tests run with TMPDIR in a directory of
+#                  their own, and the stage fails, listing them, if they leave anything in it
 # 4. example       runs EndpointExample on its in-memory fake backend, then over URLSession against
 #                  Examples/todo_server.py on a free port (stopped afterwards, also on failure)
 # 4b. s3 example  scripts/s3-example.sh: installs moto into .venv, starts it on a free port of
@@ -145,6 +146,8 @@ run_tests() {
   # shellcheck source=/dev/null
   source .test-servers/env
   set +a
+  # Without it a wire suite that finds no servers is skipped, which here would pass unseen.
+  export ENDPOINT_REQUIRE_SERVERS=1
   # Foundation's temporaryDirectory follows TMPDIR: every file a test (or the SDK under test)
   # leaves behind lands here, and fails the stage. Not local: the trap runs after return.
   TESTS_TMPDIR="$(mktemp -d)"

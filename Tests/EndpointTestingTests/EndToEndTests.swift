@@ -5,7 +5,7 @@ import Testing
 
 /// Records against the real httpbin server that the test command starts, then replays the
 /// fixture through a client that fails on any network use.
-@Suite struct EndToEndTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct EndToEndTests {
   struct Echo: Decodable, Sendable {
     let args: [String: String]?
     let headers: [String: String]

@@ -14,7 +14,7 @@ private final class Offset: Sendable {
 
 /// ``CacheMiddleware`` over each real transport, against the fault server's `/cache`, which
 /// counts the requests that reach it.
-@Suite struct CacheWireTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct CacheWireTests {
   private struct Setup {
     let transport: AnyClient
     let cache: CacheMiddleware

@@ -3,7 +3,7 @@ import Testing
 
 @testable import EndpointTransport
 
-@Suite struct RedirectTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct RedirectTests {
   @Test(arguments: TransportUnderTest.allCases)
   func redirectsAreFollowedToTheFinalResponse(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient()

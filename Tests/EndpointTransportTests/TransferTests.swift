@@ -3,7 +3,7 @@ import Testing
 
 @testable import EndpointTransport
 
-@Suite struct TransferTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct TransferTests {
   @Test(arguments: TransportUnderTest.allCases)
   func aLargeBodyIsDownloadedToTheDestinationWithProgress(transport: TransportUnderTest)
     async throws
