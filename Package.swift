@@ -75,7 +75,7 @@ let package = Package(
       name: "EndpointTransportTests",
       dependencies: [
         "EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointCurl", "EndpointTestSupport",
-        "EndpointDefaultClient",
+        "EndpointDefaultClient", "EndpointTesting",
       ]
     ),
     .testTarget(

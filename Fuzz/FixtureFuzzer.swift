@@ -1,9 +1,9 @@
 // libFuzzer target: fixture decoding (EndpointTesting's Fixture, versioned JSON and HAR 1.2).
 //
 // Input: a first byte choosing the format, then the file's bytes. Invariants: decoding either
-// fails with InvalidFixture or gives a fixture whose JSON encoding decodes to the same
-// interactions (JSON bodies once normalised) and whose HAR encoding decodes, and every header
-// field it holds is one HTTPFields accepts.
+// fails with an invalidFixture TestDoubleFailure or gives a fixture whose JSON encoding decodes
+// to the same interactions (JSON bodies once normalised) and whose HAR encoding decodes, and
+// every header field it holds is one HTTPFields accepts.
 
 import Foundation
 

@@ -22,7 +22,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
       for try await line in body.lines(maximumLength: limit) { lines.append(line) }
       return (lines, false)
     } catch {
-      invariant(error is LineTooLong, "unexpected error \(error)")
+      invariant((error as? TransportFailure)?.kind == .lineTooLong, "unexpected error \(error)")
       return (lines, true)
     }
   }

@@ -43,7 +43,7 @@ private func events(_ body: HTTPBody, limit: Int) -> (events: [ServerSentEvent],
       for try await event in body.serverSentEvents(maximumLength: limit) { events.append(event) }
       return (events, false)
     } catch {
-      invariant(error is LineTooLong, "unexpected error \(error)")
+      invariant((error as? TransportFailure)?.kind == .lineTooLong, "unexpected error \(error)")
       return (events, true)
     }
   }

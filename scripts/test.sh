@@ -9,6 +9,10 @@
 #                  credential has a redacting mirror and a secret sweep entry, or a reason in
 #                  scripts/redaction-coverage-exempt.txt
 # 2. build         swift build --build-tests -Xswiftc -warnings-as-errors
+# 2b. api          scripts/api.sh check: the public API of the runtime products, from their
+#                  symbol graphs, matches API/public-api.txt (else a diff and how to update it)
+# 2c. api counts   scripts/api.sh counts: public types, error types, Endpoint initialisers and
+#                  `package` declarations beside their 1.0 targets; printed, not enforced yet
 # 3. tests         starts httpbin and the fault server (scripts/servers.sh), runs swift test
 #                  (the stress suites each on their own afterwards), stops the servers (also on
 #                  failure or interrupt). ENDPOINT_REQUIRE_SERVERS=1 makes a wire suite that finds
@@ -246,6 +250,8 @@ check_tools
 stage "format lint" scripts/lint.sh
 stage "redaction coverage" scripts/check-redaction-coverage.sh
 stage "build" build
+stage "api" scripts/api.sh check "${BUILD_FLAGS[@]}"
+stage "api counts" scripts/api.sh counts
 # Marked as started before the attempt, so the EXIT trap stops whatever did start.
 SERVERS_STARTED=1
 stage "servers" scripts/servers.sh start

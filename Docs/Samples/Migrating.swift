@@ -1,5 +1,6 @@
 // The names the samples of Migrating.md assume.
 import EndpointJSON
+import EndpointTesting
 import EndpointTransport
 import Foundation
 

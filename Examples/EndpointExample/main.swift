@@ -25,7 +25,7 @@ func runTour(client: some HTTPClient, api: URL, options: ExampleOptions) async -
     return 0
   } catch {
     // A refused connection is transient on every transport.
-    if case .server(let url) = options, (error as? any TransportFailure)?.isTransient == true {
+    if case .server(let url) = options, (error as? TransportFailure)?.isTransient == true {
       FileHandle.standardError.write(
         Data(
           """

@@ -70,7 +70,9 @@ struct SigV4Signer: Middleware {
 
     // The transports send exactly `hostField` and `requestTarget`: sign those.
     guard let host = request.hostField else {
-      throw InvalidURL(input: request.description, reason: "a signed request needs a host")
+      throw InvalidRequest(
+        .url, reason: "a signed request needs a host", input: request.url.absoluteString,
+        method: request.method, url: request.url)
     }
     var signed: [(name: String, value: String)] = [("host", host)]
     for field in request.headerFields where field.name.lowercased().hasPrefix("x-amz-") {
@@ -113,7 +115,9 @@ struct SigV4Signer: Middleware {
     query.append(("X-Amz-SignedHeaders", "host"))
     let unsigned = HTTPRequest(method: method, url: try Self.canonicalURL(url, query: query))
     guard let host = unsigned.hostField else {
-      throw InvalidURL(input: unsigned.description, reason: "a signed URL needs a host")
+      throw InvalidRequest(
+        .url, reason: "a signed URL needs a host", input: unsigned.url.absoluteString,
+        method: method, url: unsigned.url)
     }
     let (path, canonicalQuery) = Self.split(unsigned.requestTarget)
     let canonicalRequest = [
@@ -183,7 +187,8 @@ struct SigV4Signer: Middleware {
   /// the query sorted by name, then value. Servers compare signatures over exactly this form.
   static func canonicalURL(_ url: URL, query: [(String, String)]? = nil) throws -> URL {
     guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-      throw InvalidURL(input: url.absoluteString, reason: "it cannot be split into its parts")
+      throw InvalidRequest(
+        .url, reason: "it cannot be split into its parts", input: url.absoluteString)
     }
     let segments = components.percentEncodedPath.split(
       separator: "/", omittingEmptySubsequences: false)
@@ -196,7 +201,8 @@ struct SigV4Signer: Middleware {
     components.percentEncodedQuery =
       sorted.isEmpty ? nil : sorted.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
     guard let canonical = components.url else {
-      throw InvalidURL(input: url.absoluteString, reason: "its canonical form is not a URL")
+      throw InvalidRequest(
+        .url, reason: "its canonical form is not a URL", input: url.absoluteString)
     }
     return canonical
   }

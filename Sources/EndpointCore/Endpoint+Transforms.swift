@@ -47,7 +47,7 @@ extension Endpoint {
   /// case.
   ///
   /// The field takes the place of the first one it replaces, or goes last. An invalid name or
-  /// value is reported by ``request()`` as ``InvalidHeaderField``.
+  /// value is reported by ``request()`` as ``InvalidRequest`` (`.headerField`).
   public func settingHeader(_ value: String, for name: String) -> Endpoint {
     var copy = self
     do {

@@ -43,16 +43,16 @@ public struct Endpoint<Resource>: Sendable {
   /// Validates the status and makes the resource from the body.
   public var parser: ResponseParser<Resource>
   /// How long the whole exchange may take, or `nil` for the client's default. Must be positive:
-  /// ``request()`` throws ``InvalidTimeout`` otherwise.
+  /// ``request()`` throws ``InvalidRequest`` (`.timeout`) otherwise.
   public var timeout: Duration?
   /// Redirect policy, idle timeout and response size limit for this endpoint's requests, over
   /// the client's configuration; see ``RequestOptions``.
   public var options = RequestOptions()
   /// A problem found while building the URL, reported by ``request()``.
-  var urlError: InvalidURL?
+  var urlError: InvalidRequest?
   /// The first invalid header field given to an initialiser or to `settingHeader`, reported by
   /// ``request()``; the field itself is left out of ``headers``.
-  var headerError: InvalidHeaderField?
+  var headerError: InvalidRequest?
 
   /// Creates an endpoint in the memberwise form of the original TinyNetworking design.
   public init(
@@ -103,8 +103,9 @@ public struct Endpoint<Resource>: Sendable {
 
   /// Creates an endpoint for a path relative to an API's base URL.
   ///
-  /// Interpolated values in `path` are encoded as single segments; see ``URLPath`` for how the
-  /// path resolves. A path that cannot be resolved makes ``request()`` throw ``InvalidURL``.
+  /// Interpolated values in `path` are encoded as single segments; see ``URLPath`` for how the path
+  /// resolves. A path that cannot be resolved makes ``request()`` throw ``InvalidRequest``
+  /// (`.url`).
   public init(
     _ method: HTTPMethod,
     path: URLPath,
@@ -116,7 +117,7 @@ public struct Endpoint<Resource>: Sendable {
     parser: ResponseParser<Resource>
   ) {
     var url = baseURL
-    var urlError: InvalidURL?
+    var urlError: InvalidRequest?
     do {
       url = try path.resolved(against: baseURL)
     } catch {
@@ -163,7 +164,7 @@ public struct Endpoint<Resource>: Sendable {
     parser: ResponseParser<Resource>
   ) {
     var url = URL(fileURLWithPath: "/")
-    var urlError: InvalidURL?
+    var urlError: InvalidRequest?
     do {
       url = try path.relativeURL()
     } catch {
@@ -185,13 +186,13 @@ public struct Endpoint<Resource>: Sendable {
   ///
   /// `Content-Type` comes from the payload and `Accept` from the parser unless ``headers`` sets
   /// them.
-  /// - Throws: ``InvalidURL``, ``InvalidMethod``, ``InvalidHeaderField`` or ``InvalidTimeout``
-  ///   naming the bad input.
+  /// - Throws: ``InvalidRequest`` (kind `.url`, `.method`, `.headerField`, `.timeout`, `.option` or
+  ///   `.body`) naming the bad input.
   public func request() throws -> HTTPRequest {
     if let urlError { throw urlError }
     if let error = payload.deferredError { throw error }
-    guard HTTPToken.isValid(method.rawValue) else { throw InvalidMethod(method: method) }
-    if let timeout, timeout <= .zero { throw InvalidTimeout(timeout: timeout) }
+    guard HTTPToken.isValid(method.rawValue) else { throw InvalidRequest.invalidMethod(method) }
+    if let timeout, timeout <= .zero { throw InvalidRequest.invalidTimeout(timeout) }
     try options.check()
     if let headerError { throw headerError }
     var fields = headers
@@ -239,7 +240,7 @@ public struct Endpoint<Resource>: Sendable {
     return try parser.parse(response, body)
   }
 
-  private func resolvedURL() throws(InvalidURL) -> URL {
+  private func resolvedURL() throws(InvalidRequest) -> URL {
     if query.isEmpty { return url }
     // Byte-wise on the URL's text (its delimiters are ASCII), then one parse.
     let base = Substring(url.absoluteString)
@@ -268,7 +269,7 @@ public struct Endpoint<Resource>: Sendable {
     }
     text += fragment
     guard let resolved = URL(string: text) else {
-      throw InvalidURL(input: text, reason: "the query could not be added")
+      throw InvalidRequest.invalidURL(text, reason: "the query could not be added")
     }
     return resolved
   }

@@ -29,18 +29,18 @@ package final class FileReader {
 
   /// The size of the regular file at `url` now.
   ///
-  /// - Throws: ``FileBodyError`` when it is not a file URL, cannot be read or is not a regular
-  ///   file.
-  package static func size(of url: URL) throws(FileBodyError) -> Int64 {
+  /// - Throws: ``InvalidRequest`` (`.body`) when it is not a file URL, cannot be read or is not a
+  ///   regular file.
+  package static func size(of url: URL) throws(InvalidRequest) -> Int64 {
     guard url.isFileURL else {
-      throw FileBodyError(fileURL: url, reason: "not a file URL")
+      throw InvalidRequest.unreadableBodyFile(url, reason: "not a file URL")
     }
     var info = stat()
     guard stat(url.path, &info) == 0 else {
-      throw FileBodyError(fileURL: url, reason: String(cString: strerror(errno)))
+      throw InvalidRequest.unreadableBodyFile(url, reason: String(cString: strerror(errno)))
     }
     guard (info.st_mode & S_IFMT) == S_IFREG else {
-      throw FileBodyError(fileURL: url, reason: "not a regular file")
+      throw InvalidRequest.unreadableBodyFile(url, reason: "not a regular file")
     }
     return Int64(info.st_size)
   }
@@ -50,7 +50,7 @@ package final class FileReader {
     if descriptor < 0 {
       descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
       guard descriptor >= 0 else {
-        throw FileBodyError(fileURL: url, reason: String(cString: strerror(errno)))
+        throw InvalidRequest.unreadableBodyFile(url, reason: String(cString: strerror(errno)))
       }
     }
     var chunk = Data(count: FileReader.chunkSize)
@@ -61,7 +61,7 @@ package final class FileReader {
       }
     } while count < 0 && errno == EINTR
     if count < 0 {
-      throw FileBodyError(fileURL: url, reason: String(cString: strerror(errno)))
+      throw InvalidRequest.unreadableBodyFile(url, reason: String(cString: strerror(errno)))
     }
     if count == 0 {
       finished = true

@@ -53,7 +53,7 @@ extension HTTPBody {
         while let line = try await reader.next(includeUnterminated: false) {
           if let event = parser.consume(line) { return event }
           if parser.pendingDataLength > reader.maximumLength {
-            throw LineTooLong(kind: .serverSentEvent, limit: reader.maximumLength)
+            throw TransportFailure.lineTooLong(serverSentEvent: true, limit: reader.maximumLength)
           }
         }
         return nil

@@ -26,7 +26,7 @@ extension HTTPBody {
   ///
   /// `trailerFields` is called once, after the stream has ended, so it can report on the whole
   /// body. `CurlHTTPClient` sends them (HTTP/1.1 `chunked`); `URLSessionHTTPClient` cannot send
-  /// trailers and refuses such a body with `UnsupportedRequest`.
+  /// trailers and refuses such a body with ``InvalidRequest`` (`.unsupported`).
   ///
   /// ```swift
   /// let digest = Digest()  // updated by the stream as it gives chunks

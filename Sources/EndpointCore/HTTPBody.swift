@@ -54,8 +54,8 @@ public struct HTTPBody: AsyncSequence, Sendable {
 
   /// Creates a body read from a file as it is sent; the length is the file's size.
   ///
-  /// - Throws: ``FileBodyError`` if the file does not exist or is not a regular file.
-  public init(contentsOf fileURL: URL) throws(FileBodyError) {
+  /// - Throws: ``InvalidRequest`` (`.body`) if the file does not exist or is not a regular file.
+  public init(contentsOf fileURL: URL) throws(InvalidRequest) {
     storage = .file(fileURL)
     length = try FileReader.size(of: fileURL)
   }
@@ -103,7 +103,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
   ///   body that is too large is not read at all), or the error the source throws.
   public func collect(upTo limit: Int = HTTPBody.defaultLimit) async throws -> Data {
     if let length, length > Int64(limit) {
-      throw ResponseTooLarge(limit: limit, received: length)
+      throw TransportFailure.responseTooLarge(limit: limit, received: length)
     }
     if case .buffer(let data) = storage { return data }
     var result = Data()
@@ -112,7 +112,8 @@ public struct HTTPBody: AsyncSequence, Sendable {
     if let length { result.reserveCapacity(Int(Swift.min(length, HTTPBody.maximumReservation))) }
     for try await chunk in self {
       if result.count + chunk.count > limit {
-        throw ResponseTooLarge(limit: limit, received: Int64(result.count + chunk.count))
+        throw TransportFailure.responseTooLarge(
+          limit: limit, received: Int64(result.count + chunk.count))
       }
       result.append(chunk)
     }

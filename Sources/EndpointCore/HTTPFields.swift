@@ -9,7 +9,7 @@
 /// Repeated names are kept in order. Every field is checked as it goes in: a name that is not an
 /// RFC 9110 token, or a value that contains a control character other than HTAB (CR, LF, NUL
 /// and the rest), is rejected with an
-/// ``InvalidHeaderField`` error, so header injection is impossible through this type.
+/// ``InvalidRequest`` (`.headerField`) error, so header injection is impossible through this type.
 ///
 /// ```swift
 /// var fields = HTTPFields()
@@ -28,14 +28,14 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
 
     /// Creates a field after checking its name and value.
     ///
-    /// - Throws: ``InvalidHeaderField`` if the name is not a token or the value contains a control
-    ///   character other than HTAB.
-    public init(name: String, value: String) throws(InvalidHeaderField) {
+    /// - Throws: ``InvalidRequest`` (`.headerField`) if the name is not a token or the value
+    ///   contains a control character other than HTAB.
+    public init(name: String, value: String) throws(InvalidRequest) {
       guard HTTPToken.isValid(name) else {
-        throw InvalidHeaderField(name: name, reason: .nameNotAToken)
+        throw InvalidRequest.headerFieldNameNotAToken(name)
       }
       if let character = HTTPToken.forbiddenValueCharacter(in: value) {
-        throw InvalidHeaderField(name: name, reason: .forbiddenCharacterInValue(character))
+        throw InvalidRequest.headerFieldValue(named: name, contains: character)
       }
       self.name = name
       self.value = value
@@ -75,8 +75,8 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
 
   /// Creates a list from name–value pairs, in order.
   ///
-  /// - Throws: ``InvalidHeaderField`` naming the first invalid field.
-  public init(_ pairs: some Sequence<(String, String)>) throws(InvalidHeaderField) {
+  /// - Throws: ``InvalidRequest`` (`.headerField`) naming the first invalid field.
+  public init(_ pairs: some Sequence<(String, String)>) throws(InvalidRequest) {
     fields = []
     for (name, value) in pairs {
       fields.append(try Field(name: name, value: value))
@@ -85,8 +85,8 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
 
   /// Creates a list from a dictionary; fields are ordered by name so the result is deterministic.
   ///
-  /// - Throws: ``InvalidHeaderField`` naming the first invalid field.
-  public init(_ dictionary: [String: String]) throws(InvalidHeaderField) {
+  /// - Throws: ``InvalidRequest`` (`.headerField`) naming the first invalid field.
+  public init(_ dictionary: [String: String]) throws(InvalidRequest) {
     try self.init(dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
   }
 
@@ -126,8 +126,9 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
 
   /// Adds a field after the existing ones, keeping any others with the same name.
   ///
-  /// - Throws: ``InvalidHeaderField`` if the name or value is invalid; the list is left unchanged.
-  public mutating func append(_ value: String, for name: String) throws(InvalidHeaderField) {
+  /// - Throws: ``InvalidRequest`` (`.headerField`) if the name or value is invalid; the list is
+  ///   left unchanged.
+  public mutating func append(_ value: String, for name: String) throws(InvalidRequest) {
     fields.append(try Field(name: name, value: value))
   }
 
@@ -140,8 +141,9 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
   /// Replaces every field called `name` with one field holding `value`.
   ///
   /// The new field takes the place of the first one it replaces, or goes last.
-  /// - Throws: ``InvalidHeaderField`` if the name or value is invalid; the list is left unchanged.
-  public mutating func set(_ value: String, for name: String) throws(InvalidHeaderField) {
+  /// - Throws: ``InvalidRequest`` (`.headerField`) if the name or value is invalid; the list is
+  ///   left unchanged.
+  public mutating func set(_ value: String, for name: String) throws(InvalidRequest) {
     let field = try Field(name: name, value: value)
     if let first = fields.firstIndex(where: { HTTPToken.namesEqual($0.name, name) }) {
       fields[first] = field

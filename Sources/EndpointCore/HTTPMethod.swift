@@ -7,7 +7,7 @@
 /// ```
 ///
 /// A method that is not an RFC 9110 token is rejected when the request is resolved,
-/// with an ``InvalidMethod`` error that names it.
+/// with an ``InvalidRequest`` (`.method`) error that names it.
 public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
   CustomStringConvertible
 {

@@ -15,11 +15,13 @@ struct LineReader {
   private var line: [UInt8] = []
   private var afterCarriageReturn = false
   private var ended = false
-  /// The longest line, in bytes, before ``LineTooLong``.
+  /// The longest line, in bytes, before a ``TransportFailure/Kind/lineTooLong``.
   let maximumLength: Int
-  let kind: LineTooLong.Kind
+  /// What a line is, for the error: a line, or a server-sent event.
+  enum Unit { case line, serverSentEvent }
+  let kind: Unit
 
-  init(_ body: HTTPBody, maximumLength: Int, kind: LineTooLong.Kind) {
+  init(_ body: HTTPBody, maximumLength: Int, kind: Unit) {
     chunks = body.makeAsyncIterator()
     self.maximumLength = max(0, maximumLength)
     self.kind = kind
@@ -42,11 +44,12 @@ struct LineReader {
     }
   }
 
-  private mutating func scan() throws(LineTooLong) -> [UInt8]? {
+  private mutating func scan() throws(TransportFailure) -> [UInt8]? {
     let count = chunk.count
     guard position < count else { return nil }
     let limit = maximumLength
-    let tooLong = LineTooLong(kind: kind, limit: limit)
+    let tooLong = TransportFailure.lineTooLong(
+      serverSentEvent: kind == .serverSentEvent, limit: limit)
     let found = chunk.withUnsafeBytes { raw -> [UInt8]?? in
       let bytes = raw.bindMemory(to: UInt8.self)
       if afterCarriageReturn {

@@ -71,11 +71,11 @@ public struct RequestPayload: Sendable {
 
   /// A file, streamed from disk as it is sent.
   ///
-  /// - Throws: ``FileBodyError`` if the file cannot be read.
+  /// - Throws: ``InvalidRequest`` (`.body`) if the file cannot be read.
   public static func file(
     _ fileURL: URL,
     contentType: String = "application/octet-stream"
-  ) throws(FileBodyError) -> RequestPayload {
+  ) throws(InvalidRequest) -> RequestPayload {
     RequestPayload(contentType: contentType, body: try HTTPBody(contentsOf: fileURL))
   }
 
@@ -123,14 +123,15 @@ public struct RequestPayload: Sendable {
   /// - Parameters:
   ///   - parts: the parts, in order.
   ///   - boundary: 1 to 70 ASCII letters, digits and `'+_-.`.
-  /// - Throws: ``InvalidMultipartBoundary`` if the boundary is not of that form, or occurs in a
-  ///   part (headers included), where it would end the body early.
+  /// - Throws: ``InvalidRequest`` (`.multipartBoundary`) if the boundary is not of that form, or
+  ///   occurs in a part (headers included), where it would end the body early.
   public static func multipart(
     _ parts: [MultipartPart],
     boundary: String
-  ) throws(InvalidMultipartBoundary) -> RequestPayload {
+  ) throws(InvalidRequest) -> RequestPayload {
     guard (1...70).contains(boundary.utf8.count) else {
-      throw InvalidMultipartBoundary(boundary: boundary, reason: .length)
+      throw InvalidRequest.invalidBoundary(
+        boundary, reason: "a boundary has 1 to 70 characters")
     }
     let allowed = Set("'+_-.".utf8)
     guard
@@ -139,12 +140,14 @@ public struct RequestPayload: Sendable {
           || allowed.contains($0)
       })
     else {
-      throw InvalidMultipartBoundary(boundary: boundary, reason: .character)
+      throw InvalidRequest.invalidBoundary(
+        boundary, reason: "a boundary holds only letters, digits and '+_-.")
     }
     let rendered = render(parts)
     let needle = Data(boundary.utf8)
     if let index = rendered.firstIndex(where: { $0.firstRange(of: needle) != nil }) {
-      throw InvalidMultipartBoundary(boundary: boundary, reason: .occursInPart(index: index))
+      throw InvalidRequest.invalidBoundary(
+        boundary, reason: "it occurs in part \(index), which it would end early")
     }
     return assemble(rendered, boundary: boundary)
   }

@@ -76,16 +76,16 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
   }
 
   /// The relative URL of this path, for an endpoint whose base URL the client gives.
-  func relativeURL() throws(InvalidURL) -> URL {
+  func relativeURL() throws(InvalidRequest) -> URL {
     if isAbsoluteURL {
       guard let url = URL(string: encoded) else {
-        throw InvalidURL(input: encoded, reason: "not a valid absolute URL")
+        throw InvalidRequest.invalidURL(encoded, reason: "not a valid absolute URL")
       }
       return url
     }
     guard let url = URL(string: encoded), url.scheme == nil, url.host == nil else {
-      throw InvalidURL(
-        input: encoded,
+      throw InvalidRequest.invalidURL(
+        encoded,
         reason: "not a relative path (a ':' in its first segment reads as a scheme)"
       )
     }
@@ -177,19 +177,19 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
   /// ignores the base. A query in the path is added after any query the base has. The base's
   /// fragment is dropped.
   ///
-  /// - Throws: ``InvalidURL`` naming the input when no valid URL results.
-  public func resolved(against base: URL) throws(InvalidURL) -> URL {
+  /// - Throws: ``InvalidRequest`` (`.url`) naming the input when no valid URL results.
+  public func resolved(against base: URL) throws(InvalidRequest) -> URL {
     if isAbsoluteURL {
       guard let url = URL(string: encoded) else {
-        throw InvalidURL(input: encoded, reason: "not a valid absolute URL")
+        throw InvalidRequest.invalidURL(encoded, reason: "not a valid absolute URL")
       }
       try Self.checkHost(of: url, input: encoded)
       return url
     }
     let baseText = base.absoluteString
     guard let parts = BaseURLParts(baseText), base.host()?.isEmpty == false else {
-      throw InvalidURL(
-        input: URLRedaction.redacted(base),
+      throw InvalidRequest.invalidURL(
+        URLRedaction.redacted(base),
         reason: "a base URL needs a scheme and a host"
       )
     }
@@ -220,8 +220,8 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
       result += query
     }
     guard let url = URL(string: result) else {
-      throw InvalidURL(
-        input: encoded,
+      throw InvalidRequest.invalidURL(
+        encoded,
         reason: "cannot be resolved against \(URLRedaction.redacted(base))"
       )
     }
@@ -231,9 +231,9 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
 
   /// Throws when the path changed the host into one no request can reach (a space or another
   /// character a host name cannot hold, as in `"https://api.example.com  ---invalid"`).
-  static func checkHost(of url: URL, input: String) throws(InvalidURL) {
+  static func checkHost(of url: URL, input: String) throws(InvalidRequest) {
     if let reason = HTTPRequest.hostProblem(url) {
-      throw InvalidURL(input: HTTPToken.quotedForMessage(input), reason: reason)
+      throw InvalidRequest.invalidURL(HTTPToken.quotedForMessage(input), reason: reason)
     }
   }
 }

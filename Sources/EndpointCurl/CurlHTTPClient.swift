@@ -73,7 +73,7 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
     do {
       loop = try CurlLoop(settings: settings)
     } catch {
-      throw LibraryUnavailable(
+      throw CurlLibrary.unavailable(
         libraryName: CurlLibrary.defaultName,
         reason: "the client's loop could not start: \(error)"
       )
@@ -107,13 +107,14 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
   /// let (response, _) = try await client.send(request)
   /// ```
   ///
-  /// - Throws: `CancellationError` when the calling task is cancelled, ``EndpointCore/IdleTimeout``,
-  ///   ``EndpointCore/DeadlineExceeded``, ``ConnectionFailure``, ``EndpointCore/TooManyRedirects``,
-  ///   ``EndpointCore/RedirectBodyNotReplayable`` (a 307 or 308 would send a streamed body
-  ///   again), ``EndpointCore/ResponseTooLarge``, ``ShutDown``, ``BodyLengthMismatch``, the
-  ///   error a streamed request body throws, ``EndpointCore/InvalidURL`` for a URL that is not
-  ///   `http` or `https` (or a redirect to one), ``EndpointCore/InvalidMethod`` for a method that
-  ///   is not an RFC 9110 token (checked before a byte is sent, however the request was made).
+  /// - Throws: `CancellationError` when the calling task is cancelled,
+  ///   ``EndpointCore/IdleTimeout``, ``EndpointCore/DeadlineExceeded``, ``ConnectionFailure``,
+  ///   ``EndpointCore/TooManyRedirects``, ``EndpointCore/RedirectBodyNotReplayable`` (a 307 or 308
+  ///   would send a streamed body again), ``EndpointCore/ResponseTooLarge``, ``ShutDown``,
+  ///   ``BodyLengthMismatch``, the error a streamed request body throws,
+  ///   ``EndpointCore/InvalidRequest`` (`.url`) for a URL that is not `http` or `https` (or a
+  ///   redirect to one), ``EndpointCore/InvalidRequest`` (`.method`) for a method that is not an
+  ///   RFC 9110 token (checked before a byte is sent, however the request was made).
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try await perform(request, mode: .stream, progress: .none)
   }
@@ -161,7 +162,7 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
         let length = requestBody.length ?? 0
         // A file read as empty is sent without a body, so no read can see it grew: look now.
         if length == 0, let size = try? FileReader.size(of: fileURL), size > 0 {
-          throw BodyLengthMismatch(
+          throw TransportFailure.bodyLengthMismatch(
             method: request.method, url: request.url, declared: 0, produced: size,
             fileURL: fileURL)
         }
@@ -169,7 +170,7 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
       } else if requestBody.length == 0 {
         // Declared empty: sent without a body, once the stream has shown it is.
         for try await chunk in requestBody where !chunk.isEmpty {
-          throw BodyLengthMismatch(
+          throw TransportFailure.bodyLengthMismatch(
             method: request.method,
             url: request.url,
             declared: 0,

@@ -22,7 +22,7 @@ enum CurlLibrary {
     _ name: String,
     minimumVersion: UInt32 = minimumVersion,
     install: Bool
-  ) -> CurlHTTPClient.LibraryUnavailable? {
+  ) -> TransportFailure? {
     var message = [CChar](repeating: 0, count: 1024)
     let status = message.withUnsafeMutableBufferPointer { buffer in
       ccurl_load(name, minimumVersion, install ? 1 : 0, buffer.baseAddress, buffer.count)
@@ -31,17 +31,17 @@ enum CurlLibrary {
     let reason = message.withUnsafeBufferPointer { buffer in
       String(cString: buffer.baseAddress!)
     }
-    return CurlHTTPClient.LibraryUnavailable(libraryName: name, reason: reason)
+    return unavailable(libraryName: name, reason: reason)
   }
 
   /// `nil` once libcurl is loaded and initialised, otherwise why it cannot be used. Evaluated
   /// once per process, on first use.
-  static let unavailable: CurlHTTPClient.LibraryUnavailable? = {
+  static let unavailable: TransportFailure? = {
     #if os(Linux)
       if let failure = load(defaultName, install: true) { return failure }
       let code = ccurl_global_init(CLong(CCURL_GLOBAL_DEFAULT))
       guard code == CCURLE_OK else {
-        return CurlHTTPClient.LibraryUnavailable(
+        return unavailable(
           libraryName: defaultName,
           reason: "curl_global_init failed with error \(code)"
         )
@@ -50,7 +50,7 @@ enum CurlLibrary {
     #else
       // The client's loop is built on epoll; on Apple platforms URLSession is the native
       // transport and EndpointTransport's client is the one to use.
-      return CurlHTTPClient.LibraryUnavailable(
+      return unavailable(
         libraryName: defaultName,
         reason: "EndpointCurl runs on Linux only; on Apple platforms use URLSessionHTTPClient "
           + "from EndpointTransport"
@@ -69,5 +69,16 @@ enum CurlLibrary {
   /// The loaded library's version, such as `7.88.1`.
   static var version: String {
     String(cString: ccurl_version())
+  }
+}
+
+extension CurlLibrary {
+  /// The failure every curl client throws when `libraryName` cannot be used, for `reason`.
+  static func unavailable(libraryName: String, reason: String) -> TransportFailure {
+    TransportFailure(
+      .libraryUnavailable, method: nil, url: nil,
+      message: "libcurl is unavailable: \(reason); EndpointCurl needs \(libraryName) version "
+        + "\(minimumVersionText) or newer (Debian and Ubuntu: apt-get install libcurl4)",
+      isTransient: false, details: .init())
   }
 }

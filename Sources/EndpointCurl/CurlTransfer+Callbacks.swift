@@ -31,7 +31,7 @@ extension CurlTransfer {
         let detail =
           "the trailer section passed \(Self.maximumTrailerFields) fields or "
           + "\(Self.maximumTrailerBytes) bytes"
-        failOnLoop(connectionFailure(.invalidResponse, code: 0, detail))
+        failOnLoop(connectionFailure(.malformedResponse, code: 0, detail))
         return 0
       }
       trailers.add(line: line)
@@ -40,7 +40,7 @@ extension CurlTransfer {
     headBytes += line.count
     if headBytes > Self.maximumHeadBytes {
       let detail = "the response head passed \(Self.maximumHeadBytes) bytes"
-      failOnLoop(connectionFailure(.invalidResponse, code: 0, detail))
+      failOnLoop(connectionFailure(.malformedResponse, code: 0, detail))
       return 0
     }
     switch parser.consume(line) {
@@ -61,7 +61,7 @@ extension CurlTransfer {
   /// The final head arrived; decides where the body goes. `false` stops the transfer.
   private func headReceived() -> Bool {
     guard let status = parser.status else {
-      failOnLoop(connectionFailure(.invalidResponse, code: 0, "the response has no status line"))
+      failOnLoop(connectionFailure(.malformedResponse, code: 0, "the response has no status line"))
       return false
     }
     let response = HTTPResponse(status: status, headerFields: parser.fields, url: hop.url)
@@ -72,7 +72,7 @@ extension CurlTransfer {
       _ = loop.submit(.unpause(self))
     }
     if let detail = parser.invalidContentLength(of: response) {
-      failOnLoop(connectionFailure(.invalidResponse, code: 0, detail))
+      failOnLoop(connectionFailure(.malformedResponse, code: 0, detail))
       return false
     }
     if options.redirectLimit != nil, RedirectRule.isFollowed(status), parser.framing.hasLocation {
@@ -82,7 +82,7 @@ extension CurlTransfer {
     let declared = parser.declaredBodyLength(of: response, method: hop.method)
     expectedLength = declared
     if let limit = options.maximumResponseSize, let declared, declared > Int64(limit) {
-      failOnLoop(ResponseTooLarge(limit: limit, received: declared))
+      failOnLoop(TransportFailure.responseTooLarge(limit: limit, received: declared))
       return false
     }
     switch mode {
@@ -164,7 +164,8 @@ extension CurlTransfer {
       decoded = try decoder.decode(bytes)
     } catch {
       failOnLoop(
-        MalformedResponse(method: hop.method, url: response.url ?? hop.url, reason: error.reason))
+        TransportFailure.malformedResponse(
+          method: hop.method, url: response.url ?? hop.url, reason: error.reason))
       return 0
     }
     if decoded.isEmpty {
@@ -187,7 +188,7 @@ extension CurlTransfer {
       lastActivity = now
       hopBytesReceived += Int64(count)
       if let limit = options.maximumResponseSize, hopBytesReceived > Int64(limit) {
-        failOnLoop(ResponseTooLarge(limit: limit, received: hopBytesReceived))
+        failOnLoop(TransportFailure.responseTooLarge(limit: limit, received: hopBytesReceived))
         return 0
       }
       if hopBytesReceived > Int64(Self.redirectBodyLimit) {
@@ -197,7 +198,8 @@ extension CurlTransfer {
       return count
     }
     if let limit = options.maximumResponseSize, hopBytesReceived + Int64(count) > Int64(limit) {
-      failOnLoop(ResponseTooLarge(limit: limit, received: hopBytesReceived + Int64(count)))
+      failOnLoop(
+        TransportFailure.responseTooLarge(limit: limit, received: hopBytesReceived + Int64(count)))
       return 0
     }
     switch delivery {
@@ -304,7 +306,7 @@ extension CurlTransfer {
       let grew = count == remaining && readFile(into: &probe, capacity: 1) > 0
       if (count == 0 && remaining > 0) || grew {
         failOnLoop(
-          BodyLengthMismatch(
+          TransportFailure.bodyLengthMismatch(
             method: hop.method,
             url: hop.url,
             declared: declared,

@@ -28,12 +28,12 @@ extension CurlTransfer {
       return .retire
     }
     guard let response else {
-      failOnLoop(connectionFailure(.invalidResponse, code: 0, "the server sent no response head"))
+      failOnLoop(connectionFailure(.malformedResponse, code: 0, "the server sent no response head"))
       return .retire
     }
     if let decoder = contentDecoder, !decoder.isFinished, endsWithBody {
       failOnLoop(
-        MalformedResponse(
+        TransportFailure.malformedResponse(
           method: hop.method,
           url: response.url ?? hop.url,
           reason: "the \(decoder.coding) body ended before the end of its compressed stream "
@@ -105,7 +105,7 @@ extension CurlTransfer {
     }
     if chain.count > limit {
       failOnLoop(
-        TooManyRedirects(method: method, limit: limit, chain: chain + [location])
+        TransportFailure.tooManyRedirects(method: method, limit: limit, chain: chain + [location])
       )
       return .retire
     }
@@ -144,7 +144,7 @@ extension CurlTransfer {
       let elapsed = now - startInstant
       if elapsed >= deadline {
         return .expired(
-          DeadlineExceeded(
+          TransportFailure.deadlineExceeded(
             method: method,
             url: currentURL,
             limit: deadline,
@@ -167,7 +167,7 @@ extension CurlTransfer {
         let silence = now - lastActivity
         if silence >= idle {
           return .expired(
-            IdleTimeout(
+            TransportFailure.idleTimeout(
               method: method, url: currentURL, limit: idle, silence: silence)
           )
         }
@@ -270,25 +270,19 @@ extension CurlTransfer {
 
   // MARK: - Errors
 
-  func shutDownError() -> CurlHTTPClient.ShutDown {
-    CurlHTTPClient.ShutDown(method: method, url: url)
+  func shutDownError() -> TransportFailure {
+    TransportFailure.shutDown(method: method, url: url, client: "CurlHTTPClient")
   }
 
   func connectionFailure(
-    _ kind: CurlHTTPClient.ConnectionFailure.Kind,
+    _ kind: TransportFailure.Kind,
     code: Int32,
     _ detail: String
-  ) -> CurlHTTPClient.ConnectionFailure {
-    CurlHTTPClient.ConnectionFailure(
-      method: hop.method,
-      url: hop.url,
-      kind: kind,
-      curlCode: Int(code),
-      detail: detail
-    )
+  ) -> TransportFailure {
+    CurlFailure.make(kind, method: hop.method, url: hop.url, code: Int(code), detail: detail)
   }
 
-  func curlFailure(_ code: Int32) -> CurlHTTPClient.ConnectionFailure {
+  func curlFailure(_ code: Int32) -> TransportFailure {
     if code == CCURLE_SEND_FAIL_REWIND, case .stream = hop.body {
       // libcurl wanted to send the body again on a new connection after the first one closed.
       let detail =
@@ -297,7 +291,7 @@ extension CurlTransfer {
       return connectionFailure(.connectionLost, code: code, detail)
     }
     let detail = easy?.message(for: code) ?? String(cString: ccurl_easy_strerror(code))
-    let kind: CurlHTTPClient.ConnectionFailure.Kind
+    let kind: TransportFailure.Kind
     switch code {
     case CCURLE_COULDNT_CONNECT: kind = .cannotConnect
     case CCURLE_COULDNT_RESOLVE_HOST, CCURLE_COULDNT_RESOLVE_PROXY: kind = .hostNotFound
@@ -305,15 +299,18 @@ extension CurlTransfer {
       CCURLE_HTTP2, CCURLE_HTTP2_STREAM:
       kind = .connectionLost
     case CCURLE_UNSUPPORTED_PROTOCOL, CCURLE_WEIRD_SERVER_REPLY, CCURLE_BAD_CONTENT_ENCODING:
-      kind = .invalidResponse
+      kind = .malformedResponse
     case CCURLE_SSL_CONNECT_ERROR, CCURLE_SSL_CERTPROBLEM, CCURLE_SSL_CIPHER,
       CCURLE_PEER_FAILED_VERIFICATION, CCURLE_SSL_CACERT_BADFILE, CCURLE_SSL_ISSUER_ERROR,
       CCURLE_SSL_ENGINE_NOTFOUND, CCURLE_SSL_PINNEDPUBKEYNOTMATCH:
       kind = .tls
     case CCURLE_PROXY: kind = .proxy
-    case CCURLE_OPERATION_TIMEDOUT: kind = .timedOut
     default: kind = .other
     }
-    return connectionFailure(kind, code: code, detail)
+    // libcurl's own timeout is one a new attempt may pass, whatever its kind.
+    return CurlFailure.make(
+      kind, method: hop.method, url: hop.url, code: Int(code), detail: detail,
+      isTransient: code == CCURLE_OPERATION_TIMEDOUT ? true : nil,
+      explanation: code == CCURLE_OPERATION_TIMEDOUT ? "the connection timed out" : nil)
   }
 }

@@ -52,22 +52,23 @@ extension CurlTransfer {
   func failure(endingWith code: Int32) -> any Error {
     if code == CCURLE_OPERATION_TIMEDOUT, let limit = loop.settings.connectTimeout {
       // The connect timeout is the only libcurl timeout the client sets.
-      return ConnectTimeout(method: hop.method, url: hop.url, limit: limit)
+      return TransportFailure.connectTimeout(method: hop.method, url: hop.url, limit: limit)
     }
     let failure = curlFailure(code)
+    let detail = (failure.underlyingError as? CurlFailure)?.detail ?? ""
     switch code {
     case CCURLE_SSL_PINNEDPUBKEYNOTMATCH:
       return connectionFailure(
         .tls,
         code: code,
         "public-key pinning: the server's key matches none of the "
-          + "\(loop.settings.tls.pinnedPublicKeys.count) pinned keys (\(failure.detail))"
+          + "\(loop.settings.tls.pinnedPublicKeys.count) pinned keys (\(detail))"
       )
     case CCURLE_RECV_ERROR, CCURLE_SEND_ERROR, CCURLE_GOT_NOTHING:
-      if Self.isTLSAlert(failure.detail) {
+      if Self.isTLSAlert(detail) {
         // Under TLS 1.3 a server that refuses the client's certificate says so with an alert
         // after the client's side of the handshake is done: libcurl reports a failed read.
-        return connectionFailure(.tls, code: code, failure.detail)
+        return connectionFailure(.tls, code: code, detail)
       }
       if refusedAfterHandshake {
         return connectionFailure(
@@ -75,7 +76,7 @@ extension CurlTransfer {
           code: code,
           "the server closed a new connection right after the TLS handshake, before any "
             + "answer: under TLS 1.3 this is how a server refuses the client certificate "
-            + "(\(failure.detail))"
+            + "(\(detail))"
         )
       }
       return failure

@@ -56,7 +56,8 @@ extension CurlTransfer {
       ccurl_easy_setopt_string(easy, CCURLOPT_URL, $0)
     }
     guard urlCode == CCURLE_OK else {
-      return InvalidURL(input: URLRedaction.redacted(hop.url), reason: handle.message(for: urlCode))
+      return InvalidRequest.invalidURL(
+        URLRedaction.redacted(hop.url), reason: handle.message(for: urlCode))
     }
     // Over https a request waits for a connection to the same host that is still being opened
     // to learn by ALPN whether it multiplexes, instead of opening one more: a burst to an
@@ -189,7 +190,7 @@ extension CurlTransfer {
     if case .file(let fileURL, _) = hop.body {
       uploadDescriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC)
       guard uploadDescriptor >= 0 else {
-        return FileBodyError(fileURL: fileURL, reason: String(cString: strerror(errno)))
+        return InvalidRequest.unreadableBodyFile(fileURL, reason: String(cString: strerror(errno)))
       }
     }
     if CurlLibrary.spinsOnHTTP2Uploads, length.map({ $0 > CurlLibrary.http2InitialWindow }) ?? true

@@ -219,8 +219,8 @@ final class StreamedUpload: Sendable {
     }
   }
 
-  private func mismatch(produced: Int64) -> CurlHTTPClient.BodyLengthMismatch {
-    CurlHTTPClient.BodyLengthMismatch(
+  private func mismatch(produced: Int64) -> TransportFailure {
+    TransportFailure.bodyLengthMismatch(
       method: method,
       url: url,
       declared: declaredLength ?? 0,

@@ -23,6 +23,17 @@ import EndpointTransport
 /// Create one client and keep it: each has its own connection pool and thread. When one
 /// transport's own settings matter (TLS and proxy for curl, a `URLSessionConfiguration`), make
 /// that client directly instead.
+///
+/// On Linux, when libcurl cannot be loaded the client falls back to URLSession and says so:
+/// ``fallbackReason`` holds why, and ``transport`` is ``Transport/urlSession``.
+///
+/// ```swift
+/// let client = DefaultHTTPClient.make()
+/// if let reason = client.fallbackReason {
+///   logger.warning("sending through URLSession: \(reason)")
+/// }
+/// defer { Task { await client.shutdown() } }
+/// ```
 public struct DefaultHTTPClient: TransferPerforming, Sendable {
   /// A transport the package offers.
   public enum Transport: String, Sendable, Hashable, CustomStringConvertible {
@@ -42,6 +53,10 @@ public struct DefaultHTTPClient: TransferPerforming, Sendable {
 
   /// The transport this client sends through.
   public let transport: Transport
+  /// Why the client sends through URLSession on Linux: libcurl could not be loaded (a
+  /// ``EndpointCore/TransportFailure`` of kind ``EndpointCore/TransportFailure/Kind/libraryUnavailable``).
+  /// `nil` when the client sends through the platform's preferred transport.
+  public let fallbackReason: TransportFailure?
   /// The client requests go to: a ``EndpointCurl/CurlHTTPClient`` or a
   /// ``EndpointTransport/URLSessionHTTPClient``.
   public var base: any HTTPTransferClient { performer }
@@ -51,17 +66,18 @@ public struct DefaultHTTPClient: TransferPerforming, Sendable {
   /// Makes the platform's client with the settings every transport shares.
   ///
   /// - Parameters:
-  ///   - idleTimeout: the longest silence of a transfer before ``EndpointCore/IdleTimeout``;
+  ///   - idleTimeout: the longest silence of a transfer before a
+  ///     ``EndpointCore/TransportFailure/Kind/idleTimeout``; `nil` for none.
+  ///   - deadline: the longest a whole request may take before a
+  ///     ``EndpointCore/TransportFailure/Kind/deadlineExceeded``, unless the request sets its own;
   ///     `nil` for none.
-  ///   - deadline: the longest a whole request may take before
-  ///     ``EndpointCore/DeadlineExceeded``, unless the request sets its own; `nil` for none.
   ///   - redirectPolicy: which redirects are followed, and how many.
-  ///   - maximumResponseSize: the largest response body accepted
-  ///     (``EndpointCore/ResponseTooLarge``); `nil` for no limit.
+  ///   - maximumResponseSize: the largest response body accepted (past it, a
+  ///     ``EndpointCore/TransportFailure/Kind/responseTooLarge``); `nil` for no limit.
   ///   - metricsObserver: called once per request with its ``EndpointCore/TransferMetrics``.
   /// - Returns: a client sending through ``EndpointCurl/CurlHTTPClient`` on Linux when libcurl
   ///   loads, otherwise through ``EndpointTransport/URLSessionHTTPClient``; ``transport`` says
-  ///   which.
+  ///   which, and ``fallbackReason`` why curl was not used.
   public static func make(
     idleTimeout: Duration? = .seconds(60),
     deadline: Duration? = nil,
@@ -69,33 +85,94 @@ public struct DefaultHTTPClient: TransferPerforming, Sendable {
     maximumResponseSize: Int? = nil,
     metricsObserver: (@Sendable (TransferMetrics) -> Void)? = nil
   ) -> DefaultHTTPClient {
+    let settings = Settings(
+      idleTimeout: idleTimeout, deadline: deadline, redirectPolicy: redirectPolicy,
+      maximumResponseSize: maximumResponseSize, metricsObserver: metricsObserver)
     #if os(Linux)
-      let curl = try? CurlHTTPClient(
-        configuration: .init(
-          idleTimeout: idleTimeout,
-          deadline: deadline,
-          redirectPolicy: redirectPolicy,
-          maximumResponseSize: maximumResponseSize,
-          metricsObserver: metricsObserver
-        )
-      )
-      if let curl { return DefaultHTTPClient(transport: .curl, base: curl) }
+      return choosing(
+        curl: Result { () throws(TransportFailure) in try settings.curlClient() },
+        settings: settings)
+    #else
+      return choosing(curl: nil, settings: settings)
     #endif
-    let session = URLSessionHTTPClient(
-      configuration: .init(
-        idleTimeout: idleTimeout,
-        deadline: deadline,
-        redirectPolicy: redirectPolicy,
-        maximumResponseSize: maximumResponseSize,
-        metricsObserver: metricsObserver
-      )
-    )
-    return DefaultHTTPClient(transport: .urlSession, base: session)
   }
 
-  private init(transport: Transport, base: any TransferPerforming) {
+  /// The settings every transport shares, as ``make(idleTimeout:deadline:redirectPolicy:maximumResponseSize:metricsObserver:)`` takes them.
+  package struct Settings: Sendable {
+    var idleTimeout: Duration? = .seconds(60)
+    var deadline: Duration?
+    var redirectPolicy: RedirectPolicy = .followDefault
+    var maximumResponseSize: Int?
+    var metricsObserver: (@Sendable (TransferMetrics) -> Void)?
+
+    package init(
+      idleTimeout: Duration? = .seconds(60), deadline: Duration? = nil,
+      redirectPolicy: RedirectPolicy = .followDefault, maximumResponseSize: Int? = nil,
+      metricsObserver: (@Sendable (TransferMetrics) -> Void)? = nil
+    ) {
+      self.idleTimeout = idleTimeout
+      self.deadline = deadline
+      self.redirectPolicy = redirectPolicy
+      self.maximumResponseSize = maximumResponseSize
+      self.metricsObserver = metricsObserver
+    }
+
+    func curlClient() throws(TransportFailure) -> CurlHTTPClient {
+      do {
+        return try CurlHTTPClient(
+          configuration: .init(
+            idleTimeout: idleTimeout, deadline: deadline, redirectPolicy: redirectPolicy,
+            maximumResponseSize: maximumResponseSize, metricsObserver: metricsObserver))
+      } catch let failure as TransportFailure {
+        throw failure
+      } catch {
+        throw TransportFailure(
+          .libraryUnavailable, message: "the curl client could not be made: \(error)",
+          isTransient: false, underlyingError: error)
+      }
+    }
+  }
+
+  /// The client for `curl`'s outcome: curl when it was made, URLSession otherwise, with the
+  /// reason curl was not used.
+  package static func choosing(
+    curl: Result<CurlHTTPClient, TransportFailure>?, settings: Settings
+  ) -> DefaultHTTPClient {
+    if case .success(let client) = curl {
+      return DefaultHTTPClient(transport: .curl, base: client, fallbackReason: nil)
+    }
+    let session = URLSessionHTTPClient(
+      configuration: .init(
+        idleTimeout: settings.idleTimeout,
+        deadline: settings.deadline,
+        redirectPolicy: settings.redirectPolicy,
+        maximumResponseSize: settings.maximumResponseSize,
+        metricsObserver: settings.metricsObserver
+      )
+    )
+    var reason: TransportFailure?
+    if case .failure(let failure) = curl { reason = failure }
+    return DefaultHTTPClient(transport: .urlSession, base: session, fallbackReason: reason)
+  }
+
+  private init(
+    transport: Transport, base: any TransferPerforming, fallbackReason: TransportFailure?
+  ) {
     self.transport = transport
     self.performer = base
+    self.fallbackReason = fallbackReason
+  }
+
+  /// Stops the client it wraps: requests in flight fail with a
+  /// ``EndpointCore/TransportFailure`` of kind ``EndpointCore/TransportFailure/Kind/shutDown``,
+  /// and so do requests sent later. Returns once the transport's threads have ended; calling it
+  /// again returns at once.
+  public func shutdown() async {
+    switch performer {
+    case let curl as CurlHTTPClient: await curl.shutdown()
+    case let session as URLSessionHTTPClient: await session.shutdown()
+    default: break
+    }
   }
 
   /// Sends a request through the chosen transport; see ``EndpointCore/HTTPClient/send(_:)``.

@@ -83,8 +83,9 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
   /// ```swift
   /// let user = Endpoint<User>(json: .get, path: "users/\(login)", relativeTo: api)
   /// ```
-  /// Interpolated values in `path` stay single segments; see ``EndpointCore/URLPath``. A path that cannot be
-  /// resolved makes ``EndpointCore/Endpoint/request()`` throw ``EndpointCore/InvalidURL``.
+  /// Interpolated values in `path` stay single segments; see ``EndpointCore/URLPath``. A path that
+  /// cannot be resolved makes ``EndpointCore/Endpoint/request()`` throw
+  /// ``EndpointCore/InvalidRequest`` (`.url`).
   /// - Parameters:
   ///   - method: the request method.
   ///   - path: the path, resolved against `baseURL`.

@@ -8,10 +8,11 @@ extension Fixture {
   /// is 0 (no response) becomes an interaction with an error. Redact secrets before replaying
   /// a HAR from a browser: see ``FixtureRedaction``.
   ///
-  /// - Throws: ``InvalidFixture`` naming the entry and what is wrong with it.
-  public init(har data: Data) throws(InvalidFixture) {
-    func fail(_ reason: String) -> InvalidFixture {
-      InvalidFixture(file: nil, reason: "HAR: \(reason)")
+  /// - Throws: ``TestDoubleFailure`` of kind ``TestDoubleFailure/Kind/invalidFixture`` naming
+  ///   the entry and what is wrong with it.
+  public init(har data: Data) throws(TestDoubleFailure) {
+    func fail(_ reason: String) -> TestDoubleFailure {
+      .invalidFixture(file: nil, reason: "HAR: \(reason)")
     }
     guard let root = JSONTree(parsing: data) else { throw fail("it is not valid JSON") }
     guard let entries = root["log"]?["entries"]?.arrayValue else {

@@ -114,27 +114,30 @@ public struct Fixture: Sendable {
 
   /// Reads a fixture file.
   ///
-  /// - Throws: ``InvalidFixture`` naming the file and what is wrong with it.
-  public init(contentsOf file: URL) throws(InvalidFixture) {
+  /// - Throws: ``TestDoubleFailure`` of kind ``TestDoubleFailure/Kind/invalidFixture`` naming
+  ///   the file and what is wrong with it.
+  public init(contentsOf file: URL) throws(TestDoubleFailure) {
     let data: Data
     do {
       data = try Data(contentsOf: file)
     } catch {
-      throw InvalidFixture(file: file.path, reason: "it could not be read: \(error)")
+      throw .invalidFixture(
+        file: file.path, reason: "it could not be read: \(error)", underlyingError: error)
     }
     try self.init(data: data, file: file.path)
   }
 
   /// Reads a fixture from its JSON text.
   ///
-  /// - Throws: ``InvalidFixture`` saying what is wrong with it.
-  public init(data: Data) throws(InvalidFixture) {
+  /// - Throws: ``TestDoubleFailure`` of kind ``TestDoubleFailure/Kind/invalidFixture`` saying
+  ///   what is wrong with it.
+  public init(data: Data) throws(TestDoubleFailure) {
     try self.init(data: data, file: nil)
   }
 
-  init(data: Data, file: String?) throws(InvalidFixture) {
-    func fail(_ reason: String) -> InvalidFixture {
-      InvalidFixture(file: file, reason: reason)
+  init(data: Data, file: String?) throws(TestDoubleFailure) {
+    func fail(_ reason: String) -> TestDoubleFailure {
+      .invalidFixture(file: file, reason: reason)
     }
     guard let root = JSONTree(parsing: data) else { throw fail("it is not valid JSON") }
     guard root["format"]?.stringValue == "endpoint-fixture" else {

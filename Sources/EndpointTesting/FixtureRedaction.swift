@@ -14,11 +14,12 @@ import Foundation
 /// are redacted too. Name more headers, query parameters and JSON keys; their values become
 /// `<redacted>`, and replay matches them whatever their value.
 ///
-/// Before writing, the fixture is checked: it is not written (``SecretInFixture``) if a
-/// registered secret, a value that looks like a credential (a JSON Web Token, a `Bearer …`
-/// credential) or the value of a field redacted earlier in the same recording still appears
-/// anywhere — as written, JSON-escaped, percent-encoded or base64, in bodies decompressed and
-/// with JSON `\u` escapes decoded, and in error texts.
+/// Before writing, the fixture is checked: it is not written
+/// (``TestDoubleFailure/Kind/secretInFixture``) if a registered secret, a value that looks like a
+/// credential (a JSON Web Token, a `Bearer …` credential) or the value of a field redacted
+/// earlier in the same recording still appears anywhere — as written, JSON-escaped,
+/// percent-encoded or base64, in bodies decompressed and with JSON `\u` escapes decoded, and in
+/// error texts.
 ///
 /// ```swift
 /// let redaction = FixtureRedaction(
@@ -150,10 +151,12 @@ public struct FixtureRedaction: Sendable, Hashable {
 
   /// Throws if a registered secret, a credential-looking value or a value of `seen` (values
   /// redacted earlier in this recording) appears in `fixture`, checking each interaction.
-  func check(_ fixture: Fixture, file: String, seen: [String] = []) throws(SecretInFixture) {
+  func check(
+    _ fixture: Fixture, file: String, seen: [String] = []
+  ) throws(TestDoubleFailure) {
     var needles = secrets.enumerated().filter { !$0.element.isEmpty }.map {
       (
-        SecretInFixture.registered($0.offset + 1), $0.offset + 1,
+        TestDoubleFailure.registeredSecret($0.offset + 1), $0.offset + 1,
         FixtureRedaction.forms(of: $0.element)
       )
     }
@@ -190,17 +193,17 @@ public struct FixtureRedaction: Sendable, Hashable {
         for (what, number, forms) in needles {
           for (form, needle) in forms
           where haystacks.contains(where: { $0.range(of: needle) != nil }) {
-            throw SecretInFixture(
-              file: file, secret: number, form: form, location: location, what: what)
+            throw .secretInFixture(
+              file: file, number: number, form: form, location: location, what: what)
           }
         }
         for pattern in patterns {
           guard haystacks.contains(where: { !pattern.ranges(in: Array($0)).isEmpty }) else {
             continue
           }
-          throw SecretInFixture(
-            file: file, secret: 0, form: "as written", location: location,
-            what: SecretInFixture.describe(pattern))
+          throw .secretInFixture(
+            file: file, number: 0, form: "as written", location: location,
+            what: TestDoubleFailure.describe(pattern))
         }
       }
     }

@@ -1,7 +1,7 @@
 /// One part of a stub rule checked against a request, such as its method or its query.
 ///
-/// ``NoMatchingStub`` lists them for the nearest rules: `✓ method ✓ path ✗ query: expected
-/// currency=USD, got currency=EUR`.
+/// A ``TestDoubleFailure`` of kind ``TestDoubleFailure/Kind/noMatchingStub`` lists them for the
+/// nearest rules: `✓ method ✓ path ✗ query: expected currency=USD, got currency=EUR`.
 public struct MatchCheck: Sendable, Hashable, CustomStringConvertible {
   /// The part checked: `method`, `origin`, `path`, `query`, `header X-Name`, `body`, `times` or a
   /// custom predicate's description.

@@ -34,14 +34,15 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable, CustomStringCo
   /// The mode to use: the environment variable's if set, else `code`'s, else ``replayOnly``
   /// under CI (`CI` set) and ``recordMissing`` elsewhere.
   ///
-  /// - Throws: ``InvalidRecordMode`` when the environment variable holds another value.
+  /// - Throws: ``TestDoubleFailure`` of kind ``TestDoubleFailure/Kind/invalidRecordMode`` when
+  ///   the environment variable holds another value.
   public static func resolve(
     code: RecordMode? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment
-  ) throws(InvalidRecordMode) -> RecordMode {
+  ) throws(TestDoubleFailure) -> RecordMode {
     if let value = environment[environmentVariable], !value.isEmpty {
       guard let mode = RecordMode(rawValue: value.lowercased()) else {
-        throw InvalidRecordMode(value: value)
+        throw .invalidRecordMode(value)
       }
       return mode
     }

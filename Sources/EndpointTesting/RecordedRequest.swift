@@ -17,7 +17,7 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     case error(String)
     /// The caller's task was cancelled while the rule was waiting.
     case cancelled
-    /// No rule matched; the call threw ``NoMatchingStub``.
+    /// No rule matched; the call threw ``TestDoubleFailure/Kind/noMatchingStub``.
     case noMatch
   }
 

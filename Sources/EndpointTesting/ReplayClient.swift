@@ -88,8 +88,9 @@ public struct ReplayClient: HTTPClient {
 
   /// The mode in use.
   ///
-  /// - Throws: ``InvalidRecordMode`` when `ENDPOINT_RECORD_MODE` holds an unknown value.
-  public func mode() throws(InvalidRecordMode) -> RecordMode {
+  /// - Throws: ``TestDoubleFailure`` of kind ``TestDoubleFailure/Kind/invalidRecordMode`` when
+  ///   `ENDPOINT_RECORD_MODE` holds an unknown value.
+  public func mode() throws(TestDoubleFailure) -> RecordMode {
     try RecordMode.resolve(code: requestedMode, environment: environment)
   }
 
@@ -100,9 +101,11 @@ public struct ReplayClient: HTTPClient {
 
   /// Replays `request` from the fixture, or records it, as the mode says.
   ///
-  /// - Throws: ``FixtureMissing``, ``RequestNotInFixture``, ``InvalidFixture``,
-  ///   ``InvalidRecordMode``, ``SecretInFixture``, ``RecordedFailure`` for a recorded error, or
-  ///   the base client's error while recording.
+  /// - Throws: ``TestDoubleFailure`` of kind ``TestDoubleFailure/Kind/fixtureMissing``,
+  ///   ``TestDoubleFailure/Kind/requestNotInFixture``, ``TestDoubleFailure/Kind/invalidFixture``,
+  ///   ``TestDoubleFailure/Kind/invalidRecordMode``, ``TestDoubleFailure/Kind/secretInFixture``
+  ///   or ``TestDoubleFailure/Kind/recordedFailure`` for a recorded error, or the base client's
+  ///   error while recording.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     let mode = try mode()
     try store.load(fixtureURL, mode: mode)
@@ -145,11 +148,11 @@ public struct ReplayClient: HTTPClient {
       )
     }
 
-    let line = "\(recorded.method) \(recorded.url.absoluteString)"
     switch replay {
     case .replay(let interaction):
       guard let response = interaction.response else {
-        throw RecordedFailure(description: interaction.error ?? "an error")
+        throw TestDoubleFailure.recordedFailure(
+          interaction.error ?? "an error", method: recorded.method, url: recorded.url)
       }
       var fields = response.headerFields
       if fields.contains("Content-Length") {
@@ -161,11 +164,13 @@ public struct ReplayClient: HTTPClient {
         HTTPBody.inMemory(response.body, trailerFields: response.trailerFields)
       )
     case .missing:
-      throw FixtureMissing(file: fixtureURL.path, request: line, mode: mode)
+      throw TestDoubleFailure.fixtureMissing(
+        file: fixtureURL.path, method: recorded.method, url: recorded.url, mode: mode)
     case .notFound(let nearest, let identical):
-      throw RequestNotInFixture(
+      throw TestDoubleFailure.requestNotInFixture(
         file: fixtureURL.path,
-        request: line,
+        method: recorded.method,
+        url: recorded.url,
         nearest: nearest,
         alreadyReplayed: identical,
         mode: mode
@@ -212,7 +217,7 @@ public struct ReplayClient: HTTPClient {
         redaction: redaction
       )
       return (response, HTTPBody.inMemory(data, trailerFields: trailers))
-    } catch let error as SecretInFixture {
+    } catch let error as TestDoubleFailure where error.kind == .secretInFixture {
       throw error
     } catch is CancellationError {
       throw CancellationError()
@@ -240,7 +245,7 @@ private final class ReplayStore: Sendable {
 
   struct State: Sendable {
     var loaded = false
-    var loadError: InvalidFixture?
+    var loadError: TestDoubleFailure?
     var fileExisted = false
     /// The interactions read from the file, and which were replayed.
     var recorded: [Fixture.Interaction] = []
@@ -253,13 +258,13 @@ private final class ReplayStore: Sendable {
 
   let state = Mutex(State())
 
-  func load(_ file: URL, mode: RecordMode) throws(InvalidFixture) {
-    let error = state.withVisibleLock { state -> InvalidFixture? in
+  func load(_ file: URL, mode: RecordMode) throws(TestDoubleFailure) {
+    let error = state.withVisibleLock { state -> TestDoubleFailure? in
       if state.loaded { return state.loadError }
       state.loaded = true
       guard FileManager.default.fileExists(atPath: file.path) else { return nil }
       state.fileExisted = true
-      do throws(InvalidFixture) {
+      do throws(TestDoubleFailure) {
         let fixture = try Fixture(contentsOf: file)
         state.recorded = fixture.interactions
         state.used = Array(repeating: false, count: fixture.interactions.count)

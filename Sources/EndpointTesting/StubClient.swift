@@ -19,8 +19,9 @@ import Synchronization
 /// ```
 ///
 /// Rules are tried in the order they were added; the first that matches and is not used up
-/// answers. A request that matches no rule throws ``NoMatchingStub``, which shows for the nearest
-/// rules which part did not match and suggests a rule that would.
+/// answers. A request that matches no rule throws a ``TestDoubleFailure`` of kind
+/// ``TestDoubleFailure/Kind/noMatchingStub``, which shows for the nearest rules which part did
+/// not match and suggests a rule that would.
 public struct StubClient: HTTPClient {
   let store = StubStore()
   /// The base URL that relative rule paths are resolved against, if any.
@@ -98,8 +99,9 @@ public struct StubClient: HTTPClient {
   /// try stub.verify()            // Swift Testing: a thrown error fails the test
   /// XCTAssertNoThrow(try stub.verify())
   /// ```
-  /// - Throws: ``StubVerificationFailure`` listing every problem.
-  public func verify() throws(StubVerificationFailure) {
+  /// - Throws: ``TestDoubleFailure`` of kind ``TestDoubleFailure/Kind/verificationFailed``
+  ///   listing every problem.
+  public func verify() throws(TestDoubleFailure) {
     let state = store.state.withVisibleLock { $0 }
     var problems = state.problems.map(\.description)
     for rule in state.rules where !rule.isOptional {
@@ -116,13 +118,14 @@ public struct StubClient: HTTPClient {
       problems.append("no rule matched \(unmatched.requestLine)")
     }
     if !problems.isEmpty {
-      throw StubVerificationFailure(problems: problems, requests: state.records)
+      throw .verificationFailed(problems: problems, requests: state.records)
     }
   }
 
   /// Answers `request` from the first matching rule that is not used up.
   ///
-  /// - Throws: ``NoMatchingStub`` when no rule matches, ``InvalidStub`` when a rule is invalid,
+  /// - Throws: ``TestDoubleFailure`` of kind ``TestDoubleFailure/Kind/noMatchingStub`` when no
+  ///   rule matches or ``TestDoubleFailure/Kind/invalidStub`` when a rule is invalid,
   ///   the rule's error, or `CancellationError` when the task is cancelled while the rule waits.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     if let problem = store.state.withVisibleLock({ $0.problems.first }) { throw problem }
@@ -153,7 +156,7 @@ public struct StubClient: HTTPClient {
 
     guard let claim else {
       let current = store.state.withVisibleLock { $0.rules }
-      let error = NoMatchingStub(
+      let error = TestDoubleFailure.noMatchingStub(
         request: stubbed.request,
         body: body,
         rules: zip(current, evaluations).map { ($0, $1.checks) },
@@ -212,12 +215,13 @@ public struct StubClient: HTTPClient {
       try await CancellationWaiter.wait()
     case .compute(let compute):
       guard depth < 8 else {
-        throw InvalidStub(reason: "a computed response kept returning computed responses")
+        throw TestDoubleFailure.invalidStub(
+          "a computed response kept returning computed responses")
       }
       let next = try await compute(request)
       return try await answer(next, to: request, ruleDelay: nil, depth: depth + 1)
-    case .invalid(let problem):
-      throw problem
+    case .invalid(let reason):
+      throw TestDoubleFailure.invalidStub(reason)
     }
   }
 }

@@ -17,7 +17,8 @@ public struct StubResponse: Sendable {
     case failure(any Error)
     case hang
     case compute(@Sendable (StubbedRequest) async throws -> StubResponse)
-    case invalid(InvalidStub)
+    /// Why the response cannot work; using it throws ``TestDoubleFailure/Kind/invalidStub``.
+    case invalid(String)
   }
 
   let action: Action
@@ -31,7 +32,8 @@ public struct StubResponse: Sendable {
 
   /// A response with a status, header fields and body bytes.
   ///
-  /// A header field that is not valid makes the stub throw ``InvalidStub`` when it is used.
+  /// A header field that is not valid makes the stub throw
+  /// ``TestDoubleFailure/Kind/invalidStub`` when it is used.
   public static func status(
     _ status: Int,
     headers: [String: String] = [:],
@@ -79,18 +81,16 @@ public struct StubResponse: Sendable {
       return make(status: status, headers: headers, body: body, contentType: "application/json")
     } catch {
       return StubResponse(
-        action: .invalid(
-          InvalidStub(
-            reason: "the JSON body of type \(type(of: value)) could not be encoded: \(error)")
-        )
+        action: .invalid("the JSON body of type \(type(of: value)) could not be encoded: \(error)")
       )
     }
   }
 
   /// JSON text sent as written, `application/json` unless `headers` sets `Content-Type`.
   ///
-  /// The text must be valid JSON, otherwise the stub throws ``InvalidStub`` when it is used. (To
-  /// send a JSON string value, write it quoted: `#""hello""#`.)
+  /// The text must be valid JSON, otherwise the stub throws
+  /// ``TestDoubleFailure/Kind/invalidStub`` when it is used. (To send a JSON string value, write
+  /// it quoted: `#""hello""#`.)
   public static func json(
     _ text: String,
     status: Int = 200,
@@ -107,9 +107,7 @@ public struct StubResponse: Sendable {
   ) -> StubResponse {
     guard JSONTree(parsing: data) != nil else {
       return StubResponse(
-        action: .invalid(
-          InvalidStub(reason: "the JSON body is not valid JSON: \(BodyPreview.text(of: data))")
-        )
+        action: .invalid("the JSON body is not valid JSON: \(BodyPreview.text(of: data))")
       )
     }
     return make(status: status, headers: headers, body: data, contentType: "application/json")
@@ -151,7 +149,8 @@ public struct StubResponse: Sendable {
   /// )
   /// ```
   ///
-  /// A field that is not valid makes the stub throw ``InvalidStub`` when it is used.
+  /// A field that is not valid makes the stub throw ``TestDoubleFailure/Kind/invalidStub`` when
+  /// it is used.
   public func withTrailerFields(_ fields: [String: String]) -> StubResponse {
     do {
       var copy = self
@@ -159,7 +158,7 @@ public struct StubResponse: Sendable {
       return copy
     } catch {
       return StubResponse(
-        action: .invalid(InvalidStub(reason: "a trailer field is not valid: \(error)")),
+        action: .invalid("a trailer field is not valid: \(error)"),
         delay: delay
       )
     }
@@ -173,7 +172,7 @@ public struct StubResponse: Sendable {
   ) -> StubResponse {
     guard (100...599).contains(status) else {
       return StubResponse(
-        action: .invalid(InvalidStub(reason: "status \(status) is not between 100 and 599"))
+        action: .invalid("status \(status) is not between 100 and 599")
       )
     }
     do {
@@ -184,7 +183,7 @@ public struct StubResponse: Sendable {
       return StubResponse(action: .reply(status: status, headers: fields, body: body))
     } catch {
       return StubResponse(
-        action: .invalid(InvalidStub(reason: "a response header is not valid: \(error)"))
+        action: .invalid("a response header is not valid: \(error)")
       )
     }
   }
@@ -197,7 +196,7 @@ public struct StubResponse: Sendable {
     case .failure(let error): return "throws \(error)"
     case .hang: return "hangs until cancelled"
     case .compute: return "computed"
-    case .invalid(let problem): return "invalid: \(problem.reason)"
+    case .invalid(let reason): return "invalid: \(reason)"
     }
   }
 }

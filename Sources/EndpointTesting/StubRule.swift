@@ -21,13 +21,12 @@ public struct StubRule: Sendable, CustomStringConvertible {
 
   /// Answers `count` times, then is used up; ``StubClient/verify()`` expects exactly `count`.
   ///
-  /// A count below 1 makes the stub throw ``InvalidStub``.
+  /// A count below 1 makes the stub throw ``TestDoubleFailure/Kind/invalidStub``.
   @discardableResult
   public func times(_ count: Int) -> StubRule {
     store.update(id) { rule in
       guard count >= 1 else {
-        return InvalidStub(
-          reason: "times(\(count)): a rule must answer at least once", rule: rule.label)
+        return "times(\(count)): a rule must answer at least once"
       }
       rule.limit = count
       return nil

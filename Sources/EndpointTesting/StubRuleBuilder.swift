@@ -64,14 +64,14 @@ public struct StubRuleBuilder: Sendable {
   /// Requires a JSON body equal in meaning to `json`: key order, spacing and number spelling
   /// (`1.0` and `1`) do not matter.
   ///
-  /// Text that is not valid JSON makes the stub throw ``InvalidStub``.
+  /// Text that is not valid JSON makes the stub throw ``TestDoubleFailure/Kind/invalidStub``.
   public func body(json: String) -> StubRuleBuilder {
     var copy = self
     if let tree = JSONTree(parsing: json) {
       copy.matcher.body = .json(tree, source: tree.compact)
     } else {
       copy.matcher.body = .bytes(Data(json.utf8))
-      copy.problem = InvalidStub(reason: "the expected JSON body is not valid JSON: \(json)")
+      copy.problem = "the expected JSON body is not valid JSON: \(json)"
     }
     return copy
   }
@@ -194,18 +194,19 @@ public struct StubRuleBuilder: Sendable {
     reply(.hang)
   }
 
-  var problem: InvalidStub?
+  /// Why the rule cannot work, reported once it is registered.
+  var problem: String?
 
   private func invalid(_ reason: String) -> StubRuleBuilder {
     var copy = self
-    copy.problem = InvalidStub(reason: reason)
+    copy.problem = reason
     return copy
   }
 
   private func register(_ responses: [StubResponse], limit: Int?) -> StubRule {
     let id = client.store.add(matcher, responses: responses, limit: limit)
     if let problem {
-      client.store.update(id) { rule in InvalidStub(reason: problem.reason, rule: rule.label) }
+      client.store.update(id) { _ in problem }
     }
     return StubRule(store: client.store, id: id)
   }

@@ -31,8 +31,10 @@ final class StubStore: Sendable {
   struct State: Sendable {
     var rules: [Rule] = []
     var records: [RecordedRequest] = []
-    var problems: [InvalidStub] = []
-    var unmatched: [NoMatchingStub] = []
+    /// Invalid rules (``TestDoubleFailure/Kind/invalidStub``), each naming its rule.
+    var problems: [TestDoubleFailure] = []
+    /// The failures of requests no rule answered.
+    var unmatched: [TestDoubleFailure] = []
   }
 
   let state = Mutex(State())
@@ -42,25 +44,24 @@ final class StubStore: Sendable {
       let id = state.rules.count + 1
       state.rules.append(Rule(id: id, matcher: matcher, responses: responses, limit: limit))
       for response in responses {
-        if case .invalid(let problem) = response.action {
-          state.problems.append(
-            InvalidStub(reason: problem.reason, rule: state.rules[id - 1].label))
+        if case .invalid(let reason) = response.action {
+          state.problems.append(.invalidStub(reason, rule: state.rules[id - 1].label))
         }
       }
       if responses.isEmpty {
         state.problems.append(
-          InvalidStub(reason: "it has no responses to give", rule: state.rules[id - 1].label)
-        )
+          .invalidStub("it has no responses to give", rule: state.rules[id - 1].label))
       }
       return id
     }
   }
 
-  func update(_ id: Int, _ change: (inout Rule) -> InvalidStub?) {
+  /// Changes rule `id`; a reason `change` returns makes the rule invalid.
+  func update(_ id: Int, _ change: (inout Rule) -> String?) {
     state.withVisibleLock { state in
       guard state.rules.indices.contains(id - 1) else { return }
-      if let problem = change(&state.rules[id - 1]) {
-        state.problems.append(problem)
+      if let reason = change(&state.rules[id - 1]) {
+        state.problems.append(.invalidStub(reason, rule: state.rules[id - 1].label))
       }
     }
   }

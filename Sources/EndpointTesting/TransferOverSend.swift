@@ -41,7 +41,7 @@ enum TransferOverSend {
     do {
       try data.write(to: destination, options: .atomic)
     } catch {
-      throw DownloadFileError(destination: destination, reason: "\(error)")
+      throw TransportFailure.downloadFile(destination: destination, reason: "\(error)")
     }
     progress?(TransferProgress(completed: Int64(data.count), expected: Int64(data.count)))
     return response

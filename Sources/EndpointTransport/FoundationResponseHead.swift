@@ -39,20 +39,21 @@ struct FoundationResponseHead: Sendable {
   /// not one valid length.
   func refusal(method: HTTPMethod, url: URL, request: HTTPFields) -> (any Error)? {
     guard let http = response as? HTTPURLResponse else {
-      return MalformedResponse(method: method, url: url, reason: "no HTTP status line")
+      return TransportFailure.malformedResponse(
+        method: method, url: url, reason: "no HTTP status line")
     }
     let status = http.statusCode
     if (100..<200).contains(status) {
       if status == 101 {
         if !request.contains("Upgrade") {
-          return UnrequestedProtocolSwitch(
+          return TransportFailure.unrequestedProtocolSwitch(
             method: method,
             url: url,
             upgrade: http.value(forHTTPHeaderField: "Upgrade")
           )
         }
       } else {
-        return MalformedResponse(
+        return TransportFailure.malformedResponse(
           method: method,
           url: url,
           reason: "the interim status \(status) was given as the final one"
@@ -62,7 +63,7 @@ struct FoundationResponseHead: Sendable {
     if let length = http.value(forHTTPHeaderField: "Content-Length"),
       ContentLength.parse(length) == nil
     {
-      return InvalidContentLength(method: method, url: url, value: length)
+      return TransportFailure.invalidContentLength(method: method, url: url, value: length)
     }
     return nil
   }

@@ -16,7 +16,7 @@ struct PreparedBody: Sendable {
 
   /// Prepares `request`'s body.
   ///
-  /// - Throws: ``EndpointCore/BodyLengthMismatch`` when a stream gives another number of bytes
+  /// - Throws: ``EndpointCore/TransportFailure`` when a stream gives another number of bytes
   ///   than the length it declared; the stream's own error when it fails.
   init(_ request: HTTPRequest) async throws {
     temporaryFile = nil
@@ -35,7 +35,7 @@ struct PreparedBody: Sendable {
       let declared = body.length ?? 0
       let size = Self.fileSize(fileURL)
       guard size == declared else {
-        throw BodyLengthMismatch(
+        throw TransportFailure.bodyLengthMismatch(
           method: request.method, url: request.url, declared: declared, produced: size ?? 0,
           fileURL: fileURL)
       }
@@ -44,7 +44,7 @@ struct PreparedBody: Sendable {
       outgoing = declared == 0 ? .none : .file(fileURL)
     } else {
       let (outgoing, file) = try await Self.spool(body) { produced in
-        BodyLengthMismatch(
+        TransportFailure.bodyLengthMismatch(
           method: request.method,
           url: request.url,
           declared: body.length ?? 0,
@@ -61,7 +61,7 @@ struct PreparedBody: Sendable {
   /// handed to URLSession: on Linux, Foundation sends a file to its end whatever the length it
   /// declared, so bytes added while it was being sent reached the connection after the body, as
   /// the start of another request. Read first, a file that changed fails with
-  /// ``EndpointCore/BodyLengthMismatch`` and the bytes sent are exactly the declared ones.
+  /// ``EndpointCore/TransportFailure`` and the bytes sent are exactly the declared ones.
   #if canImport(FoundationNetworking)
     static let snapshotsFiles = true
   #else
@@ -75,7 +75,7 @@ struct PreparedBody: Sendable {
 
   private static func spool(
     _ body: HTTPBody,
-    mismatch: (Int64) -> BodyLengthMismatch
+    mismatch: (Int64) -> TransportFailure
   ) async throws -> (OutgoingBody, URL?) {
     var buffer = Data()
     var file: FileHandle?
@@ -99,7 +99,7 @@ struct PreparedBody: Sendable {
             FileManager.default.createFile(
               atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
           else {
-            throw FileBodyError(fileURL: url, reason: "cannot create a temporary file")
+            throw InvalidRequest.unreadableBodyFile(url, reason: "cannot create a temporary file")
           }
           fileURL = url
           let handle = try FileHandle(forWritingTo: url)

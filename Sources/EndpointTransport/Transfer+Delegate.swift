@@ -35,7 +35,8 @@ extension Transfer {
       let declared = response.declaredBodyLength(method: state.hop.method)
       state.expectedLength = declared
       if let limit = options.maximumResponseSize, let declared, declared > Int64(limit) {
-        return state.terminate(with: ResponseTooLarge(limit: limit, received: declared))
+        return state.terminate(
+          with: TransportFailure.responseTooLarge(limit: limit, received: declared))
       }
       switch mode {
       case .download(let destination, let accepted):
@@ -73,7 +74,7 @@ extension Transfer {
       state.hopBytesReceived += Int64(data.count)
       if let limit = options.maximumResponseSize, state.hopBytesReceived > Int64(limit) {
         return state.terminate(
-          with: ResponseTooLarge(limit: limit, received: state.hopBytesReceived)
+          with: TransportFailure.responseTooLarge(limit: limit, received: state.hopBytesReceived)
         )
       }
       switch state.delivery {
@@ -104,7 +105,7 @@ extension Transfer {
         if state.unread.bufferedBytes > options.bodyBufferLimit {
           let url = state.response?.url ?? state.hop.url
           return state.terminate(
-            with: ResponseBufferOverflow(
+            with: TransportFailure.bufferOverflow(
               method: state.hop.method,
               url: url,
               limit: options.bodyBufferLimit
@@ -198,7 +199,8 @@ extension Transfer {
       }
       if state.chain.count > limit {
         return state.terminate(
-          with: TooManyRedirects(method: method, limit: limit, chain: state.chain + [location])
+          with: TransportFailure.tooManyRedirects(
+            method: method, limit: limit, chain: state.chain + [location])
         )
       }
       do {
@@ -248,7 +250,7 @@ extension Transfer {
       }
       guard let response = state.response else {
         return state.terminate(
-          with: MalformedResponse(
+          with: TransportFailure.malformedResponse(
             method: state.hop.method,
             url: state.hop.url,
             reason: "the transfer ended without a response head"

@@ -26,18 +26,21 @@ extension Transfer {
       let url = state.response?.url ?? state.hop.url
       if let deadline = options.deadline, elapsed >= deadline {
         return state.terminate(
-          with: DeadlineExceeded(method: method, url: url, limit: deadline, elapsed: elapsed)
+          with: TransportFailure.deadlineExceeded(
+            method: method, url: url, limit: deadline, elapsed: elapsed)
         )
       }
       var wait = connectWait(state: state, elapsed: elapsed)
       if let wait, wait <= .zero, let limit = options.connectTimeout {
-        return state.terminate(with: ConnectTimeout(method: method, url: url, limit: limit))
+        return state.terminate(
+          with: TransportFailure.connectTimeout(method: method, url: url, limit: limit))
       }
       if let idle = options.idleTimeout {
         let silence = now - state.lastActivity
         if silence >= idle {
           return state.terminate(
-            with: IdleTimeout(method: method, url: url, limit: idle, silence: silence)
+            with: TransportFailure.idleTimeout(
+              method: method, url: url, limit: idle, silence: silence)
           )
         }
         wait = min(wait ?? idle - silence, idle - silence)
@@ -65,18 +68,20 @@ extension Transfer {
       return CancellationError()
     case .timedOut:
       let limit = options.idleTimeout ?? .seconds(options.foundationTimeout)
-      return IdleTimeout(method: method, url: url, limit: limit, silence: now - state.lastActivity)
+      return TransportFailure.idleTimeout(
+        method: method, url: url, limit: limit, silence: now - state.lastActivity)
     case .httpTooManyRedirects:
-      return TooManyRedirects(method: method, limit: state.chain.count - 1, chain: state.chain)
+      return TransportFailure.tooManyRedirects(
+        method: method, limit: state.chain.count - 1, chain: state.chain)
     case .unsupportedURL where Transfer.isHTTP(state.hop.url):
       // What URLSession on Linux reports for a status line it cannot read.
-      return MalformedResponse(
+      return TransportFailure.malformedResponse(
         method: state.hop.method,
         url: url,
         reason: "the status line cannot be read"
       )
     default:
-      return ConnectionFailure(method: state.hop.method, url: url, underlying: urlError)
+      return TransportFailure.urlSession(method: state.hop.method, url: url, error: urlError)
     }
   }
 

@@ -162,7 +162,8 @@ final class Transfer: TimeoutTarget, ChunkedTransfer {
     // Stopped while waiting for the worker: no task to make.
     if state.withVisibleLock({ $0.outcome != nil }) { return }
     if options.lifecycle?.isClosed == true {
-      fail(with: URLSessionHTTPClient.ShutDown(method: method, url: url))
+      fail(
+        with: TransportFailure.shutDown(method: method, url: url, client: "URLSessionHTTPClient"))
       return
     }
     let request = hop.urlRequest(
@@ -183,7 +184,8 @@ final class Transfer: TimeoutTarget, ChunkedTransfer {
     // A shutdown that began after the check above failed the transfers registered by then, not
     // this one (launched on the caller's thread, not the worker's): it fails itself.
     if options.lifecycle?.isClosed == true {
-      fail(with: URLSessionHTTPClient.ShutDown(method: method, url: url))
+      fail(
+        with: TransportFailure.shutDown(method: method, url: url, client: "URLSessionHTTPClient"))
     }
     let live = state.withVisibleLock { state -> Bool in
       guard state.outcome == nil else { return false }

@@ -26,20 +26,21 @@ import Synchronization
 /// and credentials follow a redirect to any origin), a 401 with `WWW-Authenticate` returned at
 /// once (on Linux before Swift 6.3.2 URLSession waits forever for a credential: set a timeout),
 /// a maximum response size, progress and metrics. For the same reason a request whose
-/// ``EndpointCore/HTTPRequest/options`` ask for a redirect policy, an idle timeout or a size
-/// limit is refused with ``UnsupportedRequest`` rather than sent without them. A session with a URL cache (such as
-/// `URLSession.shared`) can crash on Linux when a cancellation races a completion; the client's
-/// session has none.
+/// ``EndpointCore/HTTPRequest/options`` ask for a redirect policy, an idle timeout or a size limit
+/// is refused with ``EndpointCore/InvalidRequest`` (`.unsupported`) rather than sent without them.
+/// A session with a URL cache (such as `URLSession.shared`) can crash on Linux when a cancellation
+/// races a completion; the client's session has none.
 extension URLSession: HTTPClient {
   /// Sends a request with a completion-handler task and returns the response with its whole
   /// body in memory.
   ///
-  /// - Throws: `CancellationError` when the calling task is cancelled, ``EndpointCore/DeadlineExceeded``
-  ///   past ``EndpointCore/HTTPRequest/timeout``, ``ConnectionFailure``, ``UnsupportedRequest``.
+  /// - Throws: `CancellationError` when the calling task is cancelled,
+  ///   ``EndpointCore/DeadlineExceeded`` past ``EndpointCore/HTTPRequest/timeout``,
+  ///   ``ConnectionFailure``, ``EndpointCore/InvalidRequest`` (`.unsupported`).
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
     try request.checkSendable()
     if let reason = Self.unsupportedOptionsReason(request.options) {
-      throw UnsupportedRequest(method: request.method, url: request.url, reason: reason)
+      throw InvalidRequest.unsupported(method: request.method, url: request.url, reason: reason)
     }
     let body = request.body == nil ? PreparedBody.none : try await PreparedBody(request)
     let hop = Hop(
@@ -51,7 +52,7 @@ extension URLSession: HTTPClient {
     )
     if let reason = hop.unsupportedReason() {
       if let file = body.temporaryFile { try? FileManager.default.removeItem(at: file) }
-      throw UnsupportedRequest(method: request.method, url: request.url, reason: reason)
+      throw InvalidRequest.unsupported(method: request.method, url: request.url, reason: reason)
     }
     let call = CompletionCall(
       method: request.method,
@@ -169,10 +170,11 @@ private final class CompletionCall: TimeoutTarget {
       case .cancelled? where cancelled: result = .failure(CancellationError())
       case .unsupportedURL? where Transfer.isHTTP(url):
         let reason = "the status line cannot be read"
-        result = .failure(MalformedResponse(method: method, url: url, reason: reason))
+        result = .failure(
+          TransportFailure.malformedResponse(method: method, url: url, reason: reason))
       case let code?:
         result = .failure(
-          ConnectionFailure(method: method, url: url, underlying: urlError ?? URLError(code))
+          TransportFailure.urlSession(method: method, url: url, error: urlError ?? URLError(code))
         )
       case nil: result = .failure(error)
       }
@@ -184,7 +186,8 @@ private final class CompletionCall: TimeoutTarget {
         result = .success((head.converted, HTTPBody(data ?? Data())))
       }
     } else {
-      result = .failure(MalformedResponse(method: method, url: url, reason: "no response head"))
+      result = .failure(
+        TransportFailure.malformedResponse(method: method, url: url, reason: "no response head"))
     }
     finish(with: result, cancelTask: false, cancelled: false)
   }
@@ -193,7 +196,8 @@ private final class CompletionCall: TimeoutTarget {
     guard let deadline, !state.withVisibleLock({ $0.finished }) else { return nil }
     let elapsed = now - startInstant
     guard elapsed >= deadline else { return startInstant + deadline }
-    let error = DeadlineExceeded(method: method, url: url, limit: deadline, elapsed: elapsed)
+    let error = TransportFailure.deadlineExceeded(
+      method: method, url: url, limit: deadline, elapsed: elapsed)
     finish(with: .failure(error), cancelTask: true, cancelled: false)
     return nil
   }

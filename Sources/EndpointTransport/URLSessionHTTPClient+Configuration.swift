@@ -101,10 +101,10 @@ extension URLSessionHTTPClient {
     /// trusts.
     ///
     /// On Apple platforms the client checks the server's key against these pins after the
-    /// system has evaluated its certificate chain, and cancels the connection before a request
-    /// byte is sent when none matches. On Linux, Foundation gives no hook into server trust:
-    /// a client with pins throws ``UnsupportedRequest`` for every request rather than send it
-    /// unpinned; use `CurlHTTPClient` there.
+    /// system has evaluated its certificate chain, and cancels the connection before a request byte
+    /// is sent when none matches. On Linux, Foundation gives no hook into server trust: a client
+    /// with pins throws ``EndpointCore/InvalidRequest`` (`.unsupported`) for every request rather
+    /// than send it unpinned; use `CurlHTTPClient` there.
     public var pinnedPublicKeys: [PublicKeyPin]
 
     /// Creates the default configuration.

@@ -5,9 +5,9 @@ extension URLSessionHTTPClient.Configuration {
   ///
   /// On Linux, Foundation's URLSession offers no server-trust hook: a client configured with
   /// pins would send every request unpinned, so it sends none.
-  func unsupportedServerOption(for request: HTTPRequest) -> UnsupportedRequest? {
+  func unsupportedServerOption(for request: HTTPRequest) -> InvalidRequest? {
     if request.body?.sendsTrailerFields == true {
-      return UnsupportedRequest(
+      return InvalidRequest.unsupported(
         method: request.method,
         url: request.url,
         reason: "the body has trailer fields, which URLSession cannot send; use CurlHTTPClient "
@@ -16,7 +16,7 @@ extension URLSessionHTTPClient.Configuration {
     }
     #if canImport(FoundationNetworking)
       guard !pinnedPublicKeys.isEmpty else { return nil }
-      return UnsupportedRequest(
+      return InvalidRequest.unsupported(
         method: request.method,
         url: request.url,
         reason: "public-key pinning is configured, but URLSession on Linux offers no hook to "

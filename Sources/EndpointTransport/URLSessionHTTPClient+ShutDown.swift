@@ -6,34 +6,32 @@ import Synchronization
 #endif
 
 extension URLSessionHTTPClient {
-  /// The client was shut down: requests in flight at that moment fail with this error, and so
-  /// does every request sent afterwards.
-  ///
-  /// See ``URLSessionHTTPClient/shutdown()``.
-  public typealias ShutDown = ClientShutDown<URLSessionHTTPClient>
-
   /// Stops the client: fails every request in flight (bodies being read included) with
-  /// ``ShutDown``, invalidates its session, and refuses later requests with the same error.
+  /// a ``EndpointCore/TransportFailure`` of kind ``EndpointCore/TransportFailure/Kind/shutDown``, invalidates its session, and refuses later requests with the same error.
   ///
   /// Returns once the session is invalidated and the client's threads have ended. Calling it
   /// again returns at once. Releasing the client without shutting it down lets requests in
   /// flight finish instead.
   public func shutdown() async {
     guard lifecycle.close() else { return }
-    router.failAll(with: ShutDown.init(method:url:))
+    router.failAll(with: Self.shutDownFailure)
     let session = session
     let router = router
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       // Runs after every launch already asked of the worker: a launch that saw the client open
       // has registered its task by then, and a later one sees it closed.
       worker.stop(then: {
-        router.failAll(with: ShutDown.init(method:url:))
+        router.failAll(with: Self.shutDownFailure)
         session.invalidateAndCancel()
         router.forgetAll()
         continuation.resume()
       })
     }
     canceller.stop()
+  }
+
+  @Sendable package static func shutDownFailure(method: HTTPMethod, url: URL) -> any Error {
+    TransportFailure.shutDown(method: method, url: url, client: "URLSessionHTTPClient")
   }
 }
 

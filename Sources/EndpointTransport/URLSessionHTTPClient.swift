@@ -83,11 +83,12 @@ public final class URLSessionHTTPClient: TransferPerforming, Sendable {
   /// Bodies declared at most ``Configuration/inlineBodyLimit`` bytes arrive whole, in memory.
   /// A status that is not 2xx is returned like any other.
   ///
-  /// - Throws: `CancellationError` when the calling task is cancelled, ``EndpointCore/IdleTimeout``,
-  ///   ``EndpointCore/DeadlineExceeded``, ``ConnectionFailure``, ``EndpointCore/TooManyRedirects``,
-  ///   ``EndpointCore/RedirectBodyNotReplayable``, ``EndpointCore/ResponseTooLarge``, ``UnsupportedRequest``,
-  ///   ``EndpointCore/BodyLengthMismatch`` for a streamed body that misses its declared length;
-  ///   for a response that is not valid HTTP, ``EndpointCore/MalformedResponse``,
+  /// - Throws: `CancellationError` when the calling task is cancelled,
+  ///   ``EndpointCore/IdleTimeout``, ``EndpointCore/DeadlineExceeded``, ``ConnectionFailure``,
+  ///   ``EndpointCore/TooManyRedirects``, ``EndpointCore/RedirectBodyNotReplayable``,
+  ///   ``EndpointCore/ResponseTooLarge``, ``EndpointCore/InvalidRequest`` (`.unsupported`),
+  ///   ``EndpointCore/BodyLengthMismatch`` for a streamed body that misses its declared length; for
+  ///   a response that is not valid HTTP, ``EndpointCore/MalformedResponse``,
   ///   ``EndpointCore/UnrequestedProtocolSwitch`` or ``EndpointCore/InvalidContentLength``;
   ///   ``ShutDown`` once ``shutdown()`` was called.
   public func send(_ request: HTTPRequest) async throws -> (HTTPResponse, HTTPBody) {
@@ -97,7 +98,10 @@ public final class URLSessionHTTPClient: TransferPerforming, Sendable {
   package func perform(
     _ request: HTTPRequest, mode: TransferMode, progress: TransferProgressHandlers
   ) async throws -> (HTTPResponse, HTTPBody) {
-    if lifecycle.isClosed { throw ShutDown(method: request.method, url: request.url) }
+    if lifecycle.isClosed {
+      throw TransportFailure.shutDown(
+        method: request.method, url: request.url, client: "URLSessionHTTPClient")
+    }
     try request.checkSendable()
     if let refusal = configuration.unsupportedServerOption(for: request) { throw refusal }
     let body: PreparedBody
@@ -115,7 +119,7 @@ public final class URLSessionHTTPClient: TransferPerforming, Sendable {
     )
     if let reason = hop.unsupportedReason() {
       if let file = body.temporaryFile { try? FileManager.default.removeItem(at: file) }
-      throw UnsupportedRequest(method: request.method, url: request.url, reason: reason)
+      throw InvalidRequest.unsupported(method: request.method, url: request.url, reason: reason)
     }
     let shared = TransferOptions(
       for: request,

@@ -18,8 +18,9 @@ import Testing
   func aMethodThatIsNotATokenIsNeverSendable(method: String) throws {
     let request = HTTPRequest(
       method: HTTPMethod(rawValue: method), url: try #require(URL(string: "http://example.com/")))
-    let error = try #require(throws: InvalidMethod.self) { try request.checkSendable() }
-    #expect(error.method.rawValue == method)
+    let error = try #require(throws: InvalidRequest.self) { try request.checkSendable() }
+    #expect(error.kind == .method)
+    #expect(error.method?.rawValue == method)
   }
 
   @Test(arguments: ["GET", "PURGE", "M-SEARCH", "patch"])
@@ -35,21 +36,20 @@ import Testing
   ])
   func onlyHTTPAndHTTPSURLsAreSendable(url: String) throws {
     let request = HTTPRequest(method: .get, url: try #require(URL(string: url)))
-    let error = try #require(throws: InvalidURL.self) { try request.checkSendable() }
+    let error = try #require(throws: InvalidRequest.self) { try request.checkSendable() }
+    #expect(error.kind == .url)
     #expect(error.reason.contains("only http and https"))
   }
 
   @Test(arguments: Array(0x01...0x1F).filter { $0 != 0x09 } + [0x00, 0x7F])
   func everyControlCharacterButTabIsRefusedInAValue(byte: Int) throws {
     let value = "a" + String(UnicodeScalar(UInt8(byte))) + "b"
-    let error = try #require(throws: InvalidHeaderField.self) {
+    let error = try #require(throws: InvalidRequest.self) {
       try HTTPFields.Field(name: "X-Test", value: value)
     }
-    guard case .forbiddenCharacterInValue(let named) = error.reason else {
-      Issue.record("expected a forbidden character, got \(error.reason)")
-      return
-    }
-    #expect(!named.isEmpty)
+    #expect(error.kind == .headerField)
+    #expect(error.reason.hasPrefix("it contains "), "expected a forbidden character: \(error)")
+    #expect(error.reason.hasSuffix(", which a field value must not contain"))
   }
 
   @Test func aTabIsAllowedInAValue() throws {
@@ -59,16 +59,18 @@ import Testing
 
   @Test func errorMessagesStayShortForHugeInput() throws {
     let huge = String(repeating: "x", count: 5_000_000)
-    let nameError = try #require(throws: InvalidHeaderField.self) {
+    let nameError = try #require(throws: InvalidRequest.self) {
       try HTTPFields.Field(name: huge + " ", value: "v")
     }
+    #expect(nameError.kind == .headerField)
     #expect(nameError.description.count < 400)
     #expect(nameError.description.contains("5000001 bytes"))
-    let valueError = try #require(throws: InvalidHeaderField.self) {
+    let valueError = try #require(throws: InvalidRequest.self) {
       try HTTPFields.Field(name: huge, value: "\r")
     }
+    #expect(valueError.kind == .headerField)
     #expect(valueError.description.count < 400)
-    let methodError = InvalidMethod(method: HTTPMethod(rawValue: huge + "\r\n"))
+    let methodError = InvalidRequest.invalidMethod(HTTPMethod(rawValue: huge + "\r\n"))
     #expect(methodError.description.count < 400)
   }
 
@@ -93,9 +95,10 @@ import Testing
   ])
   func aRedirectToAnythingButHTTPIsRefused(location: String) throws {
     let base = try #require(URL(string: "http://example.com/a"))
-    let error = try #require(throws: InvalidURL.self) {
+    let error = try #require(throws: InvalidRequest.self) {
       try RedirectRule.location(location, relativeTo: base, status: 302)
     }
+    #expect(error.kind == .url)
     #expect(error.reason.contains("302"))
   }
 
@@ -143,11 +146,12 @@ import Testing
 /// URLs a path makes: the host stays a host, and the base's path is kept as it is.
 @Suite struct URLEdgeTests {
   @Test(arguments: ["https://api.example.com  ---invalid", "https://api.exa mple.com/x"])
-  func aPathThatBreaksTheHostIsAnInvalidURL(path: String) throws {
+  func aPathThatBreaksTheHostIsRefusedAsAURL(path: String) throws {
     let base = try #require(URL(string: "https://example.com/"))
     let endpoint = Endpoint<Data>(
       .get, path: URLPath(stringLiteral: path), relativeTo: base, parser: .data)
-    let error = try #require(throws: InvalidURL.self) { try endpoint.request() }
+    let error = try #require(throws: InvalidRequest.self) { try endpoint.request() }
+    #expect(error.kind == .url)
     #expect(error.reason.contains("host"))
   }
 

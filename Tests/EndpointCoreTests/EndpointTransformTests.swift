@@ -116,8 +116,9 @@ import Testing
   @Test func anEndpointWithAnUnusableOptionThrowsFromRequest() throws {
     let url = try #require(URL(string: "https://api.example.com/export"))
     let endpoint = Endpoint(.get, url: url, parser: .data).idleTimeout(.limited(.seconds(-1)))
-    let error = try #require(throws: InvalidRequestOption.self) { try endpoint.request() }
-    #expect(error.name == "idleTimeout")
+    let error = try #require(throws: InvalidRequest.self) { try endpoint.request() }
+    #expect(error.kind == .option)
+    #expect(error.setting == "idleTimeout")
     #expect(error.reason.contains("greater than zero"))
   }
 }

@@ -62,13 +62,13 @@ import Testing
     }
   }
 
-  @Test func fileRemovedBeforeReadingIsAFileBodyError() async throws {
+  @Test func aFileRemovedBeforeReadingIsABodyError() async throws {
     try await withTemporaryDirectory { directory in
       let file = directory.appending(path: "gone")
       try bytes("x").write(to: file)
       let body = try HTTPBody(contentsOf: file)
       try FileManager.default.removeItem(at: file)
-      await #expect(throws: FileBodyError.self) { try await body.collect(upTo: 10) }
+      await expectInvalidRequest(.body) { try await body.collect(upTo: 10) }
     }
   }
 
@@ -93,11 +93,11 @@ import Testing
     let stream = Chunks(["never read"])
     let counted = CountingChunks(base: stream, log: reads)
     let body = HTTPBody(counted, length: 1000)
-    let error = try #require(
-      await #expect(throws: ResponseTooLarge.self) {
-        try await body.collect(upTo: 999)
-      })
-    #expect(error == ResponseTooLarge(limit: 999, received: 1000))
+    let error = try await #require(throws: TransportFailure.self) {
+      try await body.collect(upTo: 999)
+    }
+    #expect(error.kind == .responseTooLarge)
+    #expect(error == TransportFailure.responseTooLarge(limit: 999, received: 1000))
     #expect(reads.events.isEmpty, "nothing was read")
     #expect(try await body.collect(upTo: 2000) == bytes("never read"), "still unread")
   }
@@ -105,12 +105,12 @@ import Testing
   @Test func collectStopsAStreamAsSoonAsItGrowsPastTheLimit() async throws {
     let reads = EventLog()
     let body = HTTPBody(CountingChunks(base: Chunks(["12345", "67890", "abc", "def"]), log: reads))
-    let error = try #require(
-      await #expect(throws: ResponseTooLarge.self) {
-        try await body.collect(upTo: 12)
-      })
+    let error = try await #require(throws: TransportFailure.self) {
+      try await body.collect(upTo: 12)
+    }
+    #expect(error.kind == .responseTooLarge)
     #expect(error.limit == 12)
-    #expect(error.received == 13)
+    #expect(error.byteCount == 13)
     #expect(reads.events.count == 3, "the fourth chunk is never read")
   }
 
@@ -132,10 +132,12 @@ import Testing
   }
 
   @Test func inMemoryBodyPastTheLimitIsTooLarge() async throws {
-    await #expect(throws: ResponseTooLarge(limit: 4, received: 5)) {
+    await #expect(throws: TransportFailure.responseTooLarge(limit: 4, received: 5)) {
       try await HTTPBody(bytes("hello")).collect(upTo: 4)
     }
-    #expect(ResponseTooLarge(limit: 4, received: 5).description.contains("5 bytes exceeds"))
+    #expect(
+      TransportFailure.responseTooLarge(limit: 4, received: 5).description.contains(
+        "5 bytes exceeds"))
   }
 }
 

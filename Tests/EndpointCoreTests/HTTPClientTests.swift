@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointTestSupport
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -51,14 +52,14 @@ import Testing
   @Test func invalidEndpointNeverReachesTheClient() async throws {
     let client = StubClient(status: 200)
     let endpoint = Endpoint(.get, url: try makeURL("https://a.example"), headers: ["X": "\n"])
-    await #expect(throws: InvalidHeaderField.self) { try await client.call(endpoint) }
+    await expectInvalidRequest(.headerField) { try await client.call(endpoint) }
     #expect(client.requests.isEmpty)
   }
 
   @Test func bodyLimitStopsALargeBody() async throws {
     let client = StubClient(status: 200, body: HTTPBody(Data(count: 100)))
     let endpoint = Endpoint(url: try makeURL("https://a.example"), parser: .data)
-    await #expect(throws: ResponseTooLarge(limit: 99, received: 100)) {
+    await #expect(throws: TransportFailure.responseTooLarge(limit: 99, received: 100)) {
       try await client.call(endpoint, bodyLimit: 99)
     }
     #expect(try await client.call(endpoint, bodyLimit: 100).count == 100)
@@ -69,11 +70,11 @@ import Testing
       (HTTPResponse(status: 200, url: request.url), HTTPBody(Chunks(["aaaa", "bbbb", "cccc"])))
     }
     let endpoint = Endpoint(url: try makeURL("https://a.example"), parser: .data)
-    let error = try #require(
-      await #expect(throws: ResponseTooLarge.self) {
-        try await client.call(endpoint, bodyLimit: 10)
-      })
-    #expect(error.received == 12)
+    let error = try await #require(throws: TransportFailure.self) {
+      try await client.call(endpoint, bodyLimit: 10)
+    }
+    #expect(error.kind == .responseTooLarge)
+    #expect(error.byteCount == 12)
     #expect(try await client.call(endpoint, bodyLimit: 12) == bytes("aaaabbbbcccc"))
   }
 

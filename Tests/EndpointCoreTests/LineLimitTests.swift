@@ -23,11 +23,12 @@ import Testing
   @Test func aLineLongerThanTheLimitThrows() async throws {
     let body = HTTPBody("short\n" + String(repeating: "y", count: 100) + "\nafter\n")
     var lines: [String] = []
-    let error = await #expect(throws: LineTooLong.self) {
+    let error = await #expect(throws: TransportFailure.self) {
       for try await line in body.lines(maximumLength: 50) { lines.append(line) }
     }
+    #expect(error?.kind == .lineTooLong)
     #expect(lines == ["short"])
-    #expect(error == LineTooLong(kind: .line, limit: 50))
+    #expect(error == TransportFailure.lineTooLong(limit: 50))
     #expect(error?.description.contains("50 bytes") == true)
   }
 
@@ -42,7 +43,7 @@ import Testing
 
   @Test func theDefaultLimitStopsAnEndlessLineEarly() async throws {
     // 64 MiB offered; the reader gives up just past 1 MiB.
-    await #expect(throws: LineTooLong(kind: .line, limit: HTTPBody.defaultMaximumLineLength)) {
+    await #expect(throws: TransportFailure.lineTooLong(limit: HTTPBody.defaultMaximumLineLength)) {
       for try await _ in endless(chunks: 1024, of: 64 * 1024).lines {}
     }
   }
@@ -51,7 +52,7 @@ import Testing
     let lines = String(repeating: "data: 0123456789\n", count: 100)
     let body = HTTPBody("data: first\n\n" + lines + "\n")
     var events: [String] = []
-    await #expect(throws: LineTooLong(kind: .serverSentEvent, limit: 200)) {
+    await #expect(throws: TransportFailure.lineTooLong(serverSentEvent: true, limit: 200)) {
       for try await event in body.serverSentEvents(maximumLength: 200) {
         events.append(event.data)
       }
@@ -60,8 +61,9 @@ import Testing
   }
 
   @Test func anEndlessEventLineThrows() async throws {
-    await #expect(throws: LineTooLong.self) {
+    let failure = await #expect(throws: TransportFailure.self) {
       for try await _ in endless(chunks: 64, of: 64 * 1024).serverSentEvents(maximumLength: 4096) {}
     }
+    #expect(failure?.kind == .lineTooLong)
   }
 }

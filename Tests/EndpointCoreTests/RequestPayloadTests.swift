@@ -48,24 +48,27 @@ import Testing
     }
   }
 
-  @Test func missingFileIsAFileBodyErrorNamingIt() throws {
+  @Test func aMissingFileIsRefusedAsABodyNamingIt() throws {
     let file = URL(filePath: "/nonexistent/endpoint-\(UInt32.random(in: 0...UInt32.max)).bin")
-    let error = try #require(throws: FileBodyError.self) { try RequestPayload.file(file) }
+    let error = try #require(throws: InvalidRequest.self) { try RequestPayload.file(file) }
+    #expect(error.kind == .body)
     #expect(error.fileURL == file)
     #expect(error.description.contains(file.path))
     #expect(!error.reason.isEmpty)
   }
 
-  @Test func directoryIsAFileBodyError() throws {
+  @Test func aDirectoryIsRefusedAsABody() throws {
     try withTemporaryDirectory { directory in
-      let error = try #require(throws: FileBodyError.self) { try RequestPayload.file(directory) }
+      let error = try #require(throws: InvalidRequest.self) { try RequestPayload.file(directory) }
+      #expect(error.kind == .body)
       #expect(error.reason == "not a regular file")
     }
   }
 
-  @Test func nonFileURLIsAFileBodyError() throws {
+  @Test func aURLThatIsNotAFileIsRefusedAsABody() throws {
     let url = try makeURL("https://a.example/file.txt")
-    let error = try #require(throws: FileBodyError.self) { try HTTPBody(contentsOf: url) }
+    let error = try #require(throws: InvalidRequest.self) { try HTTPBody(contentsOf: url) }
+    #expect(error.kind == .body)
     #expect(error.reason == "not a file URL")
   }
 
@@ -192,16 +195,20 @@ import Testing
 
   @Test func aBoundaryOfTheWrongFormIsRefused() {
     let parts: [MultipartPart] = [.text(name: "a", value: "b")]
+    let length = "a boundary has 1 to 70 characters"
+    let character = "a boundary holds only letters, digits and '+_-."
     for (boundary, reason) in [
-      ("", InvalidMultipartBoundary.Reason.length),
-      (String(repeating: "a", count: 71), .length),
-      ("with space", .character),
-      ("semi;colon", .character),
-      ("line\r\nbreak", .character),
+      ("", length),
+      (String(repeating: "a", count: 71), length),
+      ("with space", character),
+      ("semi;colon", character),
+      ("line\r\nbreak", character),
     ] {
-      #expect(throws: InvalidMultipartBoundary(boundary: boundary, reason: reason)) {
+      let error = expectInvalidRequest(.multipartBoundary) {
         try RequestPayload.multipart(parts, boundary: boundary)
       }
+      #expect(error?.input == boundary)
+      #expect(error?.reason == reason)
     }
   }
 
@@ -209,12 +216,11 @@ import Testing
     let parts: [MultipartPart] = [
       .text(name: "a", value: "fine"), .text(name: "b", value: "says --XYZ-- inside"),
     ]
-    #expect(throws: InvalidMultipartBoundary(boundary: "XYZ", reason: .occursInPart(index: 1))) {
+    let error = expectInvalidRequest(.multipartBoundary) {
       try RequestPayload.multipart(parts, boundary: "XYZ")
     }
-    let error = InvalidMultipartBoundary(boundary: "XYZ", reason: .occursInPart(index: 1))
     #expect(
-      error.description
+      error?.description
         == "Invalid multipart boundary \"XYZ\": it occurs in part 1, which it would end early")
   }
 }

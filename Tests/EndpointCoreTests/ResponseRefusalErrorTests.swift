@@ -12,7 +12,7 @@ import Testing
   private let url = URL(string: "http://user:secret@api.example.com/v1/items?token=abc")!
 
   @Test func invalidContentLengthNamesTheValue() {
-    let error = InvalidContentLength(method: .get, url: url, value: "5, 10")
+    let error = TransportFailure.invalidContentLength(method: .get, url: url, value: "5, 10")
     #expect(error.description.contains("\"5, 10\""))
     #expect(error.description.contains("Content-Length"))
     #expect(!error.description.contains("secret"))
@@ -20,22 +20,24 @@ import Testing
   }
 
   @Test func aVeryLongValueIsShortenedInTheDescription() {
-    let error = InvalidContentLength(
+    let error = TransportFailure.invalidContentLength(
       method: .get, url: url, value: String(repeating: "9", count: 500))
     #expect(error.description.count < 400)
   }
 
   @Test func anUnrequestedProtocolSwitchNamesTheProtocol() {
-    let error = UnrequestedProtocolSwitch(method: .get, url: url, upgrade: "websocket")
+    let error = TransportFailure.unrequestedProtocolSwitch(
+      method: .get, url: url, upgrade: "websocket")
     #expect(error.description.contains("101"))
     #expect(error.description.contains("websocket"))
     #expect(!error.description.contains("secret"))
-    let bare = UnrequestedProtocolSwitch(method: .get, url: url, upgrade: nil)
+    let bare = TransportFailure.unrequestedProtocolSwitch(method: .get, url: url, upgrade: nil)
     #expect(!bare.description.contains("nil"))
   }
 
   @Test func aMalformedResponseSaysWhy() {
-    let error = MalformedResponse(method: .post, url: url, reason: "no HTTP status line")
+    let error = TransportFailure.malformedResponse(
+      method: .post, url: url, reason: "no HTTP status line")
     #expect(error.description.contains("no HTTP status line"))
     #expect(error.description.hasPrefix("POST "))
     #expect(!error.description.contains("secret"))

@@ -18,11 +18,12 @@ import Testing
     let client = try CurlHTTPClient(configuration: configuration)
     let url = URL(string: "http://127.0.0.1:\(listener.port)/never")!
     let start = ContinuousClock.now
-    let error = try await #require(throws: ConnectTimeout.self) {
+    let error = try await #require(throws: TransportFailure.self) {
       _ = try await client.send(HTTPRequest(method: .get, url: url))
     }
+    #expect(error.kind == .connectTimeout)
     let elapsed = ContinuousClock.now - start
-    #expect(error.limit == .milliseconds(300))
+    #expect(error.timeout == .milliseconds(300))
     #expect(error.url == url)
     #expect(error.isTransient)
     #expect(error.description.contains("connect timeout"))
@@ -38,9 +39,10 @@ import Testing
     configuration.idleTimeout = .milliseconds(400)
     let client = try CurlHTTPClient(configuration: configuration)
     let url = URL(string: "http://127.0.0.1:\(listener.port)/never")!
-    await #expect(throws: IdleTimeout.self) {
+    let failure = await #expect(throws: TransportFailure.self) {
       _ = try await client.send(HTTPRequest(method: .get, url: url))
     }
+    #expect(failure?.kind == .idleTimeout)
   }
 
   @Test func aConnectTimeoutDoesNotLimitASlowAnswerOnAnOpenConnection() async throws {
@@ -56,10 +58,15 @@ import Testing
   @Test func aConnectTimeoutBelowAMillisecondIsRefusedWhenTheClientIsMade() throws {
     var configuration = CurlHTTPClient.Configuration()
     configuration.connectTimeout = .zero
-    let error = try #require(throws: CurlHTTPClient.InvalidConfiguration.self) {
+    let error = try #require(throws: InvalidRequest.self) {
       _ = try CurlHTTPClient(configuration: configuration)
     }
+    #expect(error.kind == .configuration)
     #expect(error.setting == "connectTimeout")
+    #expect(
+      error.description
+        == "invalid configuration: connectTimeout: \(Duration.zero) is below one millisecond; "
+        + "use nil for libcurl's default")
   }
 
   // MARK: - Unix domain sockets
@@ -89,7 +96,7 @@ import Testing
   @Test func aMissingSocketFailsToConnect() async throws {
     let path = "/tmp/endpoint-missing-\(UUID().uuidString.prefix(8)).sock"
     let client = try CurlHTTPClient(configuration: .unixSocket(path: path))
-    let failure = try await #require(throws: CurlHTTPClient.ConnectionFailure.self) {
+    let failure = try await #require(throws: TransportFailure.self) {
       _ = try await client.send(HTTPRequest(method: .get, url: URL(string: "http://localhost/")!))
     }
     #expect(failure.kind == .cannotConnect)
@@ -98,9 +105,10 @@ import Testing
   @Test func socketPathsThatCannotWorkAreRefusedWhenTheClientIsMade() throws {
     let long = "/tmp/" + String(repeating: "s", count: 120)
     for path in ["", long] {
-      let error = try #require(throws: CurlHTTPClient.InvalidConfiguration.self) {
+      let error = try #require(throws: InvalidRequest.self) {
         _ = try CurlHTTPClient(configuration: .unixSocket(path: path))
       }
+      #expect(error.kind == .configuration)
       #expect(error.setting == "unixSocketPath")
     }
   }

@@ -6,7 +6,7 @@ import Testing
 /// What the libcurl client does beyond the shared transport behaviour.
 @Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct CurlClientTests {
   @Test func keptAliveConnectionsAreReusedAndTimingsReported() async throws {
-    let recorded = Recorder<CurlHTTPClient.TransferMetrics>()
+    let recorded = Recorder<TransferMetrics>()
     let client = try CurlHTTPClient(configuration: .init(metricsObserver: { recorded.append($0) }))
     let url = try TestServers.fault.adding("/echo")
     for _ in 0..<3 {
@@ -77,7 +77,7 @@ import Testing
     let client = try CurlHTTPClient()
     let plain = try TestServers.httpbin
     let url = try #require(URL(string: "https://127.0.0.1:\(plain.port ?? 0)/get"))
-    let error = try await #require(throws: CurlHTTPClient.ConnectionFailure.self) {
+    let error = try await #require(throws: TransportFailure.self) {
       try await client.send(HTTPRequest(method: .get, url: url))
     }
     #expect(error.kind == .tls)

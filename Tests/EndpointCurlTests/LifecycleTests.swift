@@ -7,8 +7,8 @@ import Testing
 @Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct LifecycleTests {
   @Test func aMissingLibraryIsNamedInTheError() throws {
     let error = try #require(CurlLibrary.load("libcurl-endpoint-missing.so.9", install: false))
-    #expect(error.libraryName == "libcurl-endpoint-missing.so.9")
-    #expect(error.reason.contains("cannot load libcurl-endpoint-missing.so.9"))
+    #expect(error.description.contains("libcurl-endpoint-missing.so.9"))
+    #expect(error.description.contains("cannot load libcurl-endpoint-missing.so.9"))
     #expect(error.description.contains("7.68.0 or newer"))
   }
 
@@ -16,8 +16,8 @@ import Testing
     let error = try #require(
       CurlLibrary.load(CurlLibrary.defaultName, minimumVersion: 0x7F_0000, install: false)
     )
-    #expect(error.reason.contains("libcurl.so.4 is libcurl \(CurlLibrary.version)"))
-    #expect(error.reason.contains("127.0.0 or newer"))
+    #expect(error.description.contains("libcurl.so.4 is libcurl \(CurlLibrary.version)"))
+    #expect(error.description.contains("127.0.0 or newer"))
   }
 
   @Test func theSystemLibraryLoads() throws {
@@ -36,12 +36,15 @@ import Testing
     try await Task.sleep(for: .milliseconds(200))
     await client.shutdown()
 
-    let first = await #expect(throws: CurlHTTPClient.ShutDown.self) { try await waiting.value }
+    let first = await #expect(throws: TransportFailure.self) { try await waiting.value }
+    #expect(first?.kind == .shutDown)
     #expect(first?.url == silent)
-    await #expect(throws: CurlHTTPClient.ShutDown.self) { try await reading.value }
-    let later = try await #require(throws: CurlHTTPClient.ShutDown.self) {
+    let failure = await #expect(throws: TransportFailure.self) { try await reading.value }
+    #expect(failure?.kind == .shutDown)
+    let later = try await #require(throws: TransportFailure.self) {
       try await client.send(HTTPRequest(method: .get, url: silent))
     }
+    #expect(later.kind == .shutDown)
     #expect(later.description.contains("shut down"))
     #expect(client.liveEasyHandles == 0)
     await client.shutdown()  // a second call returns at once

@@ -54,10 +54,11 @@ private struct Echo: Decodable, Sendable {
       return currentThreadName()
     }
     #expect(value != "EndpointCurl")
-    await #expect(throws: CurlHTTPClient.ShutDown.self) {
+    let failure = await #expect(throws: TransportFailure.self) {
       try await withTaskExecutorPreference(client.executor) {
         try await client.send(HTTPRequest(method: .get, url: try TestServers.fault.adding("/echo")))
       }
     }
+    #expect(failure?.kind == .shutDown)
   }
 }

@@ -14,11 +14,11 @@ import Testing
     let server = try CannedServer(
       response: "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!"
     )
-    let error = try await #require(throws: CurlHTTPClient.ConnectionFailure.self) {
+    let error = try await #require(throws: TransportFailure.self) {
       let (_, body) = try await client.send(HTTPRequest(method: .get, url: server.url))
       _ = try await body.collect(upTo: 1024)
     }
-    #expect(error.kind == .invalidResponse)
+    #expect(error.kind == .malformedResponse)
     #expect(error.url == server.url)
   }
 
@@ -33,10 +33,10 @@ import Testing
 
   @Test func anAnswerThatIsNotHTTPIsAnError() async throws {
     let server = try CannedServer(response: "SSH-2.0-OpenSSH_9.2p1\r\nProtocol mismatch.\r\n")
-    let error = try await #require(throws: CurlHTTPClient.ConnectionFailure.self) {
+    let error = try await #require(throws: TransportFailure.self) {
       try await client.send(HTTPRequest(method: .get, url: server.url))
     }
-    #expect(error.kind == .invalidResponse)
+    #expect(error.kind == .malformedResponse)
     #expect(!error.isTransient)
   }
 
@@ -44,12 +44,12 @@ import Testing
     let server = try CannedServer(
       response: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\nonly this"
     )
-    let error = try await #require(throws: CurlHTTPClient.ConnectionFailure.self) {
+    let error = try await #require(throws: TransportFailure.self) {
       let (_, body) = try await client.send(HTTPRequest(method: .get, url: server.url))
       _ = try await body.collect(upTo: 1024)
     }
     #expect(error.kind == .connectionLost)
-    #expect(error.curlCode == 18)
+    #expect(error.code == 18)
   }
 
   @Test func notModifiedWithAStrayLengthEndsWithoutABody() async throws {
@@ -64,9 +64,10 @@ import Testing
 
   @Test func aURLThatIsNotHTTPIsRejectedBeforeSending() async throws {
     let url = try #require(URL(string: "ftp://127.0.0.1/file"))
-    let error = try await #require(throws: InvalidURL.self) {
+    let error = try await #require(throws: InvalidRequest.self) {
       try await client.send(HTTPRequest(method: .get, url: url))
     }
+    #expect(error.kind == .url)
     #expect(error.reason.contains("http"))
   }
 }

@@ -1,3 +1,4 @@
+import EndpointTestSupport
 import Foundation
 import Testing
 
@@ -32,8 +33,8 @@ import Testing
   private func tlsFailure(
     _ client: CurlHTTPClient,
     _ url: URL
-  ) async throws -> CurlHTTPClient.ConnectionFailure {
-    let failure = try await #require(throws: CurlHTTPClient.ConnectionFailure.self) {
+  ) async throws -> TransportFailure {
+    let failure = try await #require(throws: TransportFailure.self) {
       _ = try await client.send(HTTPRequest(method: .get, url: url))
     }
     #expect(failure.kind == .tls, "\(failure)")
@@ -110,9 +111,10 @@ import Testing
       certificatePath: "/nonexistent/client.pem",
       privateKeyPath: "/nonexistent/client-key.pem"
     )
-    let error = try #require(throws: CurlHTTPClient.InvalidConfiguration.self) {
+    let error = try #require(throws: InvalidRequest.self) {
       _ = try CurlHTTPClient(configuration: configuration)
     }
+    #expect(error.kind == .configuration)
     #expect(error.setting == "tls.clientCertificate")
     #expect(error.description.contains("/nonexistent/client.pem"))
   }
@@ -143,7 +145,7 @@ import Testing
       try TestServers.httpsTLS12Only.adding("/\(token)")
     )
     #expect(failure.description.contains("public-key pinning"))
-    #expect(failure.curlCode == 90)
+    #expect(failure.code == 90)
     #expect(try await listenerSaw(token) == false)
   }
 
@@ -153,8 +155,8 @@ import Testing
     #expect(pin.description == text)
     #expect(pin.sha256.count == 32)
     #expect(try PublicKeyPin(pin.base64) == pin)
-    #expect(throws: InvalidPublicKeyPin.self) { try PublicKeyPin("sha256//not base64") }
-    #expect(throws: InvalidPublicKeyPin.self) { try PublicKeyPin("sha256//AAAA") }
-    #expect(throws: InvalidPublicKeyPin.self) { try PublicKeyPin(sha256: [1, 2, 3]) }
+    expectInvalidRequest(.publicKeyPin) { try PublicKeyPin("sha256//not base64") }
+    expectInvalidRequest(.publicKeyPin) { try PublicKeyPin("sha256//AAAA") }
+    expectInvalidRequest(.publicKeyPin) { try PublicKeyPin(sha256: [1, 2, 3]) }
   }
 }

@@ -67,7 +67,7 @@ import Testing
 
   @Test(arguments: [nil, 4 * 1024 * 1024] as [Int64?])
   func aStreamIsSentOverHTTPS(length: Int64?) async throws {
-    let recorded = Recorder<CurlHTTPClient.TransferMetrics>()
+    let recorded = Recorder<TransferMetrics>()
     let client = try CurlHTTPClient(
       configuration: .init(
         tls: .init(caBundlePath: try TestServers.testCAPath),
@@ -116,7 +116,7 @@ import Testing
   }
 
   @Test func aSmallStreamWithItsLengthStaysOnHTTP2() async throws {
-    let recorded = Recorder<CurlHTTPClient.TransferMetrics>()
+    let recorded = Recorder<TransferMetrics>()
     let client = try CurlHTTPClient(
       configuration: .init(
         tls: .init(caBundlePath: try TestServers.testCAPath),
@@ -334,11 +334,12 @@ import Testing
     let url = try TestServers.fault.adding("/echo")
     let chunks = LazyChunks { $0 < 2 ? Data(repeating: 0x63, count: 30) : nil }
     let request = HTTPRequest(method: .post, url: url, body: HTTPBody(chunks, length: 100))
-    let error = try await #require(throws: CurlHTTPClient.BodyLengthMismatch.self) {
+    let error = try await #require(throws: TransportFailure.self) {
       _ = try await client.send(request)
     }
-    #expect(error.declared == 100)
-    #expect(error.produced == 60)
+    #expect(error.kind == .bodyLengthMismatch)
+    #expect(error.declaredLength == 100)
+    #expect(error.byteCount == 60)
     #expect(error.description.contains("ended after 60 bytes"))
     #expect(try await client.waitForIdleHandles())
   }
@@ -348,11 +349,12 @@ import Testing
     let url = try TestServers.fault.adding("/echo")
     let chunks = LazyChunks { $0 < 5 ? Data(repeating: 0x63, count: 60) : nil }
     let request = HTTPRequest(method: .post, url: url, body: HTTPBody(chunks, length: 100))
-    let error = try await #require(throws: CurlHTTPClient.BodyLengthMismatch.self) {
+    let error = try await #require(throws: TransportFailure.self) {
       _ = try await client.send(request)
     }
-    #expect(error.declared == 100)
-    #expect(error.produced == 120)
+    #expect(error.kind == .bodyLengthMismatch)
+    #expect(error.declaredLength == 100)
+    #expect(error.byteCount == 120)
     #expect(try await client.waitForIdleHandles())
   }
 
@@ -379,10 +381,11 @@ import Testing
       url: url,
       body: HTTPBody(LazyChunks { $0 < 3 ? Data("chunk".utf8) : nil }, length: 15)
     )
-    let error = try await #require(throws: RedirectBodyNotReplayable.self) {
+    let error = try await #require(throws: TransportFailure.self) {
       _ = try await client.send(request)
     }
-    #expect(error.status == status)
+    #expect(error.kind == .redirectBodyNotReplayable)
+    #expect(error.description.contains("\(status) redirect to"))
     #expect(try await client.waitForIdleHandles())
   }
 }
@@ -507,11 +510,12 @@ extension StreamedUploadTests {
       url: try TestServers.fault.adding("/echo"),
       body: HTTPBody(LazyChunks { $0 == 0 ? Data("surprise".utf8) : nil }, length: 0)
     )
-    let error = try await #require(throws: CurlHTTPClient.BodyLengthMismatch.self) {
+    let error = try await #require(throws: TransportFailure.self) {
       _ = try await client.send(request)
     }
-    #expect(error.declared == 0)
-    #expect(error.produced == 8)
+    #expect(error.kind == .bodyLengthMismatch)
+    #expect(error.declaredLength == 0)
+    #expect(error.byteCount == 8)
   }
 }
 

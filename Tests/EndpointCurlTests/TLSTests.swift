@@ -9,13 +9,13 @@ import Testing
   /// A client that trusts the test authority only, recording every transfer's metrics.
   private func trustingClient(
     minimumVersion: CurlHTTPClient.TLS.Version = .tls12,
-    recorder: Recorder<CurlHTTPClient.TransferMetrics>? = nil
+    recorder: Recorder<TransferMetrics>? = nil
   ) throws -> CurlHTTPClient {
     let tls = CurlHTTPClient.TLS(
       caBundlePath: try TestServers.testCAPath,
       minimumVersion: minimumVersion
     )
-    var observer: (@Sendable (CurlHTTPClient.TransferMetrics) -> Void)?
+    var observer: (@Sendable (TransferMetrics) -> Void)?
     if let recorder { observer = { recorder.append($0) } }
     return try CurlHTTPClient(configuration: .init(tls: tls, metricsObserver: observer))
   }
@@ -24,8 +24,8 @@ import Testing
   private func failure(
     of client: CurlHTTPClient,
     _ url: URL
-  ) async throws -> CurlHTTPClient.ConnectionFailure {
-    try await #require(throws: CurlHTTPClient.ConnectionFailure.self) {
+  ) async throws -> TransportFailure {
+    try await #require(throws: TransportFailure.self) {
       _ = try await client.send(HTTPRequest(method: .get, url: url))
     }
   }
@@ -33,7 +33,7 @@ import Testing
   // MARK: - Trusted
 
   @Test func aGetTrustingTheTestAuthoritySucceedsOverHTTP2AndReportsTheHandshake() async throws {
-    let recorded = Recorder<CurlHTTPClient.TransferMetrics>()
+    let recorded = Recorder<TransferMetrics>()
     let client = try trustingClient(recorder: recorded)
     let url = try TestServers.https.adding("/get?probe=tls")
     let (response, json) = try await sendForJSON(client, HTTPRequest(method: .get, url: url))
@@ -57,7 +57,7 @@ import Testing
   }
 
   @Test func theServerIsTrustedUnderItsHostName() async throws {
-    let recorded = Recorder<CurlHTTPClient.TransferMetrics>()
+    let recorded = Recorder<TransferMetrics>()
     let client = try trustingClient(recorder: recorded)
     let url = try TestServers.httpsAlt.adding("/get")
     let (response, json) = try await sendForJSON(client, HTTPRequest(method: .get, url: url))
@@ -67,7 +67,7 @@ import Testing
   }
 
   @Test func aJSONPostEchoesBackOverHTTP2() async throws {
-    let recorded = Recorder<CurlHTTPClient.TransferMetrics>()
+    let recorded = Recorder<TransferMetrics>()
     let client = try trustingClient(recorder: recorded)
     let document: [String: Any] = ["name": "endpoint", "sizes": [1, 2, 3], "secure": true]
     let payload = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
@@ -90,7 +90,7 @@ import Testing
   }
 
   @Test func aLargeStreamedBodyArrivesWholeOverHTTP2() async throws {
-    let recorded = Recorder<CurlHTTPClient.TransferMetrics>()
+    let recorded = Recorder<TransferMetrics>()
     let client = try trustingClient(recorder: recorded)
     // 100 KiB (httpbin's largest) written by the server 1,000 bytes at a time: more than one
     // HTTP/2 frame and more than the client keeps inline, so it is streamed to the caller.
@@ -117,7 +117,7 @@ import Testing
   }
 
   @Test func streamedLinesArriveInOrderOverHTTP2() async throws {
-    let recorded = Recorder<CurlHTTPClient.TransferMetrics>()
+    let recorded = Recorder<TransferMetrics>()
     let client = try trustingClient(recorder: recorded)
     let url = try TestServers.https.adding("/stream/20")
     let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
@@ -130,7 +130,7 @@ import Testing
   }
 
   @Test func concurrentRequestsMultiplexOnOneHTTP2Connection() async throws {
-    let recorded = Recorder<CurlHTTPClient.TransferMetrics>()
+    let recorded = Recorder<TransferMetrics>()
     let client = try trustingClient(recorder: recorded)
     let base = try TestServers.https
     let count = 12
@@ -161,7 +161,7 @@ import Testing
   }
 
   @Test func aBurstOverPlainHTTPOpensItsConnectionsWithoutWaiting() async throws {
-    let recorded = Recorder<CurlHTTPClient.TransferMetrics>()
+    let recorded = Recorder<TransferMetrics>()
     let client = try CurlHTTPClient(
       configuration: .init(metricsObserver: { recorded.append($0) })
     )
@@ -185,7 +185,7 @@ import Testing
   }
 
   @Test func requiringTLS13SucceedsAgainstAServerThatOffersIt() async throws {
-    let recorded = Recorder<CurlHTTPClient.TransferMetrics>()
+    let recorded = Recorder<TransferMetrics>()
     let client = try trustingClient(minimumVersion: .tls13, recorder: recorded)
     let url = try TestServers.https.adding("/get")
     let (response, _) = try await sendForJSON(client, HTTPRequest(method: .get, url: url))
@@ -194,7 +194,7 @@ import Testing
   }
 
   @Test func theDefaultMinimumAcceptsATLS12ServerOverHTTP11() async throws {
-    let recorded = Recorder<CurlHTTPClient.TransferMetrics>()
+    let recorded = Recorder<TransferMetrics>()
     let client = try trustingClient(recorder: recorded)
     let url = try TestServers.httpsTLS12Only.adding("/hello")
     let (response, json) = try await sendForJSON(client, HTTPRequest(method: .get, url: url))
@@ -212,8 +212,8 @@ import Testing
     let client = try trustingClient(minimumVersion: .tls13)
     let error = try await failure(of: client, try TestServers.httpsTLS12Only.adding("/get"))
     #expect(error.kind == .tls)
-    #expect(error.curlCode == 35)
-    #expect(error.detail.lowercased().contains("protocol version"))
+    #expect(error.code == 35)
+    #expect(error.description.lowercased().contains("protocol version"))
     #expect(!error.isTransient)
   }
 
@@ -222,10 +222,10 @@ import Testing
     let url = try TestServers.https.adding("/get")
     let error = try await failure(of: client, url)
     #expect(error.kind == .tls)
-    #expect(error.curlCode == 60)
+    #expect(error.code == 60)
     #expect(error.url == url)
     // libcurl says the certificate could not be verified.
-    #expect(error.detail.contains("certificate"))
+    #expect(error.description.contains("certificate"))
     #expect(error.description.contains("the secure connection failed"))
     #expect(!error.isTransient)
   }
@@ -234,9 +234,9 @@ import Testing
     let client = try trustingClient()
     let error = try await failure(of: client, try TestServers.httpsWrongName.adding("/get"))
     #expect(error.kind == .tls)
-    #expect(error.curlCode == 60)
+    #expect(error.code == 60)
     // libcurl names the host it expected the certificate to carry.
-    #expect(error.detail.contains("127.0.0.1"))
+    #expect(error.description.contains("127.0.0.1"))
   }
 
   @Test func aCABundlePathThatDoesNotExistFailsNamingTheFile() async throws {
@@ -244,8 +244,8 @@ import Testing
     let client = try CurlHTTPClient(configuration: .init(tls: .init(caBundlePath: path)))
     let error = try await failure(of: client, try TestServers.https.adding("/get"))
     #expect(error.kind == .tls)
-    #expect(error.curlCode == 77)
-    #expect(error.detail.contains(path))
+    #expect(error.code == 77)
+    #expect(error.description.contains(path))
   }
 
   @Test func aCABundleThatIsNotPEMFailsAsTLS() async throws {
@@ -256,6 +256,6 @@ import Testing
     let client = try CurlHTTPClient(configuration: .init(tls: .init(caBundlePath: path)))
     let error = try await failure(of: client, try TestServers.https.adding("/get"))
     #expect(error.kind == .tls)
-    #expect(error.curlCode == 77)
+    #expect(error.code == 77)
   }
 }

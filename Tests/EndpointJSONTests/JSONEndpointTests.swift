@@ -184,6 +184,7 @@ import Testing
   @Test func invalidBaseURLIsReportedByRequest() throws {
     let base = try #require(URL(string: "relative/only"))
     let endpoint = Endpoint<Todo>(json: .get, path: "x", relativeTo: base)
-    #expect(throws: InvalidURL.self) { try endpoint.request() }
+    let error = try #require(throws: InvalidRequest.self) { try endpoint.request() }
+    #expect(error.kind == .url)
   }
 }

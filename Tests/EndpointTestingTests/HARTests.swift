@@ -87,7 +87,7 @@ import Testing
       let har =
         #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.example/"}, "#
         + #""response": {"status": \#(status), "headers": [], "content": {}}}]}}"#
-      let error = #expect(throws: InvalidFixture.self) { try Fixture(har: Data(har.utf8)) }
+      let error = expectFailure(.invalidFixture) { try Fixture(har: Data(har.utf8)) }
       #expect(error?.description.contains("no valid response status (\(status))") == true)
     }
   }
@@ -96,12 +96,12 @@ import Testing
     let har =
       #"{"log": {"entries": [{"request": {"method": "", "url": "https://a.example/"}, "#
       + #""response": {"status": 200, "headers": [], "content": {}}}]}}"#
-    let error = #expect(throws: InvalidFixture.self) { try Fixture(har: Data(har.utf8)) }
+    let error = expectFailure(.invalidFixture) { try Fixture(har: Data(har.utf8)) }
     #expect(error?.description.contains("entry 1 has no request method and URL") == true)
   }
 
   @Test func invalidHARIsRejectedWithAReason() {
-    let error = #expect(throws: InvalidFixture.self) {
+    let error = expectFailure(.invalidFixture) {
       try Fixture(har: Data(#"{"log": {}}"#.utf8))
     }
     #expect(

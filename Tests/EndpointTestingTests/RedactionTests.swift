@@ -97,11 +97,11 @@ import Testing
       )
       // A field the rule does not know as secret, so the check is what stops it.
       let headers = header.isEmpty ? [:] : ["X-Trace": header]
-      let error = await #expect(throws: SecretInFixture.self) {
+      let error = await expectFailure(.secretInFixture) {
         try await client.send(request(.get, "https://x.test" + path, headers: headers))
       }
-      #expect(error?.form == form)
-      #expect(error?.location == "interaction 1 request")
+      #expect(error?.secretForm == form)
+      #expect(error?.secretLocation == "interaction 1 request")
       #expect(error?.description.contains(secret) == false)
       #expect(!FileManager.default.fileExists(atPath: file.path))
     }
@@ -119,11 +119,11 @@ import Testing
         redaction: FixtureRedaction(secrets: ["", "tok-123456"]),
         environment: [:]
       )
-      let error = await #expect(throws: SecretInFixture.self) {
+      let error = await expectFailure(.secretInFixture) {
         try await client.send(request(.get, "https://x.test/bin"))
       }
-      #expect(error?.secret == 2)
-      #expect(error?.location == "interaction 1 response")
+      #expect(error?.secretNumber == 2)
+      #expect(error?.secretLocation == "interaction 1 response")
     }
   }
 

@@ -139,7 +139,7 @@ func withTemporaryFixture<Result>(
   @Test func missingFixtureInReplayModeSaysHowToRecord() async throws {
     try await withTemporaryFixture { file in
       let client = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: ci)
-      let error = await #expect(throws: FixtureMissing.self) {
+      let error = await expectFailure(.fixtureMissing) {
         try await client.send(request(.get, "https://x.test/a"))
       }
       let text = try #require(error?.description)
@@ -158,7 +158,7 @@ func withTemporaryFixture<Result>(
       for environment in [ci, local] {
         let replayer = ReplayClient(
           fixture: file, recordingWith: NoNetworkClient(), environment: environment)
-        let error = await #expect(throws: RequestNotInFixture.self) {
+        let error = await expectFailure(.requestNotInFixture) {
           try await replayer.send(request(.get, "https://x.test/rates?currency=EUR"))
         }
         let text = try #require(error?.description)
@@ -183,7 +183,7 @@ func withTemporaryFixture<Result>(
         states.append(try await text(replayer.send(request(.get, "https://x.test/job")).1))
       }
       #expect(states == ["queued", "running", "done"])
-      let error = await #expect(throws: RequestNotInFixture.self) {
+      let error = await expectFailure(.requestNotInFixture) {
         try await replayer.send(request(.get, "https://x.test/job"))
       }
       #expect(error?.alreadyReplayed == 3)
@@ -235,7 +235,7 @@ func withTemporaryFixture<Result>(
         .send(request(.get, "https://x.test/a"))
       let client = ReplayClient(
         fixture: file, recordingWith: server, mode: .recordMissing, environment: local)
-      await #expect(throws: RequestNotInFixture.self) {
+      await expectFailure(.requestNotInFixture) {
         try await client.send(request(.get, "https://x.test/other"))
       }
       #expect(server.requests.count == 1)
@@ -258,7 +258,7 @@ func withTemporaryFixture<Result>(
       #expect(
         try ReplayClient(fixture: file, recordingWith: base, environment: ["CI": "false"]).mode()
           == .recordMissing)
-      let error = #expect(throws: InvalidRecordMode.self) {
+      let error = expectFailure(.invalidRecordMode) {
         try ReplayClient(
           fixture: file, recordingWith: base, environment: ["ENDPOINT_RECORD_MODE": "sometimes"]
         ).mode()
@@ -276,7 +276,7 @@ func withTemporaryFixture<Result>(
         try await recorder.send(request(.get, "https://x.test/down"))
       }
       let replayer = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: ci)
-      let error = await #expect(throws: RecordedFailure.self) {
+      let error = await expectFailure(.recordedFailure) {
         try await replayer.send(request(.get, "https://x.test/down"))
       }
       #expect(error?.description == "Timeout()")
@@ -312,18 +312,18 @@ func withTemporaryFixture<Result>(
       )
       .write(to: file)
       let client = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: ci)
-      let error = await #expect(throws: InvalidFixture.self) {
+      let error = await expectFailure(.invalidFixture) {
         try await client.send(request(.get, "https://x.test/a"))
       }
       #expect(
         error?.description
           == #"The fixture \#(file.path) cannot be used: interaction 1: the request has no "method""#
       )
-      #expect(throws: InvalidFixture.self) {
+      expectFailure(.invalidFixture) {
         try Fixture(
           data: Data(#"{"format": "endpoint-fixture", "version": 99, "interactions": []}"#.utf8))
       }
-      #expect(throws: InvalidFixture.self) { try Fixture(data: Data("[]".utf8)) }
+      expectFailure(.invalidFixture) { try Fixture(data: Data("[]".utf8)) }
     }
   }
 

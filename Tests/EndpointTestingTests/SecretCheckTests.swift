@@ -7,10 +7,10 @@ import Testing
     try await withTemporaryFixture { file in
       let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLTEyMw"
       let client = ReplayClient(fixture: file, recordingWith: FixedClient(), environment: [:])
-      let error = await #expect(throws: SecretInFixture.self) {
+      let error = await expectFailure(.secretInFixture) {
         try await client.send(request(.get, "https://x.test/sessions/\(jwt)"))
       }
-      #expect(error?.what == "a JSON Web Token")
+      #expect(error?.secretDescription == "a JSON Web Token")
       #expect(error?.description.contains(jwt) == false)
       #expect(!FileManager.default.fileExists(atPath: file.path))
     }
@@ -22,11 +22,11 @@ import Testing
         headers: ["Content-Type": "application/json"], body: #"{"access_token": "tok-456789"}"#)
       let client = ReplayClient(fixture: file, recordingWith: server, environment: [:])
       _ = try await client.send(request(.post, "https://x.test/login"))
-      let error = await #expect(throws: SecretInFixture.self) {
+      let error = await expectFailure(.secretInFixture) {
         try await client.send(request(.get, "https://x.test/files/tok-456789"))
       }
-      #expect(error?.location == "interaction 2 request")
-      #expect(error?.what == "the value of a field redacted earlier in this recording")
+      #expect(error?.secretLocation == "interaction 2 request")
+      #expect(error?.secretDescription == "the value of a field redacted earlier in this recording")
       #expect(try Fixture(contentsOf: file).interactions.count == 1)
     }
   }
@@ -38,11 +38,11 @@ import Testing
       let client = ReplayClient(
         fixture: file, recordingWith: server,
         redaction: FixtureRedaction(secrets: ["reg-secret-77"]), environment: [:])
-      let error = await #expect(throws: SecretInFixture.self) {
+      let error = await expectFailure(.secretInFixture) {
         try await client.send(request(.get, "https://x.test/archive"))
       }
-      #expect(error?.secret == 1)
-      #expect(error?.location == "interaction 1 response")
+      #expect(error?.secretNumber == 1)
+      #expect(error?.secretLocation == "interaction 1 response")
     }
   }
 
@@ -53,11 +53,11 @@ import Testing
       let client = ReplayClient(
         fixture: file, recordingWith: server,
         redaction: FixtureRedaction(secrets: ["reg-secret-88"]), environment: [:])
-      let error = await #expect(throws: SecretInFixture.self) {
+      let error = await expectFailure(.secretInFixture) {
         try await client.send(request(.get, "https://x.test/note"))
       }
-      #expect(error?.secret == 1)
-      #expect(error?.location == "interaction 1 response")
+      #expect(error?.secretNumber == 1)
+      #expect(error?.secretLocation == "interaction 1 response")
     }
   }
 

@@ -146,8 +146,8 @@ enum SecretSweep {
       do {
         _ = try await replayer.send(try SecretSweep.request(custom: true))
         Issue.record("the recorded error was not replayed")
-      } catch let error as RecordedFailure {
-        expectNoCanary(in: "\(error)", "RecordedFailure")
+      } catch let error as TestDoubleFailure where error.kind == .recordedFailure {
+        expectNoCanary(in: "\(error)", "TestDoubleFailure (recordedFailure)")
       }
     }
   }
@@ -159,9 +159,9 @@ enum SecretSweep {
         redaction: SecretSweep.redaction, environment: ["CI": "true"])
       do {
         _ = try await missing.send(try SecretSweep.request(custom: true))
-        Issue.record("no FixtureMissing")
-      } catch let error as FixtureMissing {
-        expectNoCanary(in: "\(error)", "FixtureMissing")
+        Issue.record("no fixtureMissing")
+      } catch let error as TestDoubleFailure where error.kind == .fixtureMissing {
+        expectNoCanary(in: "\(error)", "TestDoubleFailure (fixtureMissing)")
       }
 
       try await withTemporaryFixture { file in
@@ -173,9 +173,9 @@ enum SecretSweep {
           environment: ["CI": "true"])
         do {
           _ = try await replayer.send(try SecretSweep.request(custom: true))
-          Issue.record("no RequestNotInFixture")
-        } catch let error as RequestNotInFixture {
-          expectNoCanary(in: "\(error)", "RequestNotInFixture")
+          Issue.record("no requestNotInFixture")
+        } catch let error as TestDoubleFailure where error.kind == .requestNotInFixture {
+          expectNoCanary(in: "\(error)", "TestDoubleFailure (requestNotInFixture)")
         }
       }
     }
@@ -188,11 +188,11 @@ enum SecretSweep {
       .reply(status: 200)
     do {
       _ = try await stub.send(try SecretSweep.request())
-      Issue.record("no NoMatchingStub")
-    } catch let error as NoMatchingStub {
-      expectNoCanary(in: "\(error)", "NoMatchingStub")
-      expectNoCanary(in: error.suggestedRule, "NoMatchingStub.suggestedRule")
-      #expect(error.suggestedRule.contains(#"stub.on(.post, "#))
+      Issue.record("no noMatchingStub")
+    } catch let error as TestDoubleFailure where error.kind == .noMatchingStub {
+      expectNoCanary(in: "\(error)", "TestDoubleFailure (noMatchingStub)")
+      expectNoCanary(in: error.suggestedRule ?? "", "TestDoubleFailure.suggestedRule")
+      #expect(error.suggestedRule?.contains(#"stub.on(.post, "#) == true)
       #expect("\(error)".contains("got next=https://<redacted>@login.example"), "\(error)")
     }
 
@@ -204,9 +204,9 @@ enum SecretSweep {
     failing.on(.get, "/never").reply(status: 200)
     do {
       try failing.verify()
-      Issue.record("no StubVerificationFailure")
+      Issue.record("no verificationFailed")
     } catch {
-      expectNoCanary(in: "\(error)", "StubVerificationFailure")
+      expectNoCanary(in: "\(error)", "TestDoubleFailure (verificationFailed)")
       for recorded in failing.requests {
         expectNoCanary(in: "\(recorded)", "RecordedRequest")
       }
@@ -274,9 +274,9 @@ enum SecretSweep {
     stub.on(.post, "/v1/items").header("X-Other", "1").reply(status: 200)
     do {
       _ = try await stub.send(request)
-      Issue.record("no NoMatchingStub")
-    } catch let error as NoMatchingStub {
-      values.append(("NoMatchingStub", error, ["stub.on(.post"]))
+      Issue.record("no noMatchingStub")
+    } catch let error as TestDoubleFailure where error.kind == .noMatchingStub {
+      values.append(("TestDoubleFailure (noMatchingStub)", error, ["stub.on(.post"]))
     }
     let failing = StubClient()
     failing.on(.post, "/v1/items").fail(with: SecretSweep.ForeignError())
@@ -285,10 +285,11 @@ enum SecretSweep {
     failing.on(.get, "/never").reply(status: 200)
     do {
       try failing.verify()
-      Issue.record("no StubVerificationFailure")
+      Issue.record("no verificationFailed")
     } catch {
-      values.append(("StubVerificationFailure", error, ["/never"]))
+      values.append(("TestDoubleFailure (verificationFailed)", error, ["/never"]))
     }
+    values += try await replayFailures(request)
 
     let recording = RecordingClient(wrapping: FailingClient())
     await #expect(throws: SecretSweep.ForeignError.self) { try await recording.send(request) }
@@ -301,14 +302,61 @@ enum SecretSweep {
     return values
   }
 
+  /// The failures of a ``ReplayClient`` that name a request (as the fixture records it: no
+  /// header fields), each for `request`.
+  static func replayFailures(
+    _ request: HTTPRequest
+  ) async throws -> [(name: String, value: Any, shows: [String])] {
+    var values: [(name: String, value: Any, shows: [String])] = []
+    let ci = ["CI": "true"]
+    try await withTemporaryDirectory { directory in
+      let missing = ReplayClient(
+        fixture: directory.appending(path: "missing.json"), recordingWith: NoNetworkClient(),
+        environment: ci)
+      if let error = await expectFailure(
+        .fixtureMissing, performing: { try await missing.send(request) })
+      {
+        values.append(("TestDoubleFailure (fixtureMissing)", error, ["replay"]))
+      }
+
+      let other = directory.appending(path: "other.json")
+      let recorder = ReplayClient(
+        fixture: other, recordingWith: SecretSweep.Server(), environment: [:])
+      _ = try await recorder.send(
+        try EndpointTestingTests.request(.get, "https://api.example.com/v1/items"))
+      let replayer = ReplayClient(fixture: other, recordingWith: NoNetworkClient(), environment: ci)
+      if let error = await expectFailure(
+        .requestNotInFixture, performing: { try await replayer.send(request) })
+      {
+        values.append(("TestDoubleFailure (requestNotInFixture)", error, ["replay"]))
+      }
+
+      let failed = directory.appending(path: "failed.json")
+      let failing = ReplayClient(fixture: failed, recordingWith: FailingClient(), environment: [:])
+      _ = try? await failing.send(request)
+      let failure = ReplayClient(fixture: failed, recordingWith: NoNetworkClient(), environment: ci)
+      if let error = await expectFailure(
+        .recordedFailure, performing: { try await failure.send(request) })
+      {
+        values.append(("TestDoubleFailure (recordedFailure)", error, ["timed out"]))
+      }
+    }
+    return values
+  }
+
   @Test func dumpsAndMirrorsShowNoSecretButTheRequest() async throws {
     for (name, value, shows) in try await Self.reflectedValues() {
       let text = reflectedText(value)
       expectNoCanary(in: text, "\(name) dump")
       // What was sent stays readable: the host, the plain query item, the plain field.
+      // A replay failure names the request as the fixture records it, without its fields.
+      let fieldsShown =
+        !name.hasPrefix("TestDoubleFailure (")
+        || ["TestDoubleFailure (noMatchingStub)", "TestDoubleFailure (verificationFailed)"]
+          .contains(name)
       let sent =
         ["Fixture.Response", "FixtureRedaction", "StubResponse", "StubClient"].contains(name)
-        ? [] : ["api.example.com", "page=2", "Accept"]
+        ? [] : ["api.example.com", "page=2"] + (fieldsShown ? ["Accept"] : [])
       for marker in sent + shows {
         #expect(text.contains(marker), "\(name) dump lacks \(marker): \(text)")
       }

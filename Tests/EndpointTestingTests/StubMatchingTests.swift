@@ -41,7 +41,7 @@ import Testing
     stub.on(.get, "/health").reply(text: "ok")
     let (_, body) = try await stub.send(request(.get, "https://x.test/health"))
     #expect(try await text(body) == "ok")
-    await #expect(throws: NoMatchingStub.self) {
+    await expectFailure(.noMatchingStub) {
       try await stub.send(request(.get, "https://x.test/health/deep"))
     }
   }
@@ -51,7 +51,7 @@ import Testing
     stub.on(.get, .prefix("/static")).reply(status: 204)
     #expect(try await stub.send(request(.get, "https://x.test/static/a/b.css")).0.status == 204)
     #expect(try await stub.send(request(.get, "https://x.test/static")).0.status == 204)
-    await #expect(throws: NoMatchingStub.self) {
+    await expectFailure(.noMatchingStub) {
       try await stub.send(request(.get, "https://x.test/staticfiles"))
     }
   }
@@ -72,7 +72,7 @@ import Testing
     stub.on(.get, "https://cdn.example.com/logo.png").reply(status: 200)
     #expect(
       try await stub.send(request(.get, "https://cdn.example.com:443/logo.png")).0.status == 200)
-    let error = await #expect(throws: NoMatchingStub.self) {
+    let error = await expectFailure(.noMatchingStub) {
       try await stub.send(request(.get, "https://evil.example.com/logo.png"))
     }
     #expect(error?.description.contains("✗ origin: expected https://cdn.example.com") == true)
@@ -82,7 +82,7 @@ import Testing
     let stub = StubClient(baseURL: api)
     stub.on(.get, "/status").reply(status: 200)
     #expect(try await stub.send(request(.get, "https://api.example.com/v1/status")).0.status == 200)
-    await #expect(throws: NoMatchingStub.self) {
+    await expectFailure(.noMatchingStub) {
       try await stub.send(request(.get, "https://api.example.com/status"))
     }
   }
@@ -93,7 +93,7 @@ import Testing
     stub.on("/b").reply(status: 202)
     #expect(try await stub.send(request(.post, "https://x.test/a")).0.status == 201)
     #expect(try await stub.send(request("PURGE", "https://x.test/b")).0.status == 202)
-    let error = await #expect(throws: NoMatchingStub.self) {
+    let error = await expectFailure(.noMatchingStub) {
       try await stub.send(request(.get, "https://x.test/a"))
     }
     #expect(error?.nearestRules.first?.mismatches.first?.part == "method")
@@ -113,7 +113,7 @@ import Testing
     stub.on(.get, "/search?q=swift%20http").reply(status: 200)
     #expect(
       try await stub.send(request(.get, "https://x.test/search?q=swift%20http")).0.status == 200)
-    await #expect(throws: NoMatchingStub.self) {
+    await expectFailure(.noMatchingStub) {
       try await stub.send(request(.get, "https://x.test/search?q=rust"))
     }
   }
@@ -122,7 +122,7 @@ import Testing
     let stub = StubClient()
     stub.on(.get, "/rates").query(exactly: ["b": "2", "a": "1"]).reply(status: 200)
     #expect(try await stub.send(request(.get, "https://x.test/rates?a=1&b=2")).0.status == 200)
-    let error = await #expect(throws: NoMatchingStub.self) {
+    let error = await expectFailure(.noMatchingStub) {
       try await stub.send(request(.get, "https://x.test/rates?a=1&b=2&c=3"))
     }
     #expect(
@@ -135,7 +135,7 @@ import Testing
     let url = try #require(URL(string: "https://x.test/p?a=1&b=2"))
     stub.on(.get, url: url).reply(status: 200)
     #expect(try await stub.send(request(.get, "https://x.test/p?b=2&a=1")).0.status == 200)
-    await #expect(throws: NoMatchingStub.self) {
+    await expectFailure(.noMatchingStub) {
       try await stub.send(request(.get, "https://x.test/p?b=2"))
     }
   }
@@ -145,7 +145,7 @@ import Testing
     stub.on(.get, "/h").header("x-api-version", "2").reply(status: 200)
     let ok = try await stub.send(request(.get, "https://x.test/h", headers: ["X-API-Version": "2"]))
     #expect(ok.0.status == 200)
-    let error = await #expect(throws: NoMatchingStub.self) {
+    let error = await expectFailure(.noMatchingStub) {
       try await stub.send(request(.get, "https://x.test/h", headers: ["X-Api-Version": "1"]))
     }
     #expect(error?.description.contains("✗ header x-api-version: expected 2, got 1") == true)
@@ -154,7 +154,7 @@ import Testing
   @Test func credentialHeaderMismatchNeverShowsTheValues() async throws {
     let stub = StubClient()
     stub.on(.get, "/me").header("Authorization", "Bearer right-token").reply(status: 200)
-    let error = await #expect(throws: NoMatchingStub.self) {
+    let error = await expectFailure(.noMatchingStub) {
       try await stub.send(
         request(.get, "https://x.test/me", headers: ["Authorization": "Bearer wrong-token"])
       )
@@ -175,7 +175,7 @@ import Testing
     #expect(try await stub.send(bytes).0.status == 201)
     #expect(
       try await stub.send(request(.post, "https://x.test/text", body: "hello")).0.status == 202)
-    await #expect(throws: NoMatchingStub.self) {
+    await expectFailure(.noMatchingStub) {
       try await stub.send(request(.post, "https://x.test/text", body: "hello!"))
     }
   }
@@ -186,7 +186,7 @@ import Testing
       status: 201)
     let sent = #"{"tags":["a"],"n":1.0,"title":"Milk"}"#
     #expect(try await stub.send(request(.post, "https://x.test/todos", body: sent)).0.status == 201)
-    let error = await #expect(throws: NoMatchingStub.self) {
+    let error = await expectFailure(.noMatchingStub) {
       try await stub.send(
         request(.post, "https://x.test/todos", body: #"{"title":"Eggs","n":1,"tags":["a"]}"#))
     }
@@ -222,7 +222,7 @@ import Testing
       .reply(status: 204)
     let traced = try request(.get, "https://x.test/anything", headers: ["X-Trace-ID": "t1"])
     #expect(try await stub.send(traced).0.status == 204)
-    let error = await #expect(throws: NoMatchingStub.self) {
+    let error = await expectFailure(.noMatchingStub) {
       try await stub.send(request(.get, "https://x.test/anything"))
     }
     #expect(error?.description.contains("✗ has a trace id: the predicate returned false") == true)

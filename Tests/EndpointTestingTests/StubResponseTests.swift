@@ -127,23 +127,23 @@ import Testing
   @Test func invalidJSONReplyIsReportedOnEveryCallAndByVerify() async throws {
     let stub = StubClient()
     stub.on(.get, "/bad").reply(json: "{not json")
-    let error = await #expect(throws: InvalidStub.self) {
+    let error = await expectFailure(.invalidStub) {
       try await stub.send(request(.get, "https://x.test/bad"))
     }
     #expect(error?.description.contains("#1 GET /bad") == true)
     #expect(error?.description.contains("not valid JSON") == true)
-    #expect(throws: StubVerificationFailure.self) { try stub.verify() }
+    expectFailure(.verificationFailed) { try stub.verify() }
   }
 
   @Test func invalidHeaderAndStatusAreReported() async throws {
     let badHeader = StubClient()
     badHeader.on(.get, "/h").reply(headers: ["Bad Name": "x"])
-    await #expect(throws: InvalidStub.self) {
+    await expectFailure(.invalidStub) {
       try await badHeader.send(request(.get, "https://x.test/h"))
     }
     let badStatus = StubClient()
     badStatus.on(.get, "/s").reply(status: 42)
-    let error = await #expect(throws: InvalidStub.self) {
+    let error = await expectFailure(.invalidStub) {
       try await badStatus.send(request(.get, "https://x.test/s"))
     }
     #expect(error?.reason == "status 42 is not between 100 and 599")

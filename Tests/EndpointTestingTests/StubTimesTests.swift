@@ -7,7 +7,7 @@ import Testing
     let stub = StubClient()
     stub.on(.get, "/token").reply(status: 200).once()
     #expect(try await stub.send(request(.get, "https://x.test/token")).0.status == 200)
-    let error = await #expect(throws: NoMatchingStub.self) {
+    let error = await expectFailure(.noMatchingStub) {
       try await stub.send(request(.get, "https://x.test/token"))
     }
     #expect(error?.description.contains("✗ times: used up, answered 1 of 1 times") == true)
@@ -20,7 +20,7 @@ import Testing
       _ = try await stub.send(request(.get, "https://x.test/x"))
     }
     #expect(rule.matchCount == 3)
-    await #expect(throws: NoMatchingStub.self) {
+    await expectFailure(.noMatchingStub) {
       try await stub.send(request(.get, "https://x.test/x"))
     }
   }
@@ -44,7 +44,7 @@ import Testing
       states.append(try await text(stub.send(request(.get, "https://x.test/job")).1))
     }
     #expect(states == ["queued", "running", "done"])
-    let error = await #expect(throws: NoMatchingStub.self) {
+    let error = await expectFailure(.noMatchingStub) {
       try await stub.send(request(.get, "https://x.test/job"))
     }
     #expect(error?.description.contains("used up, answered 3 of 3 times") == true)
@@ -73,7 +73,7 @@ import Testing
   @Test func timesBelowOneIsInvalid() async throws {
     let stub = StubClient()
     stub.on(.get, "/x").reply(status: 200).times(0)
-    let error = await #expect(throws: InvalidStub.self) {
+    let error = await expectFailure(.invalidStub) {
       try await stub.send(request(.get, "https://x.test/x"))
     }
     #expect(error?.reason == "times(0): a rule must answer at least once")
@@ -82,7 +82,7 @@ import Testing
   @Test func emptySequenceIsInvalid() async throws {
     let stub = StubClient()
     stub.on(.get, "/x").replies([])
-    await #expect(throws: InvalidStub.self) {
+    await expectFailure(.invalidStub) {
       try await stub.send(request(.get, "https://x.test/x"))
     }
   }

@@ -20,7 +20,7 @@ import Testing
     stub.on(.get, "/twice").reply(status: 200).times(2)
     _ = try await stub.send(request(.get, "https://x.test/twice"))
     _ = try? await stub.send(request(.delete, "https://x.test/unknown"))
-    let failure = #expect(throws: StubVerificationFailure.self) { try stub.verify() }
+    let failure = expectFailure(.verificationFailed) { try stub.verify() }
     #expect(
       failure?.problems == [
         "rule #1 GET /never was never used",
@@ -64,7 +64,7 @@ import Testing
       "https://api.example.com/v1/rates?currency=EUR",
       headers: ["Authorization": "Bearer s3cret", "Accept": "application/json"]
     )
-    let error = try await #require(throws: NoMatchingStub.self) { try await stub.send(rates) }
+    let error = try #require(await expectFailure(.noMatchingStub) { try await stub.send(rates) })
     let text = error.description
     #expect(!text.contains("s3cret"))
     #expect(
@@ -83,7 +83,7 @@ import Testing
   @Test func suggestionIncludesJSONBodyAndCustomMethod() async throws {
     let stub = StubClient()
     let purge = try request("PURGE", "https://x.test/cache", body: #"{ "key" : "a" }"#)
-    let error = try await #require(throws: NoMatchingStub.self) { try await stub.send(purge) }
+    let error = try #require(await expectFailure(.noMatchingStub) { try await stub.send(purge) })
     #expect(
       error.suggestedRule
         == ##"stub.on("PURGE", "/cache").body(json: #"{"key":"a"}"#).reply(status: 200)"##
@@ -94,9 +94,10 @@ import Testing
   @Test func noMatchRedactsQueryCredentialsEverywhere() async throws {
     let stub = StubClient()
     stub.on(.get, "/data").query(["api_key": "right-key", "page": "1"]).reply(status: 200)
-    let error = try await #require(throws: NoMatchingStub.self) {
-      try await stub.send(request(.get, "https://x.test/data?api_key=wrong-key&page=2"))
-    }
+    let error = try #require(
+      await expectFailure(.noMatchingStub) {
+        try await stub.send(request(.get, "https://x.test/data?api_key=wrong-key&page=2"))
+      })
     #expect(!error.description.contains("right-key"))
     #expect(!error.description.contains("wrong-key"))
     #expect(error.description.contains("api_key=<redacted>&page=2"))

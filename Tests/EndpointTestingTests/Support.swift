@@ -86,3 +86,35 @@ struct FixedClient: HTTPClient {
     )
   }
 }
+
+/// Expects `body` to throw a ``TestDoubleFailure`` of `kind`, and returns it.
+@discardableResult
+func expectFailure<Result>(
+  _ kind: TestDoubleFailure.Kind,
+  sourceLocation: SourceLocation = #_sourceLocation,
+  performing body: () async throws -> Result
+) async -> TestDoubleFailure? {
+  let error = await #expect(throws: TestDoubleFailure.self, sourceLocation: sourceLocation) {
+    try await body()
+  }
+  if let error {
+    #expect(error.kind == kind, "\(error)", sourceLocation: sourceLocation)
+  }
+  return error
+}
+
+/// Expects `body` to throw a ``TestDoubleFailure`` of `kind`, and returns it.
+@discardableResult
+func expectFailure<Result>(
+  _ kind: TestDoubleFailure.Kind,
+  sourceLocation: SourceLocation = #_sourceLocation,
+  performing body: () throws -> Result
+) -> TestDoubleFailure? {
+  let error = #expect(throws: TestDoubleFailure.self, sourceLocation: sourceLocation) {
+    try body()
+  }
+  if let error {
+    #expect(error.kind == kind, "\(error)", sourceLocation: sourceLocation)
+  }
+  return error
+}

@@ -29,11 +29,12 @@ import Testing
   @Test func curlFailsABodyCutShortWithoutALength() async throws {
     let client = try TransportUnderTest.curl.makeClient()
     let url = try TestServers.fault.adding("/gzip-body?size=100000&cut=1")
-    let error = try await #require(throws: MalformedResponse.self) {
+    let error = try await #require(throws: TransportFailure.self) {
       let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
       _ = try await body.collect()
     }
-    #expect(error.reason.contains("ended before the end of its compressed stream"))
+    #expect(error.kind == .malformedResponse)
+    #expect(error.description.contains("ended before the end of its compressed stream"))
   }
 
   @Test func urlSessionReturnsABodyCutShortAsItArrived() async throws {
@@ -50,11 +51,12 @@ import Testing
   @Test func curlFailsACorruptBody() async throws {
     let client = try TransportUnderTest.curl.makeClient()
     let url = try TestServers.fault.adding("/gzip-body?size=100000&corrupt=1&length=1")
-    let error = try await #require(throws: MalformedResponse.self) {
+    let error = try await #require(throws: TransportFailure.self) {
       let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
       _ = try await body.collect()
     }
-    #expect(error.reason.contains("corrupt"))
+    #expect(error.kind == .malformedResponse)
+    #expect(error.description.contains("corrupt"))
   }
 
   @Test func aLargeDecodedBodyReadSlowlyArrivesWholeThroughASmallBuffer() async throws {

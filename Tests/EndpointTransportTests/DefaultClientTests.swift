@@ -24,4 +24,31 @@ import Testing
     #expect(DefaultHTTPClient.Transport.curl.description == "CurlHTTPClient")
     #expect(DefaultHTTPClient.Transport.urlSession.description == "URLSessionHTTPClient")
   }
+
+  @Test func aFallbackToURLSessionSaysWhy() async throws {
+    let missing = TransportFailure(
+      .libraryUnavailable, message: "libcurl is unavailable: cannot load libcurl.so.4",
+      isTransient: false)
+    let client = DefaultHTTPClient.choosing(curl: .failure(missing), settings: .init())
+    #expect(client.transport == .urlSession)
+    #expect(client.base is URLSessionHTTPClient)
+    #expect(client.fallbackReason == missing)
+    #expect(client.fallbackReason?.kind == .libraryUnavailable)
+    await client.shutdown()
+  }
+
+  @Test func thePreferredTransportHasNoFallbackReason() async throws {
+    let client = DefaultHTTPClient.make()
+    #if os(Linux)
+      #expect((client.fallbackReason == nil) == (client.transport == .curl))
+    #else
+      #expect(client.fallbackReason == nil)
+    #endif
+    await client.shutdown()
+    let url = try TestServers.fault.adding("/echo")
+    let error = await #expect(throws: TransportFailure.self) {
+      _ = try await client.send(HTTPRequest(method: .get, url: url))
+    }
+    #expect(error?.kind == .shutDown)
+  }
 }

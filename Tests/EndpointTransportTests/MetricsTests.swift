@@ -60,7 +60,7 @@ import Testing
     #expect(followed.redirectCount == 2)
     #expect(followed.finalURL?.path == "/get")
     let failed = try #require(values.first { $0.url == silent })
-    #expect(failed.error is IdleTimeout)
+    #expect((failed.error as? TransportFailure)?.kind == .idleTimeout)
     #expect(failed.status == nil)
   }
 }

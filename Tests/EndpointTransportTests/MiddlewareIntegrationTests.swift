@@ -192,9 +192,10 @@ private final class Entries: Sendable {
       RetryMiddleware(policy: RetryPolicy(maxAttempts: 2), sleep: Waits().sleep, random: { 0 }),
       entries.logging
     )
-    await #expect(throws: IdleTimeout.self) {
+    let failure = await #expect(throws: TransportFailure.self) {
       _ = try await client.send(HTTPRequest(method: .get, url: url))
     }
+    #expect(failure?.kind == .idleTimeout)
     #expect(entries.recorded.count == 2)
   }
 

@@ -24,17 +24,20 @@ import Testing
     let message = "could not reach \(url.absoluteString)"
     let errors: [(String, any Error)] = [
       (
-        "ConnectionFailure",
-        ConnectionFailure(
+        "TransportFailure from URLSession",
+        TransportFailure.urlSession(
           method: .get, url: url,
-          underlying: URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: message]))
+          error: URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: message]))
       ),
-      ("ResponseBufferOverflow", ResponseBufferOverflow(method: .get, url: url, limit: 1)),
-      ("UnsupportedRequest", UnsupportedRequest(method: .get, url: url, reason: "a test")),
       (
-        "CurlHTTPClient.ConnectionFailure",
-        CurlHTTPClient.ConnectionFailure(
-          method: .get, url: url, kind: .proxy, curlCode: 5,
+        "TransportFailure.bufferOverflow",
+        TransportFailure.bufferOverflow(method: .get, url: url, limit: 1)
+      ),
+      ("InvalidRequest", InvalidRequest(.unsupported, reason: "a test", method: .get, url: url)),
+      (
+        "TransportFailure from libcurl",
+        CurlFailure.make(
+          .proxy, method: .get, url: url, code: 5,
           detail: "Could not resolve proxy: http://bob:canary-proxy@proxy.example.com:3128")
       ),
     ]

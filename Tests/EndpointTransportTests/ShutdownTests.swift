@@ -15,14 +15,17 @@ import Testing
     try await Task.sleep(for: .milliseconds(200))
     await client.shutdown()
 
-    let first = await #expect(throws: URLSessionHTTPClient.ShutDown.self) {
+    let first = await #expect(throws: TransportFailure.self) {
       try await waiting.value
     }
+    #expect(first?.kind == .shutDown)
     #expect(first?.url == silent)
-    await #expect(throws: URLSessionHTTPClient.ShutDown.self) { try await reading.value }
-    let later = try await #require(throws: URLSessionHTTPClient.ShutDown.self) {
+    let failure = await #expect(throws: TransportFailure.self) { try await reading.value }
+    #expect(failure?.kind == .shutDown)
+    let later = try await #require(throws: TransportFailure.self) {
       try await client.send(HTTPRequest(method: .get, url: silent))
     }
+    #expect(later.kind == .shutDown)
     #expect(later.description.contains("shut down"))
     // The cancelled tasks complete on the session's queue soon after: nothing stays tracked.
     let start = ContinuousClock.now
@@ -41,14 +44,15 @@ import Testing
     }
     await client.shutdown()
     for task in tasks {
-      await #expect(throws: URLSessionHTTPClient.ShutDown.self) { try await task.value }
+      let failure = await #expect(throws: TransportFailure.self) { try await task.value }
+      #expect(failure?.kind == .shutDown)
     }
   }
 
   @Test func theErrorRedactsTheURL() throws {
     let url = try #require(URL(string: "https://user:secret@example.com/x?token=abc"))
-    let error = URLSessionHTTPClient.ShutDown(method: .get, url: url)
-    #expect(!error.description.contains("secret"))
-    #expect(!error.description.contains("abc"))
+    let error = "\(URLSessionHTTPClient.shutDownFailure(method: .get, url: url))"
+    #expect(!error.contains("secret"))
+    #expect(!error.contains("abc"))
   }
 }

@@ -16,14 +16,16 @@ import Testing
       maximumResponseSize: 1_000_000,
       metricsObserver: { received.append($0) }
     )
-    let error = try await #require(throws: ResponseTooLarge.self) {
+    let error = try await #require(throws: TransportFailure.self) {
       try await client.send(HTTPRequest(method: .get, url: url))
     }
+    #expect(error.kind == .responseTooLarge)
     #expect(error.limit == 1_000_000)
-    #expect(error.received == 52_428_800)
-    await #expect(throws: ResponseTooLarge.self) {
+    #expect(error.byteCount == 52_428_800)
+    let failure = await #expect(throws: TransportFailure.self) {
       try await observed.send(HTTPRequest(method: .get, url: url))
     }
+    #expect(failure?.kind == .responseTooLarge)
     let metrics = try #require(received.values.first)
     #expect(metrics.bytesReceived < 52_428_800)
   }
@@ -32,22 +34,24 @@ import Testing
   func anUndeclaredBodyIsCountedAndStoppedPastTheLimit(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient(maximumResponseSize: 40)
     let url = try TestServers.fault.adding("/slow-body?chunks=20&interval_ms=5")
-    let error = await #expect(throws: ResponseTooLarge.self) {
+    let error = await #expect(throws: TransportFailure.self) {
       let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
       _ = try await body.collect(upTo: 1 << 20)
     }
+    #expect(error?.kind == .responseTooLarge)
     #expect(error?.limit == 40)
-    #expect((error?.received ?? 0) > 40)
+    #expect((error?.byteCount ?? 0) > 40)
   }
 
   @Test(arguments: TransportUnderTest.allCases)
   func callBodyLimitRejectsADeclaredLengthAtOnce(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient()
     let endpoint = Endpoint(.get, url: try TestServers.fault.adding("/large"), parser: .data)
-    let error = try await #require(throws: ResponseTooLarge.self) {
+    let error = try await #require(throws: TransportFailure.self) {
       try await client.call(endpoint, bodyLimit: 1024)
     }
-    #expect(error.received == 52_428_800)
+    #expect(error.kind == .responseTooLarge)
+    #expect(error.byteCount == 52_428_800)
   }
 
   @Test(arguments: TransportUnderTest.allCases)
@@ -62,9 +66,10 @@ import Testing
       let url = try TestServers.fault.adding("/large?bytes=4000000")
       let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
       try await Task.sleep(for: .milliseconds(500))
-      let error = await #expect(throws: ResponseBufferOverflow.self) {
+      let error = await #expect(throws: TransportFailure.self) {
         _ = try await body.collect(upTo: 1 << 23)
       }
+      #expect(error?.kind == .bufferOverflow)
       #expect(error?.limit == 256 * 1024)
     case .curl:
       // Real backpressure: while nobody reads, the transfer pauses once 64 KiB wait unread,

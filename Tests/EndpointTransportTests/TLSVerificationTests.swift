@@ -21,15 +21,18 @@ import Testing
     transport.expectConnectionFailure(error, url: url, transient: false)
     switch transport {
     case .urlSession:
-      let failure = try #require(error as? ConnectionFailure, "\(error)")
+      let failure = try #require(error as? TransportFailure, "\(error)")
       // Foundation on Linux reports every libcurl TLS failure as URLError.unknown; only its
       // message says what went wrong.
-      #expect(failure.code == .unknown, "\(failure)")
-      #expect(failure.underlying.localizedDescription.contains("SSL certificate problem"))
+      #expect(failure.code == URLError.Code.unknown.rawValue, "\(failure)")
+      #expect(failure.kind == .tls)
+      #expect(
+        (failure.underlyingError as? URLError)?.localizedDescription.contains(
+          "SSL certificate problem") == true)
       // The description carries that message, so a log line says what went wrong.
       #expect(failure.description.contains("SSL certificate problem"), "\(failure)")
     case .curl:
-      let failure = try #require(error as? CurlHTTPClient.ConnectionFailure, "\(error)")
+      let failure = try #require(error as? TransportFailure, "\(error)")
       #expect(failure.kind == .tls)
       #expect(failure.description.contains("the secure connection failed"))
     }
@@ -38,12 +41,15 @@ import Testing
   @Test func urlSessionRefusesTheServerReachedByNameToo() async throws {
     let client = URLSessionHTTPClient()
     let url = try TestServers.httpsAlt.adding("/get")
-    let error = try await #require(throws: ConnectionFailure.self) {
+    let error = try await #require(throws: TransportFailure.self) {
       _ = try await client.send(HTTPRequest(method: .get, url: url))
     }
     #expect(error.url == url)
-    #expect(error.code == .unknown, "\(error)")
-    #expect(error.underlying.localizedDescription.contains("SSL certificate problem"))
+    #expect(error.code == URLError.Code.unknown.rawValue, "\(error)")
+    #expect(error.kind == .tls)
+    #expect(
+      (error.underlyingError as? URLError)?.localizedDescription.contains("SSL certificate problem")
+        == true)
     #expect(!error.isTransient)
   }
 
@@ -52,9 +58,10 @@ import Testing
     var info = URLError(.unknown).userInfo
     info[NSLocalizedDescriptionKey] = "SSL certificate problem: self-signed certificate"
     let failures: [any CustomStringConvertible] = [
-      ConnectionFailure(method: .get, url: url, underlying: URLError(.unknown, userInfo: info)),
-      ResponseBufferOverflow(method: .get, url: url, limit: 10),
-      UnsupportedRequest(method: .get, url: url, reason: "a test"),
+      TransportFailure.urlSession(
+        method: .get, url: url, error: URLError(.unknown, userInfo: info)),
+      TransportFailure.bufferOverflow(method: .get, url: url, limit: 10),
+      InvalidRequest(.unsupported, reason: "a test", method: .get, url: url),
     ]
     for failure in failures {
       #expect(!failure.description.contains("secret"), "\(failure)")
@@ -62,8 +69,8 @@ import Testing
       #expect(failure.description.contains("127.0.0.1"), "\(failure)")
     }
     #expect(failures[0].description.hasSuffix(": SSL certificate problem: self-signed certificate"))
-    let refused = ConnectionFailure(
-      method: .get, url: url, underlying: URLError(.cannotConnectToHost, userInfo: info))
+    let refused = TransportFailure.urlSession(
+      method: .get, url: url, error: URLError(.cannotConnectToHost, userInfo: info))
     #expect(!refused.description.contains("SSL"), "only a code that says little gets the message")
   }
 }

@@ -94,10 +94,12 @@ import Testing
     let body = HTTPBody(chunks()) { ["X-Checksum": "abc"] }
     let client = URLSessionHTTPClient()
     let request = HTTPRequest(method: .put, url: server.url.adding("/upload"), body: body)
-    let error = try await #require(throws: UnsupportedRequest.self) {
+    let error = try await #require(throws: InvalidRequest.self) {
       _ = try await client.send(request)
     }
+    #expect(error.kind == .unsupported)
     #expect(error.reason.contains("trailer"))
+    #expect(error.description.hasSuffix(" cannot be sent: \(error.reason)"))
     #expect(server.bytesByConnection.isEmpty)
   }
 }

@@ -72,27 +72,19 @@ enum TransportUnderTest: String, CaseIterable, CustomStringConvertible, Sendable
     }
   }
 
-  /// Checks `error` is this transport's connection failure for `url`, and that it says a retry
-  /// may succeed when `transient` (a refused or reset connection).
+  /// Checks `error` is a connection failure for `url`, the same type on every transport, and
+  /// that it says a retry may succeed when `transient` (a refused or reset connection).
   func expectConnectionFailure(
     _ error: any Error,
     url: URL,
     transient: Bool? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    switch self {
-    case .urlSession:
-      let failure = error as? EndpointTransport.ConnectionFailure
-      #expect(failure?.url == url, "\(error)", sourceLocation: sourceLocation)
-      if let transient {
-        #expect(failure?.isTransient == transient, sourceLocation: sourceLocation)
-      }
-    case .curl:
-      let failure = error as? CurlHTTPClient.ConnectionFailure
-      #expect(failure?.url == url, "\(error)", sourceLocation: sourceLocation)
-      if let transient {
-        #expect(failure?.isTransient == transient, sourceLocation: sourceLocation)
-      }
+    let failure = error as? TransportFailure
+    #expect(failure != nil, "\(self): \(error)", sourceLocation: sourceLocation)
+    #expect(failure?.url == url, "\(error)", sourceLocation: sourceLocation)
+    if let transient {
+      #expect(failure?.isTransient == transient, sourceLocation: sourceLocation)
     }
   }
 }

@@ -34,10 +34,11 @@ import Testing
       try declared.prefix(10).write(to: file)
     }
     let client = try transport.makeClient()
-    let error = await #expect(throws: BodyLengthMismatch.self) {
+    let error = await #expect(throws: TransportFailure.self) {
       _ = try await client.send(HTTPRequest(method: .post, url: server.url, body: body))
     }
-    #expect(error?.declared == 100_000)
+    #expect(error?.kind == .bodyLengthMismatch)
+    #expect(error?.declaredLength == 100_000)
     // The client goes on with the next request, in step, on a clean connection.
     let (response, next) = try await client.send(
       HTTPRequest(method: .get, url: server.url.appending(path: "after")))
@@ -64,9 +65,10 @@ import Testing
       length: 100_000
     )
     let client = try transport.makeClient()
-    await #expect(throws: BodyLengthMismatch.self) {
+    let failure = await #expect(throws: TransportFailure.self) {
       _ = try await client.send(HTTPRequest(method: .post, url: server.url, body: body))
     }
+    #expect(failure?.kind == .bodyLengthMismatch)
     let (response, next) = try await client.send(
       HTTPRequest(method: .get, url: server.url.appending(path: "after")))
     #expect(response.status == 200)
@@ -130,7 +132,7 @@ import Testing
     let before = try spoolFiles()
     let client = URLSessionHTTPClient()
     let url = try #require(URL(string: "http://127.0.0.1:9/upload"))
-    await #expect(throws: UnsupportedRequest.self) {
+    await expectInvalidRequest(.unsupported) {
       _ = try await client.send(
         HTTPRequest(method: .get, url: url, body: largeStream(PreparedBody.memoryLimit + 1)))
     }
@@ -200,10 +202,11 @@ import Testing
       length: 5
     )
     let client = try transport.makeClient()
-    let error = await #expect(throws: BodyLengthMismatch.self) {
+    let error = await #expect(throws: TransportFailure.self) {
       _ = try await client.send(HTTPRequest(method: .put, url: server.url, body: body))
     }
-    #expect(error?.declared == 5)
+    #expect(error?.kind == .bodyLengthMismatch)
+    #expect(error?.declaredLength == 5)
     try await expectCleanConnection(client, server)
   }
 
@@ -223,10 +226,11 @@ import Testing
     case .shrank: try Data("he".utf8).write(to: file)
     }
     let client = try transport.makeClient()
-    let error = await #expect(throws: BodyLengthMismatch.self) {
+    let error = await #expect(throws: TransportFailure.self) {
       _ = try await client.send(HTTPRequest(method: .post, url: server.url, body: body))
     }
-    #expect(error?.declared == 5)
+    #expect(error?.kind == .bodyLengthMismatch)
+    #expect(error?.declaredLength == 5)
     // Said of the file, not of a stream whose length the caller declared.
     #expect(error?.fileURL == file)
     #expect(error?.description.contains("file \"\(file.lastPathComponent)\"") == true)
@@ -245,11 +249,12 @@ import Testing
     let body = try HTTPBody(contentsOf: file)
     try Self.smuggled.write(to: file)
     let client = try transport.makeClient()
-    let error = await #expect(throws: BodyLengthMismatch.self) {
+    let error = await #expect(throws: TransportFailure.self) {
       _ = try await client.send(HTTPRequest(method: .post, url: server.url, body: body))
     }
-    #expect(error?.declared == 0)
-    #expect(error?.produced == Int64(Self.smuggled.count))
+    #expect(error?.kind == .bodyLengthMismatch)
+    #expect(error?.declaredLength == 0)
+    #expect(error?.byteCount == Int64(Self.smuggled.count))
     #expect(error?.fileURL == file)
     try await expectCleanConnection(client, server)
   }
@@ -308,7 +313,7 @@ import Testing
       // Sent whole: exactly the declared bytes, as the body's length said.
       #expect(server.requests.first?.body.count == declared)
     case .failure(let error):
-      #expect(error is BodyLengthMismatch, "\(error)")
+      #expect((error as? TransportFailure)?.kind == .bodyLengthMismatch, "\(error)")
     }
   }
 }

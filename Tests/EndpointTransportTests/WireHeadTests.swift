@@ -124,7 +124,7 @@ import Testing
     let server = try CaptureServer()
     defer { server.stop() }
     try await withFile { file in
-      await #expect(throws: UnsupportedRequest.self) {
+      await expectInvalidRequest(.unsupported) {
         _ = try await capture(.get, .data, over: .urlSession, server: server, file: file)
       }
       #expect(server.requests.isEmpty)
@@ -187,9 +187,9 @@ import Testing
     defer { server.stop() }
     let client = try transport.makeClient()
     let bad = HTTPRequest(method: HTTPMethod(rawValue: method), url: server.url)
-    await #expect(throws: InvalidMethod.self) { _ = try await client.send(bad) }
+    await expectInvalidRequest(.method) { _ = try await client.send(bad) }
     // Rewritten by a middleware after the endpoint checked it: refused all the same.
-    await #expect(throws: InvalidMethod.self) {
+    await expectInvalidRequest(.method) {
       try await sendRewritten(through: client, method: method, url: server.url)
     }
     // The connection carries the next request, and only it, with its answer in step.
@@ -207,7 +207,7 @@ import Testing
   func onlyHTTPAndHTTPSAreSent(transport: TransportUnderTest, url: String) async throws {
     let client = try transport.makeClient()
     let request = HTTPRequest(method: .get, url: try #require(URL(string: url)))
-    await #expect(throws: InvalidURL.self) { _ = try await client.send(request) }
+    await expectInvalidRequest(.url) { _ = try await client.send(request) }
   }
 
   @Test(
@@ -224,7 +224,7 @@ import Testing
     }
     defer { server.stop() }
     let client = try transport.makeClient()
-    let error = await #expect(throws: InvalidURL.self) {
+    let error = await expectInvalidRequest(.url) {
       _ = try await client.send(HTTPRequest(method: .get, url: server.url))
     }
     #expect(error?.reason.contains("not followed") == true)

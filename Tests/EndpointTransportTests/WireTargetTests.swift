@@ -122,7 +122,7 @@ import Testing
       #expect(response.status == 200)
       return
     }
-    let error = await #expect(throws: UnsupportedRequest.self) {
+    let error = await expectInvalidRequest(.unsupported) {
       _ = try await client.makeClient().send(HTTPRequest(method: .get, url: server.url))
     }
     #expect(error?.description.contains("IPv6") == true)

@@ -59,8 +59,9 @@ func makeClient(_ name: String) throws -> any HTTPClient {
 func outcome(of error: any Error) -> String {
   switch error {
   case is CancellationError: "cancelled"
-  case is IdleTimeout: "IdleTimeout"
-  case is ResponseBufferOverflow: "ResponseBufferOverflow"
+  case let failure as TransportFailure where failure.kind == .idleTimeout: "IdleTimeout"
+  case let failure as TransportFailure where failure.kind == .bufferOverflow:
+    "ResponseBufferOverflow"
   default: "other: \(error)"
   }
 }

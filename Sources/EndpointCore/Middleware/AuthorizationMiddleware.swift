@@ -120,8 +120,8 @@ public struct AuthorizationMiddleware: Middleware {
 
   /// Adds the credentials and, with a token provider, refreshes and retries once on `401`.
   ///
-  /// - Throws: ``InvalidHeaderField`` if a credential holds a control character, ``TokenRefreshFailed``
-  ///   if a refresh failed, the provider's error, or the error of `next`.
+  /// - Throws: ``InvalidRequest`` (`.headerField`) if a credential holds a control character,
+  ///   ``TokenRefreshFailed`` if a refresh failed, the provider's error, or the error of `next`.
   public func intercept(
     _ request: HTTPRequest,
     next: Next

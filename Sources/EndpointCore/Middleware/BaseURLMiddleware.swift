@@ -23,7 +23,7 @@
 /// ```
 ///
 /// Put it first in the chain, so every other middleware sees the resolved URL. Without it, a
-/// transport refuses a relative request with ``InvalidURL``.
+/// transport refuses a relative request with ``InvalidRequest`` (`.url`).
 public struct BaseURLMiddleware: Middleware {
   /// The URL relative requests are resolved against.
   public let baseURL: URL
@@ -37,7 +37,8 @@ public struct BaseURLMiddleware: Middleware {
 
   /// Resolves a relative request's URL against ``baseURL``, then sends the request.
   ///
-  /// - Throws: ``InvalidURL`` if the base has no scheme or host, or what `next` throws.
+  /// - Throws: ``InvalidRequest`` (`.url`) if the base has no scheme or host, or what `next`
+  ///   throws.
   public func intercept(
     _ request: HTTPRequest,
     next: Next

@@ -26,8 +26,8 @@ public struct DefaultHeadersMiddleware: Middleware {
 
   /// Creates the middleware from a dictionary (the fields are ordered by name).
   ///
-  /// - Throws: ``InvalidHeaderField`` naming the first invalid field.
-  public init(_ fields: [String: String]) throws(InvalidHeaderField) {
+  /// - Throws: ``InvalidRequest`` (`.headerField`) naming the first invalid field.
+  public init(_ fields: [String: String]) throws(InvalidRequest) {
     self.fields = try HTTPFields(fields)
   }
 

@@ -72,7 +72,7 @@ public struct RetryPolicy: Sendable {
   /// The default error rule: `true` for a ``TransportFailure`` whose
   /// ``TransportFailure/isTransient`` is `true`, `false` for anything else.
   @Sendable public static func isTransientFailure(_ error: any Error) -> Bool {
-    (error as? any TransportFailure)?.isTransient ?? false
+    (error as? TransportFailure)?.isTransient ?? false
   }
 
   /// The wait before retry number `retry` (1 for the first retry), with full jitter.

@@ -26,7 +26,7 @@ package final class DownloadFile: Sendable {
   package let partialURL: URL
   private let descriptor: Mutex<Int32>
 
-  package init(destination: URL) throws(DownloadFileError) {
+  package init(destination: URL) throws(TransportFailure) {
     self.destination = destination
     let directory = destination.deletingLastPathComponent()
     partialURL = directory.appendingPathComponent(
@@ -34,7 +34,7 @@ package final class DownloadFile: Sendable {
     )
     let fd = open(partialURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
-      throw DownloadFileError(destination: destination, reason: Self.lastError())
+      throw TransportFailure.downloadFile(destination: destination, reason: Self.lastError())
     }
     descriptor = Mutex(fd)
   }
@@ -44,7 +44,7 @@ package final class DownloadFile: Sendable {
   }
 
   /// Appends `count` bytes at `bytes`; a discarded file ignores them.
-  package func write(_ bytes: UnsafeRawPointer, count: Int) throws(DownloadFileError) {
+  package func write(_ bytes: UnsafeRawPointer, count: Int) throws(TransportFailure) {
     let failure: String? = descriptor.withVisibleLock { fd in
       guard fd >= 0 else { return nil }
       var offset = 0
@@ -58,14 +58,16 @@ package final class DownloadFile: Sendable {
       }
       return nil
     }
-    if let failure { throw DownloadFileError(destination: destination, reason: failure) }
+    if let failure {
+      throw TransportFailure.downloadFile(destination: destination, reason: failure)
+    }
   }
 
   /// Appends `data`; a discarded file ignores it.
-  package func write(_ data: Data) throws(DownloadFileError) {
+  package func write(_ data: Data) throws(TransportFailure) {
     guard !data.isEmpty else { return }
-    let failure = data.withUnsafeBytes { buffer -> DownloadFileError? in
-      do throws(DownloadFileError) {
+    let failure = data.withUnsafeBytes { buffer -> TransportFailure? in
+      do throws(TransportFailure) {
         try write(buffer.baseAddress!, count: buffer.count)
         return nil
       } catch {
@@ -76,7 +78,7 @@ package final class DownloadFile: Sendable {
   }
 
   /// Closes the file and moves it to the destination, replacing any file there.
-  package func commit() throws(DownloadFileError) {
+  package func commit() throws(TransportFailure) {
     let failure: String? = descriptor.withVisibleLock { fd in
       guard fd >= 0 else { return "the download was already discarded" }
       let closed = close(fd)
@@ -87,7 +89,7 @@ package final class DownloadFile: Sendable {
     }
     if let failure {
       unlink(partialURL.path)
-      throw DownloadFileError(destination: destination, reason: failure)
+      throw TransportFailure.downloadFile(destination: destination, reason: failure)
     }
   }
 

@@ -11,12 +11,15 @@ extension HTTPRequest {
   ///
   /// Header fields need no check here: ``HTTPFields`` refuses a bad field as it goes in.
   ///
-  /// - Throws: ``InvalidMethod``, ``InvalidRequestOption`` or ``InvalidURL``.
+  /// - Throws: ``InvalidRequest`` of kind `.method`, `.option` or `.url`.
   package func checkSendable() throws {
-    guard HTTPToken.isValid(method.rawValue) else { throw InvalidMethod(method: method) }
+    guard HTTPToken.isValid(method.rawValue) else {
+      throw InvalidRequest.invalidMethod(method, url: url)
+    }
     try options.check()
     if let reason = HTTPRequest.unsendableReason(url) {
-      throw InvalidURL(input: URLRedaction.redacted(url), reason: reason)
+      throw InvalidRequest.invalidURL(
+        URLRedaction.redacted(url), reason: reason, method: method, url: url)
     }
   }
 

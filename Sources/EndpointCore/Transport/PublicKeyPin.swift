@@ -31,12 +31,12 @@ public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
   /// out).
   ///
   /// - Parameter text: the pin, such as `sha256//YhKJKSzoTt2b5FP18fvpHo7fJYqQCjAa3HWY3tvRMwE=`.
-  /// - Throws: ``InvalidPublicKeyPin`` when the text is not base64 of 32 bytes.
-  public init(_ text: String) throws(InvalidPublicKeyPin) {
+  /// - Throws: ``InvalidRequest`` (`.publicKeyPin`) when the text is not base64 of 32 bytes.
+  public init(_ text: String) throws(InvalidRequest) {
     var base64 = Substring(text)
     if base64.hasPrefix("sha256//") { base64 = base64.dropFirst("sha256//".count) }
     guard let digest = Data(base64Encoded: String(base64)), digest.count == 32 else {
-      throw InvalidPublicKeyPin(text: text)
+      throw InvalidRequest.invalidPublicKeyPin(text)
     }
     sha256 = [UInt8](digest)
   }
@@ -44,10 +44,10 @@ public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
   /// Makes a pin from the 32 bytes of a SHA-256 digest.
   ///
   /// - Parameter sha256: the digest of the key's DER `SubjectPublicKeyInfo`.
-  /// - Throws: ``InvalidPublicKeyPin`` when it is not 32 bytes long.
-  public init(sha256: [UInt8]) throws(InvalidPublicKeyPin) {
+  /// - Throws: ``InvalidRequest`` (`.publicKeyPin`) when it is not 32 bytes long.
+  public init(sha256: [UInt8]) throws(InvalidRequest) {
     guard sha256.count == 32 else {
-      throw InvalidPublicKeyPin(text: "\(sha256.count) bytes")
+      throw InvalidRequest.invalidPublicKeyPin("\(sha256.count) bytes")
     }
     self.sha256 = sha256
   }
@@ -57,21 +57,4 @@ public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
 
   /// `sha256//` and the base64 digest, the form curl reads.
   public var description: String { "sha256//" + base64 }
-}
-
-/// A public-key pin that is not the base64 text of a 32-byte SHA-256 digest.
-public struct InvalidPublicKeyPin: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The text that was given (a digest is public, so it is kept whole up to 100 characters).
-  public let text: String
-
-  /// Creates the error.
-  public init(text: String) {
-    self.text = String(text.prefix(100))
-  }
-
-  /// A sentence naming the text and the form expected.
-  public var description: String {
-    "invalid public-key pin \"\(text)\": expected sha256// followed by the base64 text of a "
-      + "32-byte SHA-256 digest"
-  }
 }

@@ -12,7 +12,7 @@
 ///   decides), and the names added with ``droppingAcrossOrigins(_:)``, is dropped when the
 ///   redirect leaves the origin (scheme, host or port changes);
 /// - only `http` and `https` targets are followed; a `Location` with another scheme fails the
-///   request with ``InvalidURL``;
+///   request with ``InvalidRequest`` (`.url`);
 /// - past the limit the request fails with ``TooManyRedirects``.
 ///
 /// ```swift

@@ -24,22 +24,22 @@ package enum RedirectRule {
   /// request for `base`, resolved against `base` (RFC 9110, section 10.2.2), by the one rule
   /// every transport uses.
   ///
-  /// - Throws: ``InvalidURL`` when `value` is not a URL, or is not an `http` or `https` URL
-  ///   with a host (a redirect never leads to `ftp:`, `file:` or `data:`).
+  /// - Throws: ``InvalidRequest`` (`.url`) when `value` is not a URL, or is not an `http` or
+  ///   `https` URL with a host (a redirect never leads to `ftp:`, `file:` or `data:`).
   package static func location(
     _ value: String,
     relativeTo base: URL,
     status: Int
-  ) throws(InvalidURL) -> URL {
+  ) throws(InvalidRequest) -> URL {
     guard !value.isEmpty, let url = URL(string: value, relativeTo: base)?.absoluteURL else {
-      throw InvalidURL(
-        input: HTTPToken.quotedForMessage(value),
+      throw InvalidRequest.invalidURL(
+        HTTPToken.quotedForMessage(value),
         reason: "the \(status) redirect's Location is not a URL"
       )
     }
     if let reason = HTTPRequest.unsendableReason(url) {
-      throw InvalidURL(
-        input: URLRedaction.redacted(url),
+      throw InvalidRequest.invalidURL(
+        URLRedaction.redacted(url),
         reason: "the \(status) redirect is not followed: \(reason)"
       )
     }
@@ -54,14 +54,14 @@ package enum RedirectRule {
 
   /// The request that follows `hop` after a redirect with `status` to `location`.
   ///
-  /// - Throws: ``RedirectBodyNotReplayable`` when the method and body must be kept but the body
+  /// - Throws: ``TransportFailure`` when the method and body must be kept but the body
   ///   was a stream.
   package static func next<Body>(
     after hop: RedirectHop<Body>,
     status: Int,
     location: URL,
     credentialFieldNames: Set<String> = []
-  ) throws(RedirectBodyNotReplayable) -> RedirectHop<Body> {
+  ) throws(TransportFailure) -> RedirectHop<Body> {
     var next = hop
     next.url = location
     let dropsBody: Bool
@@ -76,7 +76,7 @@ package enum RedirectRule {
       next.bodyIsReplayable = true
       for name in contentFieldNames { next.headerFields.remove(name) }
     } else if !hop.bodyIsReplayable, hop.hasBody {
-      throw RedirectBodyNotReplayable(
+      throw TransportFailure.redirectBodyNotReplayable(
         method: hop.method,
         url: hop.url,
         status: status,

@@ -87,19 +87,19 @@ public struct RequestOptions: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// Throws ``InvalidRequestOption`` for a setting no transfer can use.
-  package func check() throws(InvalidRequestOption) {
+  /// Throws ``InvalidRequest`` (`.option`) for a setting no transfer can use.
+  package func check() throws(InvalidRequest) {
     if case .limited(let value)? = idleTimeout, value <= .zero {
-      throw InvalidRequestOption(
-        name: "idleTimeout",
+      throw InvalidRequest.invalidOption(
+        "idleTimeout",
         value: "\(value)",
         reason: "a timeout must be greater than zero; use .unlimited for none, nil for the "
           + "client's"
       )
     }
     if case .limited(let value)? = maximumResponseSize, value < 0 {
-      throw InvalidRequestOption(
-        name: "maximumResponseSize",
+      throw InvalidRequest.invalidOption(
+        "maximumResponseSize",
         value: "\(value)",
         reason: "a size cannot be negative; use .unlimited for none, nil for the client's"
       )

@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointTestSupport
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -71,7 +72,7 @@ func tokenChecker(accepting accepted: String) -> ScriptedClient {
   @Test func tokenWithLineBreakIsRejectedWithoutBeingSent() async throws {
     let stub = ScriptedClient(status: 200)
     let client = stub.with(AuthorizationMiddleware.bearer("abc\r\nX-Injected: 1"))
-    await #expect(throws: InvalidHeaderField.self) {
+    await expectInvalidRequest(.headerField) {
       _ = try await client.send(HTTPRequest(method: .get, url: testURL()))
     }
     #expect(stub.requests.isEmpty)

@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointTestSupport
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -37,12 +38,12 @@ import Testing
     #expect(endpoint.url.absoluteString == "/users/1")
     #expect(try endpoint.request().url.scheme == nil)
     let colon = Endpoint(.get, path: "a:b/c", parser: .string)
-    #expect(throws: InvalidURL.self) { try colon.request() }
+    expectInvalidRequest(.url) { try colon.request() }
   }
 
   @Test func aBaseWithoutAHostIsRefused() async throws {
     let client = URLEcho().with(BaseURLMiddleware(try makeURL("/just/a/path")))
-    await #expect(throws: InvalidURL.self) {
+    await expectInvalidRequest(.url) {
       try await client.call(Endpoint(.get, path: "users", parser: .string))
     }
   }

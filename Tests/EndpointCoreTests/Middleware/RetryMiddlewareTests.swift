@@ -8,8 +8,9 @@ import Testing
   import Foundation
 #endif
 
-struct FakeTransportFailure: TransportFailure, Equatable {
-  let isTransient: Bool
+/// A failure of the kind a transport reports for a lost connection, transient or not.
+func fakeTransportFailure(isTransient: Bool) -> TransportFailure {
+  TransportFailure(.connectionLost, message: "a fake failure", isTransient: isTransient)
 }
 
 /// A retry middleware that records its waits instead of sleeping, with jitter fixed at `random`.
@@ -125,7 +126,7 @@ func retry(
 
   @Test func transientTransportFailureIsRetried() async throws {
     let stub = ScriptedClient { _, index in
-      if index < 2 { throw FakeTransportFailure(isTransient: true) }
+      if index < 2 { throw fakeTransportFailure(isTransient: true) }
       return reply(200)
     }
     let sleeps = SleepRecorder()
@@ -136,8 +137,8 @@ func retry(
   }
 
   @Test func lastTransportFailureIsThrownWhenAttemptsRunOut() async throws {
-    let stub = ScriptedClient { _, _ in throw FakeTransportFailure(isTransient: true) }
-    await #expect(throws: FakeTransportFailure(isTransient: true)) {
+    let stub = ScriptedClient { _, _ in throw fakeTransportFailure(isTransient: true) }
+    await #expect(throws: fakeTransportFailure(isTransient: true)) {
       _ = try await stub.with(retry(sleeps: SleepRecorder()))
         .send(HTTPRequest(method: .get, url: testURL()))
     }
@@ -145,8 +146,8 @@ func retry(
   }
 
   @Test func permanentTransportFailureIsNotRetried() async throws {
-    let stub = ScriptedClient { _, _ in throw FakeTransportFailure(isTransient: false) }
-    await #expect(throws: FakeTransportFailure(isTransient: false)) {
+    let stub = ScriptedClient { _, _ in throw fakeTransportFailure(isTransient: false) }
+    await #expect(throws: fakeTransportFailure(isTransient: false)) {
       _ = try await stub.with(retry(sleeps: SleepRecorder()))
         .send(HTTPRequest(method: .get, url: testURL()))
     }
@@ -200,11 +201,11 @@ func retry(
   @Test func cancelledTaskRethrowsTheTransportFailureWithoutRetry() async throws {
     let stub = ScriptedClient { _, _ in
       withUnsafeCurrentTask { $0?.cancel() }
-      throw FakeTransportFailure(isTransient: true)
+      throw fakeTransportFailure(isTransient: true)
     }
     let client = stub.with(retry(sleeps: SleepRecorder()))
     let task = Task { try await client.send(HTTPRequest(method: .get, url: testURL())) }
-    await #expect(throws: FakeTransportFailure(isTransient: true)) { _ = try await task.value }
+    await #expect(throws: fakeTransportFailure(isTransient: true)) { _ = try await task.value }
     #expect(stub.requests.count == 1)
   }
 
@@ -373,15 +374,12 @@ func retry(
 
 /// The budget's own error, and a timeout per attempt.
 @Suite struct RetryBudgetTests {
-  struct Flaky: Error, TransportFailure {
-    var isTransient: Bool { true }
-  }
 
   @Test func aFailureThatTheBudgetCannotRetryNamesTheBudget() async throws {
     let time = RetryDeadlineTests.FakeTime()
     let stub = ScriptedClient { _, _ in
       time.advance(by: .milliseconds(300))
-      throw Flaky()
+      throw fakeTransportFailure(isTransient: true)
     }
     let middleware = RetryMiddleware(
       policy: RetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(400)),
@@ -391,7 +389,7 @@ func retry(
         HTTPRequest(method: .get, url: testURL(), timeout: .seconds(1)))
     }
     #expect(error?.attempts == 2)
-    #expect(error?.lastError is Flaky)
+    #expect((error?.lastError as? TransportFailure)?.kind == .connectionLost)
     #expect(error?.description.contains("timeout of 1 s") == true)
   }
 

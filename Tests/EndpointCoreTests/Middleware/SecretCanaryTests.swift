@@ -74,11 +74,12 @@ enum Canaries {
   @Test func failuresInLogsShowNoCanary() async throws {
     let entries = Recorder<[HTTPLogEntry]>([])
     let failing = ScriptedClient { request, _ in
-      throw IdleTimeout(
+      throw TransportFailure.idleTimeout(
         method: request.method, url: request.url, limit: .seconds(1), silence: .seconds(2))
     }.with(logging(into: entries))
     let request = try #require(try Canaries.requests().first)
-    await #expect(throws: IdleTimeout.self) { try await failing.send(request) }
+    let failure = await #expect(throws: TransportFailure.self) { try await failing.send(request) }
+    #expect(failure?.kind == .idleTimeout)
     let entry = try #require(entries.value.first)
     #expect(!entry.description.contains("canary"), "\(entry)")
   }
@@ -102,9 +103,10 @@ enum Canaries {
     )
     let parsing = ParsingFailure(
       type: "Session", path: "access_token", reason: "expected a number", body: body)
-    let timeout = IdleTimeout(
+    let timeout = TransportFailure.idleTimeout(
       method: .post, url: Canaries.url, limit: .seconds(1), silence: .seconds(2))
-    let redirects = TooManyRedirects(method: .get, limit: 1, chain: [Canaries.url, Canaries.url])
+    let redirects = TransportFailure.tooManyRedirects(
+      method: .get, limit: 1, chain: [Canaries.url, Canaries.url])
     for description in [
       unexpected.description, parsing.description, timeout.description, redirects.description,
       "\(try Canaries.requests()[0])",
@@ -132,8 +134,8 @@ enum Canaries {
 
 @Suite struct SecretErrorTextTests {
   @Test func anInvalidURLErrorHidesTheCredentialsOfItsInput() {
-    let error = InvalidURL(
-      input: "https://alice:canary-pw@api.example.com/a b?token=canary-t&page=1",
+    let error = InvalidRequest.invalidURL(
+      "https://alice:canary-pw@api.example.com/a b?token=canary-t&page=1",
       reason: "not a valid absolute URL")
     #expect(!error.description.contains("canary"), "\(error)")
     #expect(error.description.contains("page=1"))

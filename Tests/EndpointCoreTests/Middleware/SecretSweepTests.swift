@@ -73,32 +73,50 @@ enum SecretForms {
           type: "Session", path: "token", reason: "no key at \(url.absoluteString)",
           body: Data("password=canary-form&user=ada".utf8))
       ),
-      ("InvalidURL", InvalidURL(input: url.absoluteString, reason: "test")),
-      ("TooManyRedirects", TooManyRedirects(method: .get, limit: 1, chain: [url, url])),
+      (
+        "InvalidRequest",
+        InvalidRequest.invalidURL(url.absoluteString, reason: "test", method: .get, url: url)
+      ),
+      (
+        "TooManyRedirects",
+        TransportFailure.tooManyRedirects(method: .get, limit: 1, chain: [url, url])
+      ),
       (
         "UnrequestedProtocolSwitch",
-        UnrequestedProtocolSwitch(method: .get, url: url, upgrade: "websocket")
+        TransportFailure.unrequestedProtocolSwitch(method: .get, url: url, upgrade: "websocket")
       ),
       (
         "DeadlineExceeded",
-        DeadlineExceeded(method: .get, url: url, limit: .seconds(1), elapsed: .seconds(2))
+        TransportFailure.deadlineExceeded(
+          method: .get, url: url, limit: .seconds(1), elapsed: .seconds(2))
       ),
       (
         "RedirectBodyNotReplayable",
-        RedirectBodyNotReplayable(method: .post, url: url, status: 307, location: url)
+        TransportFailure.redirectBodyNotReplayable(
+          method: .post, url: url, status: 307, location: url)
       ),
-      ("ConnectTimeout", ConnectTimeout(method: .get, url: url, limit: .seconds(1))),
+      (
+        "ConnectTimeout",
+        TransportFailure.connectTimeout(method: .get, url: url, limit: .seconds(1))
+      ),
       (
         "IdleTimeout",
-        IdleTimeout(method: .get, url: url, limit: .seconds(1), silence: .seconds(2))
+        TransportFailure.idleTimeout(
+          method: .get, url: url, limit: .seconds(1), silence: .seconds(2))
       ),
       (
         "BodyLengthMismatch",
-        BodyLengthMismatch(method: .put, url: url, declared: 10, produced: 5)
+        TransportFailure.bodyLengthMismatch(method: .put, url: url, declared: 10, produced: 5)
       ),
-      ("MalformedResponse", MalformedResponse(method: .get, url: url, reason: "no status line")),
-      ("ClientShutDown", ClientShutDown<StubClient>(method: .get, url: url)),
-      ("InvalidContentLength", InvalidContentLength(method: .get, url: url, value: "1, 2")),
+      (
+        "MalformedResponse",
+        TransportFailure.malformedResponse(method: .get, url: url, reason: "no status line")
+      ),
+      ("ClientShutDown", TransportFailure.shutDown(method: .get, url: url, client: "StubClient")),
+      (
+        "InvalidContentLength",
+        TransportFailure.invalidContentLength(method: .get, url: url, value: "1, 2")
+      ),
       ("PageLinkRefused", PageLinkRefused(link: url.absoluteString, reason: "another origin")),
       ("TokenRefreshFailed", TokenRefreshFailed(method: .get, url: url, underlying: foreign)),
       (
@@ -108,7 +126,8 @@ enum SecretForms {
       ),
       (
         "TooManyRedirects (token as user)",
-        TooManyRedirects(method: .get, limit: 0, chain: [SecretForms.tokenAsUserURL])
+        TransportFailure.tooManyRedirects(
+          method: .get, limit: 0, chain: [SecretForms.tokenAsUserURL])
       ),
     ]
   }
@@ -386,7 +405,7 @@ enum SecretForms {
     let entries = Recorder<[HTTPLogEntry]>([])
     let spans = Recorder<[SpanRecord]>([])
     let failing = ScriptedClient { request, _ in
-      throw IdleTimeout(
+      throw TransportFailure.idleTimeout(
         method: request.method, url: request.url, limit: .seconds(1), silence: .seconds(2))
     }
     let client = failing.with(
@@ -394,7 +413,8 @@ enum SecretForms {
         into: entries, redaction: redaction, includesHeaders: true, bodyPreviewLimit: 256),
       TraceContextMiddleware(redaction: redaction) { span in spans.update { $0.append(span) } }
     )
-    await #expect(throws: IdleTimeout.self) { try await client.send(request) }
+    let failure = await #expect(throws: TransportFailure.self) { try await client.send(request) }
+    #expect(failure?.kind == .idleTimeout)
     let entry = try #require(entries.value.first)
     expectNoCanary(in: entry.description, "HTTPLogEntry")
     expectNoCanary(in: entry.requestHeaders?.description ?? "", "HTTPLogEntry headers")

@@ -47,8 +47,9 @@ import Testing
       file.discard()
       try file.write(Data("late".utf8))
       #expect(try names(in: directory).isEmpty)
-      let error = #expect(throws: DownloadFileError.self) { try file.commit() }
-      #expect(error?.destination == destination)
+      let error = #expect(throws: TransportFailure.self) { try file.commit() }
+      #expect(error?.kind == .downloadFile)
+      #expect(error?.fileURL == destination)
       #expect(try names(in: directory).isEmpty)
     }
   }
@@ -67,10 +68,11 @@ import Testing
   @Test func aDestinationInAMissingDirectoryFailsWithTheDestination() throws {
     try withTemporaryDirectory { directory in
       let destination = directory.appendingPathComponent("missing/body.bin")
-      let error = #expect(throws: DownloadFileError.self) {
+      let error = #expect(throws: TransportFailure.self) {
         _ = try DownloadFile(destination: destination)
       }
-      #expect(error?.destination == destination)
+      #expect(error?.kind == .downloadFile)
+      #expect(error?.fileURL == destination)
     }
   }
 }

@@ -1,55 +1,14 @@
 import Foundation
 
-/// A ``StubClient`` received a request that no rule answers.
-///
-/// Its description shows the request (credentials redacted), and for the nearest rules which
-/// parts matched and which did not, then a rule that would match:
-///
-/// ```text
-/// No stub rule matches GET https://api.example.com/v1/rates?currency=EUR
-///   Accept: application/json
-///   Authorization: <redacted>
-///   body: <empty>
-/// Nearest rules:
-///   #1 GET https://api.example.com/v1/rates?currency=USD
-///      ✓ method ✓ origin ✓ path ✗ query: expected currency=USD, got currency=EUR
-/// A rule that would match:
-///   stub.on(.get, "/rates").query(["currency": "EUR"]).reply(status: 200)
-/// ```
-public struct NoMatchingStub: Error, Sendable, CustomStringConvertible {
-  /// A rule that came close, with the result of each of its checks.
-  public struct NearRule: Sendable, Hashable, CustomStringConvertible {
-    /// The rule, as `#n METHOD pattern …`.
-    public let rule: String
-    /// Every check of the rule, passed or failed, in order.
-    public let checks: [MatchCheck]
-
-    /// The checks that failed.
-    public var mismatches: [MatchCheck] { checks.filter { !$0.passed } }
-
-    /// The rule on one line and its checks on the next.
-    public var description: String {
-      "\(rule)\n     " + checks.map(\.description).joined(separator: " ")
-    }
-  }
-
-  /// The request that matched nothing; its body, if any, is in memory.
-  public let request: HTTPRequest
-  /// The request's complete body.
-  public let body: Data
-  /// Up to three rules, the closest first (fewest failed checks).
-  public let nearestRules: [NearRule]
-  /// Swift code for a rule that would match this request.
-  public let suggestedRule: String
-
-  init(
+extension TestDoubleFailure {
+  /// A request no rule answers, with up to three of `rules` (each with its checks), the closest
+  /// first, and a rule that would match.
+  static func noMatchingStub(
     request: HTTPRequest,
     body: Data,
     rules: [(StubStore.Rule, [MatchCheck])],
     baseURL: URL?
-  ) {
-    self.request = request
-    self.body = body
+  ) -> TestDoubleFailure {
     let near = rules.map { rule, checks -> NearRule in
       var checks = checks
       if checks.allSatisfy(\.passed), rule.isUsedUp {
@@ -57,29 +16,48 @@ public struct NoMatchingStub: Error, Sendable, CustomStringConvertible {
       }
       return NearRule(rule: rule.label, checks: checks)
     }
-    nearestRules = Array(
-      near.enumerated()
-        .sorted {
-          ($0.element.mismatches.count, $0.offset) < ($1.element.mismatches.count, $1.offset)
-        }
-        .prefix(3)
-        .map(\.element)
-    )
-    suggestedRule = NoMatchingStub.suggestion(for: request, body: body, baseURL: baseURL)
+    let nearest = near.enumerated()
+      .sorted {
+        ($0.element.mismatches.count, $0.offset) < ($1.element.mismatches.count, $1.offset)
+      }
+      .prefix(3)
+      .map(\.element)
+    return TestDoubleFailure(
+      .noMatchingStub,
+      method: request.method,
+      url: request.url,
+      request: request,
+      body: body,
+      nearestRules: Array(nearest),
+      suggestedRule: suggestion(for: request, body: body, baseURL: baseURL))
   }
 
+  /// A rule that cannot work; `rule` names it when the problem belongs to one.
+  static func invalidStub(_ reason: String, rule: String? = nil) -> TestDoubleFailure {
+    TestDoubleFailure(.invalidStub, reason: reason, rule: rule)
+  }
+
+  /// What ``StubClient/verify()`` found wrong, with every request received.
+  static func verificationFailed(
+    problems: [String], requests: [RecordedRequest]
+  ) -> TestDoubleFailure {
+    TestDoubleFailure(.verificationFailed, problems: problems, requests: requests)
+  }
+
+  /// The request as `METHOD URL`, credentials redacted.
   var requestLine: String {
-    request.description
+    request?.description ?? ""
   }
 
   /// The request, the nearest rules with their checks, and a rule that would match.
-  public var description: String {
+  var noMatchingStubDescription: String {
     var lines = ["No stub rule matches \(requestLine)"]
-    for field in request.headerFields.redacted() {
+    let fields = request?.headerFields ?? HTTPFields()
+    for field in fields.redacted() {
       lines.append("  \(field)")
     }
     let preview = Redaction.standard.preview(
-      of: body, contentType: request.headerFields["Content-Type"], limit: 300)
+      of: body ?? Data(), contentType: fields["Content-Type"], limit: 300)
     lines.append("  body: \(preview)")
     if nearestRules.isEmpty {
       lines.append("No rules are set up.")
@@ -88,7 +66,22 @@ public struct NoMatchingStub: Error, Sendable, CustomStringConvertible {
       lines += nearestRules.map { "  \($0)" }
     }
     lines.append("A rule that would match:")
-    lines.append("  " + suggestedRule)
+    lines.append("  " + (suggestedRule ?? ""))
+    return lines.joined(separator: "\n")
+  }
+
+  /// A sentence naming the rule and the problem.
+  var invalidStubDescription: String {
+    if let rule { return "Invalid stub rule \(rule): \(reason ?? "")" }
+    return "Invalid stub: \(reason ?? "")"
+  }
+
+  /// The problems, then the requests received.
+  var verificationFailedDescription: String {
+    var lines = ["Stub verification failed:"]
+    lines += problems.map { "  - \($0)" }
+    lines.append(requests.isEmpty ? "Requests received: none" : "Requests received:")
+    lines += requests.map { "  \($0)" }
     return lines.joined(separator: "\n")
   }
 
@@ -145,22 +138,5 @@ public struct NoMatchingStub: Error, Sendable, CustomStringConvertible {
   static func swiftString(_ text: String) -> String {
     if text.contains("\"") || text.contains("\\") { return "#\"" + text + "\"#" }
     return "\"" + text + "\""
-  }
-}
-
-extension NoMatchingStub: CustomReflectable {
-  /// The request (its mirror hides its secrets), the body as the description previews it, the
-  /// nearest rules and the suggested rule, for `dump(_:)` and failed test expectations.
-  public var customMirror: Mirror {
-    Mirror(
-      self,
-      children: [
-        "request": request,
-        "body": Redaction.standard.preview(
-          of: body, contentType: request.headerFields["Content-Type"]),
-        "nearestRules": nearestRules,
-        "suggestedRule": suggestedRule,
-      ],
-      displayStyle: .struct)
   }
 }

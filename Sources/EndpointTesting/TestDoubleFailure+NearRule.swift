@@ -1,0 +1,18 @@
+extension TestDoubleFailure {
+  /// A stub rule that came close to a request no rule answers, with the result of each of its
+  /// checks.
+  public struct NearRule: Sendable, Hashable, CustomStringConvertible {
+    /// The rule, as `#n METHOD pattern …`.
+    public let rule: String
+    /// Every check of the rule, passed or failed, in order.
+    public let checks: [MatchCheck]
+
+    /// The checks that failed.
+    public var mismatches: [MatchCheck] { checks.filter { !$0.passed } }
+
+    /// The rule on one line and its checks on the next.
+    public var description: String {
+      "\(rule)\n     " + checks.map(\.description).joined(separator: " ")
+    }
+  }
+}
