@@ -27,7 +27,7 @@ extension MiddlewareClient: HTTPTransferClient where Base: HTTPTransferClient {
 
   /// Runs the request through every middleware, then the base client's download.
   ///
-  /// The middleware see the response head with an empty body when the file was written, and
+  /// The middleware see the response head with the written file as its body, and
   /// the status with its body when the status was not accepted (so a retry can send the request
   /// again); a status still not accepted at the end throws ``UnexpectedResponse``.
   ///
@@ -47,7 +47,8 @@ extension MiddlewareClient: HTTPTransferClient where Base: HTTPTransferClient {
         do {
           let response = try await base.download(
             request, to: destination, accepting: accepted, progress: progress)
-          return (response, .empty)
+          // The file as the body, so a middleware that counts bytes (logging) counts them all.
+          return (response, (try? HTTPBody(contentsOf: destination)) ?? .empty)
         } catch let error as UnexpectedResponse {
           return (error.response, HTTPBody(error.body))
         }
