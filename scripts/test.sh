@@ -15,7 +15,9 @@
 #                  `package` declarations beside their 1.0 targets; printed, not enforced yet
 # 3. tests         starts httpbin and the fault server (scripts/servers.sh), runs swift test
 #                  (the stress suites each on their own afterwards), stops the servers (also on
-#                  failure or interrupt)
+#                  failure or interrupt). ENDPOINT_REQUIRE_SERVERS=1 makes a wire suite that finds
+#                  no servers fail instead of skip. The tests run with TMPDIR in a directory of
+#                  their own, and the stage fails, listing them, if they leave anything in it
 # 4. example       runs EndpointExample on its in-memory fake backend, then over URLSession against
 #                  Examples/todo_server.py on a free port (stopped afterwards, also on failure)
 # 4b. s3 example  scripts/s3-example.sh: installs moto into .venv, starts it on a free port of
@@ -125,12 +127,38 @@ build() {
   swift build --build-tests "${BUILD_FLAGS[@]}"
 }
 
+# What was left in `directory`, one path a line, less what the Swift tools leave in any TMPDIR
+# they run in: the Swift driver's TemporaryDirectory.* holding only .keep-directory (every
+# `swift` command makes some) and SwiftPM's lock files, named after what they lock
+# (_root_.swiftpm.lock).
+leftover_files() {
+  local directory="$1" entry name
+  while IFS= read -r -d '' entry; do
+    name="${entry##*/}"
+    if [[ -d "$entry" && "$name" == TemporaryDirectory.* \
+      && "$(ls -A "$entry")" == ".keep-directory" ]]; then
+      continue
+    fi
+    [[ -f "$entry" && "$name" == _*.lock ]] && continue
+    find "$entry" | head -n 5
+  done < <(find "$directory" -mindepth 1 -maxdepth 1 -print0)
+}
+
 run_tests() {
   # Tests read the servers' addresses from .test-servers/env through the environment.
   set -a
   # shellcheck source=/dev/null
   source .test-servers/env
   set +a
+  # Without it a wire suite that finds no servers is skipped, which here would pass unseen.
+  export ENDPOINT_REQUIRE_SERVERS=1
+  # Foundation's temporaryDirectory follows TMPDIR: every file a test (or the SDK under test)
+  # leaves behind lands here, and fails the stage. Not local: the trap runs after return.
+  TESTS_TMPDIR="$(mktemp -d)"
+  # This stage runs in its own subshell: its trap removes the directory however the stage ends.
+  trap 'rm -rf "$TESTS_TMPDIR"' EXIT
+  trap 'exit 130' INT TERM
+  export TMPDIR="$TESTS_TMPDIR"
   # Swift Testing only: --disable-xctest keeps an empty XCTest run out of the output.
   # The stress suites flood both cores on purpose (child processes streaming endless bodies,
   # thousands of racing cancellations); each runs on its own after the rest, so their load
@@ -139,12 +167,23 @@ run_tests() {
   local stress=(WedgeTests CancellationRaceTests BoundedMemoryTests)
   local skip
   skip="$(IFS='|'; echo "${stress[*]}")"
-  swift test --disable-xctest "${BUILD_FLAGS[@]}" --skip "$skip"
+  # --skip-build: the build stage built it, and a compile here would leave the Swift driver's
+  # working files in the tests' TMPDIR.
+  swift test --disable-xctest "${BUILD_FLAGS[@]}" --skip-build --skip "$skip"
   local suite
   for suite in "${stress[@]}"; do
     echo "tests: stress suite $suite on its own"
     swift test --disable-xctest "${BUILD_FLAGS[@]}" --skip-build --filter "$suite"
   done
+  local leftovers
+  leftovers="$(leftover_files "$TESTS_TMPDIR")"
+  if [[ -n "$leftovers" ]]; then
+    echo "tests: the tests left files in their temporary directory (TMPDIR); each test must" \
+      "remove what it makes (withTemporaryDirectory in Tests/EndpointTestSupport):" >&2
+    echo "${leftovers//"$TESTS_TMPDIR/"/  }" >&2
+    return 1
+  fi
+  echo "tests: nothing left in the temporary directory"
 }
 
 # The README's first command, both ways: offline, and against the example's local server.

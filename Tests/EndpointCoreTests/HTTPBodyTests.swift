@@ -34,42 +34,42 @@ import Testing
   }
 
   @Test func fileBodyIsReadInChunksAndCanBeReadAgain() async throws {
-    let directory = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let file = directory.appending(path: "big.bin")
-    // Larger than one read, not a multiple of it.
-    let contents = Data((0..<(150 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-    try contents.write(to: file)
-    let body = try HTTPBody(contentsOf: file)
-    #expect(body.length == Int64(contents.count))
-    #expect(body.fileURL == file)
-    #expect(body.data == nil)
-    #expect(body.isReplayable)
-    let read = try await chunks(of: body)
-    #expect(read.count >= 3)
-    #expect(read.allSatisfy { !$0.isEmpty && $0.count <= 64 * 1024 })
-    #expect(read.reduce(Data(), +) == contents)
-    #expect(try await body.collect(upTo: contents.count) == contents, "read again from the start")
+    try await withTemporaryDirectory { directory in
+      let file = directory.appending(path: "big.bin")
+      // Larger than one read, not a multiple of it.
+      let contents = Data((0..<(150 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+      try contents.write(to: file)
+      let body = try HTTPBody(contentsOf: file)
+      #expect(body.length == Int64(contents.count))
+      #expect(body.fileURL == file)
+      #expect(body.data == nil)
+      #expect(body.isReplayable)
+      let read = try await chunks(of: body)
+      #expect(read.count >= 3)
+      #expect(read.allSatisfy { !$0.isEmpty && $0.count <= 64 * 1024 })
+      #expect(read.reduce(Data(), +) == contents)
+      #expect(try await body.collect(upTo: contents.count) == contents, "read again from the start")
+    }
   }
 
   @Test func emptyFileBodyHasNoChunks() async throws {
-    let directory = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let file = directory.appending(path: "empty")
-    try Data().write(to: file)
-    let body = try HTTPBody(contentsOf: file)
-    #expect(body.length == 0)
-    #expect(try await chunks(of: body).isEmpty)
+    try await withTemporaryDirectory { directory in
+      let file = directory.appending(path: "empty")
+      try Data().write(to: file)
+      let body = try HTTPBody(contentsOf: file)
+      #expect(body.length == 0)
+      #expect(try await chunks(of: body).isEmpty)
+    }
   }
 
   @Test func aFileRemovedBeforeReadingIsABodyError() async throws {
-    let directory = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let file = directory.appending(path: "gone")
-    try bytes("x").write(to: file)
-    let body = try HTTPBody(contentsOf: file)
-    try FileManager.default.removeItem(at: file)
-    await expectInvalidRequest(.body) { try await body.collect(upTo: 10) }
+    try await withTemporaryDirectory { directory in
+      let file = directory.appending(path: "gone")
+      try bytes("x").write(to: file)
+      let body = try HTTPBody(contentsOf: file)
+      try FileManager.default.removeItem(at: file)
+      await expectInvalidRequest(.body) { try await body.collect(upTo: 10) }
+    }
   }
 
   @Test func streamBodyIsReadOnce() async throws {

@@ -144,17 +144,25 @@ import Testing
     #expect(server.requests.count == 3)
   }
 
-  @Test func prefetchFetchesOnePageAheadAndNoMore() async throws {
-    let server = linkedServer(["a", "b", "c", "d"])
+  /// Each request says which of the consumer's calls to `next()` made it (a task-local that the
+  /// prefetch inherits), so the test waits for the requests themselves instead of a clock, and a
+  /// page fetched two ahead shows as made by too early a call.
+  @Test(.timeLimit(.minutes(1))) func prefetchFetchesOnePageAheadAndNoMore() async throws {
+    let pages = linkedServer(["a", "b", "c", "d"])
+    let (arrivals, arrival) = AsyncStream.makeStream(of: String.self)
+    let server = ScriptedClient { request, index in
+      arrival.yield("page \(index + 1) by call \(ConsumerCall.number)")
+      return try await pages.send(request)
+    }
     var iterator = server.pages(
       of: list("https://api.example.com/items?page=1"), paginator: .linkHeader(), prefetch: true
     ).makeAsyncIterator()
-    _ = try await iterator.next()
-    try await Task.sleep(for: .milliseconds(100))
-    #expect(server.requests.count == 2, "one page ahead")
-    _ = try await iterator.next()
-    try await Task.sleep(for: .milliseconds(100))
-    #expect(server.requests.count == 3)
+    var requests = arrivals.makeAsyncIterator()
+    _ = try await ConsumerCall.$number.withValue(1) { try await iterator.next() }
+    #expect(await requests.next() == "page 1 by call 1")
+    #expect(await requests.next() == "page 2 by call 1", "one page ahead")
+    _ = try await ConsumerCall.$number.withValue(2) { try await iterator.next() }
+    #expect(await requests.next() == "page 3 by call 2", "and no more")
   }
 
   @Test func aParserErrorOrARejectedStatusEndsTheWalkWithTheError() async throws {
@@ -173,4 +181,9 @@ import Testing
     }
     #expect(items == ["a"])
   }
+}
+
+/// Which call to `next()` a request comes from.
+private enum ConsumerCall {
+  @TaskLocal static var number = 0
 }

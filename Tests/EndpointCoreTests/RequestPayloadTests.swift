@@ -34,18 +34,18 @@ import Testing
   }
 
   @Test func fileIsStreamedFromDisk() async throws {
-    let directory = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let file = directory.appending(path: "upload.bin")
-    try bytes("file contents").write(to: file)
-    let payload = try RequestPayload.file(file, contentType: "application/x-test")
-    #expect(payload.contentType == "application/x-test")
-    let body = try #require(payload.body)
-    #expect(body.data == nil)
-    #expect(body.fileURL == file)
-    #expect(body.length == 13)
-    #expect(body.isReplayable)
-    #expect(try await text(body.collect(upTo: 100)) == "file contents")
+    try await withTemporaryDirectory { directory in
+      let file = directory.appending(path: "upload.bin")
+      try bytes("file contents").write(to: file)
+      let payload = try RequestPayload.file(file, contentType: "application/x-test")
+      #expect(payload.contentType == "application/x-test")
+      let body = try #require(payload.body)
+      #expect(body.data == nil)
+      #expect(body.fileURL == file)
+      #expect(body.length == 13)
+      #expect(body.isReplayable)
+      #expect(try await text(body.collect(upTo: 100)) == "file contents")
+    }
   }
 
   @Test func aMissingFileIsRefusedAsABodyNamingIt() throws {
@@ -58,11 +58,11 @@ import Testing
   }
 
   @Test func aDirectoryIsRefusedAsABody() throws {
-    let directory = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let error = try #require(throws: InvalidRequest.self) { try RequestPayload.file(directory) }
-    #expect(error.kind == .body)
-    #expect(error.reason == "not a regular file")
+    try withTemporaryDirectory { directory in
+      let error = try #require(throws: InvalidRequest.self) { try RequestPayload.file(directory) }
+      #expect(error.kind == .body)
+      #expect(error.reason == "not a regular file")
+    }
   }
 
   @Test func aURLThatIsNotAFileIsRefusedAsABody() throws {

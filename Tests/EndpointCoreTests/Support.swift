@@ -118,11 +118,3 @@ struct Chunks: AsyncSequence, Sendable {
 struct TestFailure: Error, Equatable {
   let message: String
 }
-
-/// A new empty directory for one test's files.
-func makeTemporaryDirectory() throws -> URL {
-  let directory = FileManager.default.temporaryDirectory
-    .appending(path: "endpoint-core-tests-\(UInt64.random(in: 0...UInt64.max))")
-  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-  return directory
-}

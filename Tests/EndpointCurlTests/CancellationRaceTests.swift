@@ -5,7 +5,7 @@ import Testing
 
 /// The curl-specific race: cancellations against completions with the easy-handle accounting
 /// (the shared cancellation behaviour is proven for both clients in EndpointTransportTests).
-@Suite struct CancellationRaceTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct CancellationRaceTests {
   @Test(.timeLimit(.minutes(1)))
   func tenThousandCancellationsRacingCompletionsNeverHangCrashOrLeakHandles() async throws {
     let client = try CurlHTTPClient(configuration: .init(maximumConnectionsPerHost: 16))

@@ -4,7 +4,7 @@ import Testing
 @testable import EndpointCurl
 
 /// The connect timeout and Unix domain sockets, on the wire.
-@Suite struct ConnectionOptionsTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct ConnectionOptionsTests {
   // MARK: - Connect timeout
 
   @Test func aListenerThatNeverCompletesTheConnectionFailsWithConnectTimeout() async throws {

@@ -6,7 +6,7 @@ import Testing
 /// The curl client's opt-in cookie store, with the rules of the URLSession client's cookies
 /// (`CookieTests` in the transport tests) against httpbin: kept per client, every cookie of a
 /// response, deleted when the server deletes it; off by default.
-@Suite struct CookieStoreTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct CookieStoreTests {
   private func client(storesCookies: Bool = true) throws -> CurlHTTPClient {
     var configuration = CurlHTTPClient.Configuration()
     configuration.storesCookies = storesCookies

@@ -4,7 +4,7 @@ import Testing
 @testable import EndpointCurl
 
 /// What the libcurl client does beyond the shared transport behaviour.
-@Suite struct CurlClientTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct CurlClientTests {
   @Test func keptAliveConnectionsAreReusedAndTimingsReported() async throws {
     let recorded = Recorder<TransferMetrics>()
     let client = try CurlHTTPClient(configuration: .init(metricsObserver: { recorded.append($0) }))

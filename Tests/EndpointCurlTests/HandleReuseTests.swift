@@ -5,7 +5,7 @@ import Testing
 
 /// Easy handles are reused without a reset after plain requests: nothing one request set may
 /// reach the next one on the same handle.
-@Suite struct HandleReuseTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct HandleReuseTests {
   /// The method, body and header fields the fault server's `/echo` saw.
   private func echo(
     _ client: CurlHTTPClient,

@@ -4,7 +4,7 @@ import Testing
 @testable import EndpointCurl
 
 /// How large bodies move between libcurl and the caller.
-@Suite struct LargeBodyTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct LargeBodyTests {
   /// libcurl hands a body over in pieces of at most 16 KiB; the pieces that wait for the reader
   /// are joined, so a reader that falls behind takes few, large chunks.
   @Test func aBodyReadLateComesInChunksLargerThanLibcurlsPieces() async throws {

@@ -4,7 +4,7 @@ import Testing
 @testable import EndpointCurl
 
 /// Loading libcurl, and shutting a client down.
-@Suite struct LifecycleTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct LifecycleTests {
   @Test func aMissingLibraryIsNamedInTheError() throws {
     let error = try #require(CurlLibrary.load("libcurl-endpoint-missing.so.9", install: false))
     #expect(error.description.contains("libcurl-endpoint-missing.so.9"))

@@ -15,7 +15,7 @@ private struct Echo: Decodable, Sendable {
 }
 
 /// The curl client's loop thread as a task executor.
-@Suite struct LoopExecutorTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct LoopExecutorTests {
   @Test func codePreferringTheLoopResumesOnTheLoopThreadAfterEachResponse() async throws {
     let client = try CurlHTTPClient()
     let url = try TestServers.fault.adding("/echo")

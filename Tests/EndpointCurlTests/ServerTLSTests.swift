@@ -8,7 +8,7 @@ import Testing
 /// (`Tests/Servers/tls_server.py`): the `mtls` listener requires a client certificate from the
 /// test authority; `Tests/Servers/make_test_ca.py` also makes one from an unrelated authority,
 /// an encrypted copy of the key and the pin of the servers' key.
-@Suite struct ServerTLSTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct ServerTLSTests {
   private func client(
     certificate: CurlHTTPClient.ClientCertificate? = nil,
     pins: [PublicKeyPin] = []

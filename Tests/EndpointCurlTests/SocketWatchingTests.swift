@@ -5,7 +5,7 @@ import Testing
 
 /// How the loop keeps libcurl's sockets in its epoll set: registered once per connection, not
 /// once per request, and never watched after libcurl closed them.
-@Suite struct SocketWatchingTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct SocketWatchingTests {
   @Test func requestsOnAKeptAliveConnectionDoNotChangeTheEpollSet() async throws {
     let client = try CurlHTTPClient()
     let url = try TestServers.fault.adding("/echo")

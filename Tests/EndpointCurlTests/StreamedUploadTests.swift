@@ -7,7 +7,7 @@ import Testing
 /// Streamed request bodies go out as the stream gives them, never wholly in memory: chunked
 /// without a declared length, with `Content-Length` with one, and never more than the stream
 /// buffer ahead of what libcurl sent.
-@Suite struct StreamedUploadTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct StreamedUploadTests {
   @Test func manyChunksOfUnknownLengthArriveWholeAndInOrderInChunkedEncoding() async throws {
     let client = try CurlHTTPClient()
     let parts = (0..<300).map { Data("part-\($0);".utf8) }

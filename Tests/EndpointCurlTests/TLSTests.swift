@@ -5,7 +5,7 @@ import Testing
 
 /// TLS and HTTP/2 against the loopback HTTPS servers, whose certificates come from a throwaway
 /// authority (`TestServers.testCAPath`) that no system trust store knows.
-@Suite struct TLSTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct TLSTests {
   /// A client that trusts the test authority only, recording every transfer's metrics.
   private func trustingClient(
     minimumVersion: CurlHTTPClient.TLS.Version = .tls12,

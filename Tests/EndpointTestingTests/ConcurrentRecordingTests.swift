@@ -5,29 +5,30 @@ import Testing
 @Suite struct ConcurrentRecordingTests {
   @Test(arguments: [RecordMode.recordNew, .reRecordAll])
   func twoClientsRecordingToOneFileLoseNoExchange(mode: RecordMode) async throws {
-    let file = temporaryFixture("twoClients\(mode.rawValue)")
-    let clients = (0..<2).map { _ in
-      ReplayClient(
-        fixture: file, recordingWith: FixedClient(body: "ok"), mode: mode, environment: [:])
-    }
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      for (index, client) in clients.enumerated() {
-        for number in 0..<12 {
-          group.addTask {
-            _ = try await client.send(request(.get, "https://x.test/\(index)/\(number)"))
+    try await withTemporaryFixture("twoClients\(mode.rawValue)") { file in
+      let clients = (0..<2).map { _ in
+        ReplayClient(
+          fixture: file, recordingWith: FixedClient(body: "ok"), mode: mode, environment: [:])
+      }
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for (index, client) in clients.enumerated() {
+          for number in 0..<12 {
+            group.addTask {
+              _ = try await client.send(request(.get, "https://x.test/\(index)/\(number)"))
+            }
           }
         }
+        try await group.waitForAll()
       }
-      try await group.waitForAll()
+      let fixture = try Fixture(contentsOf: file)
+      let paths = Set(fixture.interactions.map(\.request.url.path))
+      #expect(fixture.interactions.count == 24)
+      #expect(paths.count == 24)
+      // Nothing is left beside the fixture.
+      let siblings = try FileManager.default.contentsOfDirectory(
+        atPath: file.deletingLastPathComponent().path)
+      #expect(siblings == [file.lastPathComponent])
     }
-    let fixture = try Fixture(contentsOf: file)
-    let paths = Set(fixture.interactions.map(\.request.url.path))
-    #expect(fixture.interactions.count == 24)
-    #expect(paths.count == 24)
-    // Nothing is left beside the fixture.
-    let siblings = try FileManager.default.contentsOfDirectory(
-      atPath: file.deletingLastPathComponent().path)
-    #expect(siblings == [file.lastPathComponent])
   }
 
   @Test func removeAllWhileAStreamedBodyIsReadNeverCrashes() async throws {

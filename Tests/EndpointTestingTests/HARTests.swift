@@ -72,13 +72,14 @@ import Testing
         )
       )
     ])
-    let file = temporaryFixture()
-    try FileManager.default.createDirectory(
-      at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Fixture(har: fixture.har()).encoded().write(to: file)
-    let client = ReplayClient(
-      fixture: file, recordingWith: NoNetworkClient(), environment: ["CI": "1"])
-    #expect(try await client.call(userEndpoint(id: 5)) == User(id: 5, name: "Lin"))
+    try await withTemporaryFixture { file in
+      try FileManager.default.createDirectory(
+        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Fixture(har: fixture.har()).encoded().write(to: file)
+      let client = ReplayClient(
+        fixture: file, recordingWith: NoNetworkClient(), environment: ["CI": "1"])
+      #expect(try await client.call(userEndpoint(id: 5)) == User(id: 5, name: "Lin"))
+    }
   }
 
   @Test func aStatusTheFixtureFormatRefusesIsRejectedSoImportsSaveAndReadBack() {

@@ -81,61 +81,65 @@ enum GzipSamples {
 
 @Suite struct SecretCanaryTests {
   @Test func recordedJSONAndHARFixturesHoldNoCanary() async throws {
-    let file = temporaryFixture()
-    let client = ReplayClient(fixture: file, recordingWith: Canaries.server, environment: [:])
-    for request in try Canaries.requests() {
-      let (_, body) = try await client.send(request)
-      // The caller still gets the real response.
-      #expect(try await text(body).contains("canary-response"))
-    }
-    let written = try Data(contentsOf: file)
-    let har = try Fixture(contentsOf: file).har()
-    for output in [written, har, client.fixture.har(), client.fixture.encoded()] {
-      let text = String(decoding: output, as: UTF8.self)
-      #expect(!text.contains("canary"), "\(text)")
-      #expect(text.contains("ada"))
+    try await withTemporaryFixture { file in
+      let client = ReplayClient(fixture: file, recordingWith: Canaries.server, environment: [:])
+      for request in try Canaries.requests() {
+        let (_, body) = try await client.send(request)
+        // The caller still gets the real response.
+        #expect(try await text(body).contains("canary-response"))
+      }
+      let written = try Data(contentsOf: file)
+      let har = try Fixture(contentsOf: file).har()
+      for output in [written, har, client.fixture.har(), client.fixture.encoded()] {
+        let text = String(decoding: output, as: UTF8.self)
+        #expect(!text.contains("canary"), "\(text)")
+        #expect(text.contains("ada"))
+      }
     }
   }
 
   @Test func aFixtureWithRedactedSecretsStillReplaysOtherCredentials() async throws {
-    let file = temporaryFixture()
-    let recorder = ReplayClient(fixture: file, recordingWith: Canaries.server, environment: [:])
-    for request in try Canaries.requests() { _ = try await recorder.send(request) }
-    let replayer = ReplayClient(
-      fixture: file, recordingWith: NoNetworkClient(), environment: ["CI": "true"])
-    for var request in try Canaries.requests() {
-      request.url = try #require(
-        URL(string: "https://bob:other@api.example.com/v1/login?x-api-key=other&page=2"))
-      try request.headerFields.set("other-session", for: "X-Session-Id")
-      #expect(try await replayer.send(request).0.status == 200)
+    try await withTemporaryFixture { file in
+      let recorder = ReplayClient(fixture: file, recordingWith: Canaries.server, environment: [:])
+      for request in try Canaries.requests() { _ = try await recorder.send(request) }
+      let replayer = ReplayClient(
+        fixture: file, recordingWith: NoNetworkClient(), environment: ["CI": "true"])
+      for var request in try Canaries.requests() {
+        request.url = try #require(
+          URL(string: "https://bob:other@api.example.com/v1/login?x-api-key=other&page=2"))
+        try request.headerFields.set("other-session", for: "X-Session-Id")
+        #expect(try await replayer.send(request).0.status == 200)
+      }
     }
   }
 
   @Test func recordedErrorTextsHoldNoCanary() async throws {
-    let file = temporaryFixture()
-    let client = ReplayClient(
-      fixture: file,
-      recordingWith: LeakyFailureClient(),
-      redaction: FixtureRedaction(queryParameters: ["sig2"]),
-      environment: [:]
-    )
-    let request = try #require(try Canaries.requests().first)
-    await #expect(throws: LeakyFailureClient.Failure.self) { try await client.send(request) }
-    let written = try String(contentsOf: file, encoding: .utf8)
-    #expect(written.contains("connection reset"))
-    #expect(!written.contains("canary"), "\(written)")
+    try await withTemporaryFixture { file in
+      let client = ReplayClient(
+        fixture: file,
+        recordingWith: LeakyFailureClient(),
+        redaction: FixtureRedaction(queryParameters: ["sig2"]),
+        environment: [:]
+      )
+      let request = try #require(try Canaries.requests().first)
+      await #expect(throws: LeakyFailureClient.Failure.self) { try await client.send(request) }
+      let written = try String(contentsOf: file, encoding: .utf8)
+      #expect(written.contains("connection reset"))
+      #expect(!written.contains("canary"), "\(written)")
+    }
   }
 
   @Test func aGzipResponseIsStoredDecompressedWithItsSecretsRedacted() async throws {
-    let file = temporaryFixture()
-    let server = DataClient(
-      headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
-      body: GzipSamples.tokenResponse)
-    let client = ReplayClient(fixture: file, recordingWith: server, environment: [:])
-    _ = try await client.send(request(.get, "https://x.test/session"))
-    let written = try String(contentsOf: file, encoding: .utf8)
-    #expect(!written.contains("canary"))
-    #expect(written.contains(#""user": "ada""#))
-    #expect(!written.contains("Content-Encoding"))
+    try await withTemporaryFixture { file in
+      let server = DataClient(
+        headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
+        body: GzipSamples.tokenResponse)
+      let client = ReplayClient(fixture: file, recordingWith: server, environment: [:])
+      _ = try await client.send(request(.get, "https://x.test/session"))
+      let written = try String(contentsOf: file, encoding: .utf8)
+      #expect(!written.contains("canary"))
+      #expect(written.contains(#""user": "ada""#))
+      #expect(!written.contains("Content-Encoding"))
+    }
   }
 }

@@ -89,89 +89,95 @@ enum SecretSweep {
 
 @Suite struct SecretSweepTests {
   @Test func aFixtureHoldsNoSecretOfAnyForm() async throws {
-    let file = temporaryFixture()
-    let client = ReplayClient(
-      fixture: file, recordingWith: SecretSweep.Server(), redaction: SecretSweep.redaction,
-      environment: [:])
-    _ = try await client.send(try SecretSweep.request(custom: true))
-    let written = try String(contentsOf: file, encoding: .utf8)
-    expectNoCanary(in: written, "fixture file")
-    expectNoCanary(
-      in: String(decoding: client.fixture.har(), as: UTF8.self), "HAR export")
-    #expect(written.contains("ada") && written.contains("page=2"))
-    #expect(written.contains("state=xyz"), "the fragment's other pairs are kept")
+    try await withTemporaryFixture { file in
+      let client = ReplayClient(
+        fixture: file, recordingWith: SecretSweep.Server(), redaction: SecretSweep.redaction,
+        environment: [:])
+      _ = try await client.send(try SecretSweep.request(custom: true))
+      let written = try String(contentsOf: file, encoding: .utf8)
+      expectNoCanary(in: written, "fixture file")
+      expectNoCanary(
+        in: String(decoding: client.fixture.har(), as: UTF8.self), "HAR export")
+      #expect(written.contains("ada") && written.contains("page=2"))
+      #expect(written.contains("state=xyz"), "the fragment's other pairs are kept")
+    }
   }
 
   @Test func aNestedURLsSecretsReachNeitherALogLineNorAFixture() async throws {
     let url = try #require(
       URL(string: "https://api.example.com/login?page=2" + SecretSweep.nestedQuery))
-    let file = temporaryFixture()
-    let lines = LoggedLines()
-    let client = ReplayClient(
-      fixture: file, recordingWith: SecretSweep.Server(), environment: [:]
-    ).with(LoggingMiddleware(includesHeaders: true) { lines.append($0.description) })
-    let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
-    _ = try await body.collect(upTo: 1 << 20)
+    try await withTemporaryFixture { file in
+      let lines = LoggedLines()
+      let client = ReplayClient(
+        fixture: file, recordingWith: SecretSweep.Server(), environment: [:]
+      ).with(LoggingMiddleware(includesHeaders: true) { lines.append($0.description) })
+      let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+      _ = try await body.collect(upTo: 1 << 20)
 
-    let logged = lines.value
-    #expect(logged.count == 1)
-    for line in logged {
-      expectNoCanary(in: line, "log line")
-      #expect(line.contains("login.example%2Fcb") && line.contains("lang%3Den"), "\(line)")
+      let logged = lines.value
+      #expect(logged.count == 1)
+      for line in logged {
+        expectNoCanary(in: line, "log line")
+        #expect(line.contains("login.example%2Fcb") && line.contains("lang%3Den"), "\(line)")
+      }
+      let written = try String(contentsOf: file, encoding: .utf8)
+      expectNoCanary(in: written, "fixture file")
+      #expect(written.contains("login.example%2Fcb") && written.contains("lang%3Den"))
+
+      // The redacted fixture still answers the same request, offline.
+      let replayer = ReplayClient(
+        fixture: file, recordingWith: NoNetworkClient(), environment: ["CI": "true"])
+      #expect(try await replayer.send(HTTPRequest(method: .get, url: url)).0.status == 200)
     }
-    let written = try String(contentsOf: file, encoding: .utf8)
-    expectNoCanary(in: written, "fixture file")
-    #expect(written.contains("login.example%2Fcb") && written.contains("lang%3Den"))
-
-    // The redacted fixture still answers the same request, offline.
-    let replayer = ReplayClient(
-      fixture: file, recordingWith: NoNetworkClient(), environment: ["CI": "true"])
-    #expect(try await replayer.send(HTTPRequest(method: .get, url: url)).0.status == 200)
   }
 
   @Test func recordedErrorsHoldNoSecret() async throws {
-    let file = temporaryFixture()
-    let recorder = ReplayClient(
-      fixture: file, recordingWith: FailingClient(), redaction: SecretSweep.redaction,
-      environment: [:])
-    await #expect(throws: SecretSweep.ForeignError.self) {
-      try await recorder.send(try SecretSweep.request(custom: true))
-    }
-    expectNoCanary(in: try String(contentsOf: file, encoding: .utf8), "fixture error")
-    let replayer = ReplayClient(
-      fixture: file, recordingWith: NoNetworkClient(), redaction: SecretSweep.redaction,
-      environment: ["CI": "true"])
-    do {
-      _ = try await replayer.send(try SecretSweep.request(custom: true))
-      Issue.record("the recorded error was not replayed")
-    } catch let error as TestDoubleFailure where error.kind == .recordedFailure {
-      expectNoCanary(in: "\(error)", "TestDoubleFailure (recordedFailure)")
+    try await withTemporaryFixture { file in
+      let recorder = ReplayClient(
+        fixture: file, recordingWith: FailingClient(), redaction: SecretSweep.redaction,
+        environment: [:])
+      await #expect(throws: SecretSweep.ForeignError.self) {
+        try await recorder.send(try SecretSweep.request(custom: true))
+      }
+      expectNoCanary(in: try String(contentsOf: file, encoding: .utf8), "fixture error")
+      let replayer = ReplayClient(
+        fixture: file, recordingWith: NoNetworkClient(), redaction: SecretSweep.redaction,
+        environment: ["CI": "true"])
+      do {
+        _ = try await replayer.send(try SecretSweep.request(custom: true))
+        Issue.record("the recorded error was not replayed")
+      } catch let error as TestDoubleFailure where error.kind == .recordedFailure {
+        expectNoCanary(in: "\(error)", "TestDoubleFailure (recordedFailure)")
+      }
     }
   }
 
   @Test func fixtureLookupErrorsShowNoSecret() async throws {
-    let missing = ReplayClient(
-      fixture: temporaryFixture(), recordingWith: NoNetworkClient(),
-      redaction: SecretSweep.redaction, environment: ["CI": "true"])
-    do {
-      _ = try await missing.send(try SecretSweep.request(custom: true))
-      Issue.record("no fixtureMissing")
-    } catch let error as TestDoubleFailure where error.kind == .fixtureMissing {
-      expectNoCanary(in: "\(error)", "TestDoubleFailure (fixtureMissing)")
-    }
+    try await withTemporaryFixture { fixture in
+      let missing = ReplayClient(
+        fixture: fixture, recordingWith: NoNetworkClient(),
+        redaction: SecretSweep.redaction, environment: ["CI": "true"])
+      do {
+        _ = try await missing.send(try SecretSweep.request(custom: true))
+        Issue.record("no fixtureMissing")
+      } catch let error as TestDoubleFailure where error.kind == .fixtureMissing {
+        expectNoCanary(in: "\(error)", "TestDoubleFailure (fixtureMissing)")
+      }
 
-    let file = temporaryFixture()
-    let recorder = ReplayClient(
-      fixture: file, recordingWith: SecretSweep.Server(), environment: [:])
-    _ = try await recorder.send(try request(.get, "https://api.example.com/v1/items?page=1"))
-    let replayer = ReplayClient(
-      fixture: file, recordingWith: NoNetworkClient(), redaction: SecretSweep.redaction,
-      environment: ["CI": "true"])
-    do {
-      _ = try await replayer.send(try SecretSweep.request(custom: true))
-      Issue.record("no requestNotInFixture")
-    } catch let error as TestDoubleFailure where error.kind == .requestNotInFixture {
-      expectNoCanary(in: "\(error)", "TestDoubleFailure (requestNotInFixture)")
+      try await withTemporaryFixture { file in
+        let recorder = ReplayClient(
+          fixture: file, recordingWith: SecretSweep.Server(), environment: [:])
+        _ = try await recorder.send(try request(.get, "https://api.example.com/v1/items?page=1"))
+        let replayer = ReplayClient(
+          fixture: file, recordingWith: NoNetworkClient(), redaction: SecretSweep.redaction,
+          environment: ["CI": "true"])
+        do {
+          _ = try await replayer.send(try SecretSweep.request(custom: true))
+          Issue.record("no requestNotInFixture")
+        } catch let error as TestDoubleFailure where error.kind == .requestNotInFixture {
+          expectNoCanary(in: "\(error)", "TestDoubleFailure (requestNotInFixture)")
+        }
+      }
     }
   }
 
@@ -303,34 +309,37 @@ enum SecretSweep {
   ) async throws -> [(name: String, value: Any, shows: [String])] {
     var values: [(name: String, value: Any, shows: [String])] = []
     let ci = ["CI": "true"]
-    let missing = ReplayClient(
-      fixture: temporaryFixture(), recordingWith: NoNetworkClient(), environment: ci)
-    if let error = await expectFailure(
-      .fixtureMissing, performing: { try await missing.send(request) })
-    {
-      values.append(("TestDoubleFailure (fixtureMissing)", error, ["replay"]))
-    }
+    try await withTemporaryDirectory { directory in
+      let missing = ReplayClient(
+        fixture: directory.appending(path: "missing.json"), recordingWith: NoNetworkClient(),
+        environment: ci)
+      if let error = await expectFailure(
+        .fixtureMissing, performing: { try await missing.send(request) })
+      {
+        values.append(("TestDoubleFailure (fixtureMissing)", error, ["replay"]))
+      }
 
-    let other = temporaryFixture()
-    let recorder = ReplayClient(
-      fixture: other, recordingWith: SecretSweep.Server(), environment: [:])
-    _ = try await recorder.send(
-      try EndpointTestingTests.request(.get, "https://api.example.com/v1/items"))
-    let replayer = ReplayClient(fixture: other, recordingWith: NoNetworkClient(), environment: ci)
-    if let error = await expectFailure(
-      .requestNotInFixture, performing: { try await replayer.send(request) })
-    {
-      values.append(("TestDoubleFailure (requestNotInFixture)", error, ["replay"]))
-    }
+      let other = directory.appending(path: "other.json")
+      let recorder = ReplayClient(
+        fixture: other, recordingWith: SecretSweep.Server(), environment: [:])
+      _ = try await recorder.send(
+        try EndpointTestingTests.request(.get, "https://api.example.com/v1/items"))
+      let replayer = ReplayClient(fixture: other, recordingWith: NoNetworkClient(), environment: ci)
+      if let error = await expectFailure(
+        .requestNotInFixture, performing: { try await replayer.send(request) })
+      {
+        values.append(("TestDoubleFailure (requestNotInFixture)", error, ["replay"]))
+      }
 
-    let failed = temporaryFixture()
-    let failing = ReplayClient(fixture: failed, recordingWith: FailingClient(), environment: [:])
-    _ = try? await failing.send(request)
-    let failure = ReplayClient(fixture: failed, recordingWith: NoNetworkClient(), environment: ci)
-    if let error = await expectFailure(
-      .recordedFailure, performing: { try await failure.send(request) })
-    {
-      values.append(("TestDoubleFailure (recordedFailure)", error, ["timed out"]))
+      let failed = directory.appending(path: "failed.json")
+      let failing = ReplayClient(fixture: failed, recordingWith: FailingClient(), environment: [:])
+      _ = try? await failing.send(request)
+      let failure = ReplayClient(fixture: failed, recordingWith: NoNetworkClient(), environment: ci)
+      if let error = await expectFailure(
+        .recordedFailure, performing: { try await failure.send(request) })
+      {
+        values.append(("TestDoubleFailure (recordedFailure)", error, ["timed out"]))
+      }
     }
     return values
   }

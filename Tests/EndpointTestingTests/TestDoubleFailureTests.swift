@@ -81,65 +81,68 @@ import Testing
         """)
   }
 
-  @Test func fixtureMissing() async {
-    let file = temporaryFixture()
-    let client = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: ci)
-    let error = await expectFailure(.fixtureMissing) {
-      try await client.send(request(.get, "https://x.test/a"))
+  @Test func fixtureMissing() async throws {
+    try await withTemporaryFixture { file in
+      let client = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: ci)
+      let error = await expectFailure(.fixtureMissing) {
+        try await client.send(request(.get, "https://x.test/a"))
+      }
+      #expect(error?.file == file.path)
+      #expect(error?.method == .get)
+      #expect(error?.url?.absoluteString == "https://x.test/a")
+      #expect(error?.mode == .replayOnly)
+      #expect(
+        error?.description == """
+          No fixture at \(file.path) for GET https://x.test/a (\(replayMode)).
+          To record it, run the test once against the real server with \
+          ENDPOINT_RECORD_MODE=missing, for example:
+            ENDPOINT_RECORD_MODE=missing swift test --filter <TestName>
+          then commit the new file. (Or pass mode: .recordMissing to ReplayClient while recording.)
+          """)
     }
-    #expect(error?.file == file.path)
-    #expect(error?.method == .get)
-    #expect(error?.url?.absoluteString == "https://x.test/a")
-    #expect(error?.mode == .replayOnly)
-    #expect(
-      error?.description == """
-        No fixture at \(file.path) for GET https://x.test/a (\(replayMode)).
-        To record it, run the test once against the real server with \
-        ENDPOINT_RECORD_MODE=missing, for example:
-          ENDPOINT_RECORD_MODE=missing swift test --filter <TestName>
-        then commit the new file. (Or pass mode: .recordMissing to ReplayClient while recording.)
-        """)
   }
 
   @Test func requestNotInFixture() async throws {
-    let file = temporaryFixture()
-    let recorder = ReplayClient(fixture: file, recordingWith: FixedClient(), environment: [:])
-    _ = try await recorder.send(request(.get, "https://x.test/rates?currency=USD"))
-    let replayer = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: ci)
-    let error = await expectFailure(.requestNotInFixture) {
-      try await replayer.send(request(.get, "https://x.test/rates?currency=EUR"))
+    try await withTemporaryFixture { file in
+      let recorder = ReplayClient(fixture: file, recordingWith: FixedClient(), environment: [:])
+      _ = try await recorder.send(request(.get, "https://x.test/rates?currency=USD"))
+      let replayer = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: ci)
+      let error = await expectFailure(.requestNotInFixture) {
+        try await replayer.send(request(.get, "https://x.test/rates?currency=EUR"))
+      }
+      #expect(error?.nearestRecordings == ["GET https://x.test/rates?currency=USD"])
+      #expect(error?.alreadyReplayed == 0)
+      #expect(error?.mode == .replayOnly)
+      #expect(
+        error?.description == """
+          GET https://x.test/rates?currency=EUR is not in the fixture \(file.path) (\(replayMode)).
+          Recorded requests with the same method and path:
+            GET https://x.test/rates?currency=USD
+          To record it and keep the other recordings, run the test against the real server with \
+          ENDPOINT_RECORD_MODE=new; to record the whole fixture again, with \
+          ENDPOINT_RECORD_MODE=all, for example:
+            ENDPOINT_RECORD_MODE=new swift test --filter <TestName>
+          """)
     }
-    #expect(error?.nearestRecordings == ["GET https://x.test/rates?currency=USD"])
-    #expect(error?.alreadyReplayed == 0)
-    #expect(error?.mode == .replayOnly)
-    #expect(
-      error?.description == """
-        GET https://x.test/rates?currency=EUR is not in the fixture \(file.path) (\(replayMode)).
-        Recorded requests with the same method and path:
-          GET https://x.test/rates?currency=USD
-        To record it and keep the other recordings, run the test against the real server with \
-        ENDPOINT_RECORD_MODE=new; to record the whole fixture again, with \
-        ENDPOINT_RECORD_MODE=all, for example:
-          ENDPOINT_RECORD_MODE=new swift test --filter <TestName>
-        """)
   }
 
   @Test func requestNotInFixtureAfterEveryRecordingWasReplayed() async throws {
-    let file = temporaryFixture()
-    let recorder = ReplayClient(fixture: file, recordingWith: FixedClient(), environment: [:])
-    _ = try await recorder.send(request(.get, "https://x.test/job"))
-    let replayer = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: ci)
-    _ = try await replayer.send(request(.get, "https://x.test/job"))
-    let error = await expectFailure(.requestNotInFixture) {
-      try await replayer.send(request(.get, "https://x.test/job"))
+    try await withTemporaryFixture { file in
+      let recorder = ReplayClient(fixture: file, recordingWith: FixedClient(), environment: [:])
+      _ = try await recorder.send(request(.get, "https://x.test/job"))
+      let replayer = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: ci)
+      _ = try await replayer.send(request(.get, "https://x.test/job"))
+      let error = await expectFailure(.requestNotInFixture) {
+        try await replayer.send(request(.get, "https://x.test/job"))
+      }
+      #expect(error?.alreadyReplayed == 1)
+      #expect(
+        error?.description.hasPrefix(
+          "GET https://x.test/job was recorded 1 time(s) in \(file.path) and every recording was "
+            + "already replayed; the test makes it more often than when it was recorded "
+            + "(\(replayMode)).\nRecorded requests with the same method and path:\n"
+            + "  GET https://x.test/job\nTo record it") == true)
     }
-    #expect(error?.alreadyReplayed == 1)
-    #expect(
-      error?.description.hasPrefix(
-        "GET https://x.test/job was recorded 1 time(s) in \(file.path) and every recording was "
-          + "already replayed; the test makes it more often than when it was recorded "
-          + "(\(replayMode)).\nRecorded requests with the same method and path:\n"
-          + "  GET https://x.test/job\nTo record it") == true)
   }
 
   @Test func invalidFixture() {
@@ -150,34 +153,37 @@ import Testing
         + "field; is it a fixture file?")
   }
 
-  @Test func invalidFixtureFileThatCannotBeReadCarriesTheReadError() {
-    let file = temporaryFixture()
-    let error = expectFailure(.invalidFixture) { try Fixture(contentsOf: file) }
-    #expect(error?.file == file.path)
-    #expect(error?.underlyingError != nil)
-    #expect(error?.reason?.hasPrefix("it could not be read: ") == true)
-    #expect(
-      error?.description.hasPrefix("The fixture \(file.path) cannot be used: it could not be read")
-        == true)
+  @Test func invalidFixtureFileThatCannotBeReadCarriesTheReadError() throws {
+    try withTemporaryFixture { file in
+      let error = expectFailure(.invalidFixture) { try Fixture(contentsOf: file) }
+      #expect(error?.file == file.path)
+      #expect(error?.underlyingError != nil)
+      #expect(error?.reason?.hasPrefix("it could not be read: ") == true)
+      #expect(
+        error?.description.hasPrefix(
+          "The fixture \(file.path) cannot be used: it could not be read")
+          == true)
+    }
   }
 
-  @Test func secretInFixture() async {
-    let file = temporaryFixture()
-    let client = ReplayClient(
-      fixture: file, recordingWith: FixedClient(body: "reg-secret-77"),
-      redaction: FixtureRedaction(secrets: ["reg-secret-77"]), environment: [:])
-    let error = await expectFailure(.secretInFixture) {
-      try await client.send(request(.get, "https://x.test/note"))
+  @Test func secretInFixture() async throws {
+    try await withTemporaryFixture { file in
+      let client = ReplayClient(
+        fixture: file, recordingWith: FixedClient(body: "reg-secret-77"),
+        redaction: FixtureRedaction(secrets: ["reg-secret-77"]), environment: [:])
+      let error = await expectFailure(.secretInFixture) {
+        try await client.send(request(.get, "https://x.test/note"))
+      }
+      #expect(error?.file == file.path)
+      #expect(error?.secretNumber == 1)
+      #expect(error?.secretForm == "as written")
+      #expect(error?.secretLocation == "interaction 1 response")
+      #expect(error?.secretDescription == "registered secret #1")
+      #expect(
+        error?.description == "Refusing to write \(file.path): registered secret #1 appears as "
+          + "written in interaction 1 response. Redact the header, query parameter or JSON key "
+          + "that carries it (FixtureRedaction(headers:queryParameters:jsonKeys:)).")
     }
-    #expect(error?.file == file.path)
-    #expect(error?.secretNumber == 1)
-    #expect(error?.secretForm == "as written")
-    #expect(error?.secretLocation == "interaction 1 response")
-    #expect(error?.secretDescription == "registered secret #1")
-    #expect(
-      error?.description == "Refusing to write \(file.path): registered secret #1 appears as "
-        + "written in interaction 1 response. Redact the header, query parameter or JSON key "
-        + "that carries it (FixtureRedaction(headers:queryParameters:jsonKeys:)).")
   }
 
   @Test func invalidRecordMode() {
@@ -193,20 +199,21 @@ import Testing
   }
 
   @Test func recordedFailure() async throws {
-    let file = temporaryFixture()
-    let server = StubClient()
-    server.on(.get, "/down").fail(with: Timeout())
-    let recorder = ReplayClient(fixture: file, recordingWith: server, environment: [:])
-    await #expect(throws: Timeout.self) {
-      try await recorder.send(request(.get, "https://x.test/down"))
+    try await withTemporaryFixture { file in
+      let server = StubClient()
+      server.on(.get, "/down").fail(with: Timeout())
+      let recorder = ReplayClient(fixture: file, recordingWith: server, environment: [:])
+      await #expect(throws: Timeout.self) {
+        try await recorder.send(request(.get, "https://x.test/down"))
+      }
+      let replayer = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: ci)
+      let error = await expectFailure(.recordedFailure) {
+        try await replayer.send(request(.get, "https://x.test/down"))
+      }
+      #expect(error?.recordedError == "Timeout()")
+      #expect(error?.method == .get)
+      #expect(error?.url?.absoluteString == "https://x.test/down")
+      #expect(error?.description == "Timeout()")
     }
-    let replayer = ReplayClient(fixture: file, recordingWith: NoNetworkClient(), environment: ci)
-    let error = await expectFailure(.recordedFailure) {
-      try await replayer.send(request(.get, "https://x.test/down"))
-    }
-    #expect(error?.recordedError == "Timeout()")
-    #expect(error?.method == .get)
-    #expect(error?.url?.absoluteString == "https://x.test/down")
-    #expect(error?.description == "Timeout()")
   }
 }

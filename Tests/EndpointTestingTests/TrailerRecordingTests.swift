@@ -105,36 +105,37 @@ private func streamedBody(trailers: @escaping @Sendable () -> HTTPFields) -> HTT
   }
 
   @Test func replayClientRecordsTrailersRedactedAndReplaysThem() async throws {
-    let file = temporaryFixture()
-    let transport = TrailerTransport(
-      responseTrailers: ["X-Sum": "ab", "Authorization": "Bearer sk-trailer-secret-123"])
-    let recorder = ReplayClient(fixture: file, recordingWith: transport, environment: [:])
-    var put = try request(.put, "https://x.test/upload")
-    put.body = streamedBody { ["X-Upload-Sum": "9f"] }
-    let (_, recorded) = try await recorder.send(put)
-    #expect(try await text(recorded) == "hello")
-    // The caller sees what the server sent; the fixture holds it redacted.
-    #expect(recorded.trailerFields?["Authorization"] == "Bearer sk-trailer-secret-123")
-    // The request was sent chunked with its trailers.
-    let received = transport.received.withVisibleLock { $0 }
-    #expect(String(decoding: received.body, as: UTF8.self) == "upload")
-    #expect(received.trailers?["X-Upload-Sum"] == "9f")
+    try await withTemporaryFixture { file in
+      let transport = TrailerTransport(
+        responseTrailers: ["X-Sum": "ab", "Authorization": "Bearer sk-trailer-secret-123"])
+      let recorder = ReplayClient(fixture: file, recordingWith: transport, environment: [:])
+      var put = try request(.put, "https://x.test/upload")
+      put.body = streamedBody { ["X-Upload-Sum": "9f"] }
+      let (_, recorded) = try await recorder.send(put)
+      #expect(try await text(recorded) == "hello")
+      // The caller sees what the server sent; the fixture holds it redacted.
+      #expect(recorded.trailerFields?["Authorization"] == "Bearer sk-trailer-secret-123")
+      // The request was sent chunked with its trailers.
+      let received = transport.received.withVisibleLock { $0 }
+      #expect(String(decoding: received.body, as: UTF8.self) == "upload")
+      #expect(received.trailers?["X-Upload-Sum"] == "9f")
 
-    let written = try String(contentsOf: file, encoding: .utf8)
-    #expect(written.contains(#"["X-Sum", "ab"]"#))
-    #expect(written.contains(#""trailers""#))
-    #expect(!written.contains("sk-trailer-secret-123"))
-    let fixture = try Fixture(contentsOf: file)
-    let trailers = try #require(fixture.interactions.first?.response?.trailerFields)
-    #expect(trailers["Authorization"] == HTTPFields.redactedValue)
+      let written = try String(contentsOf: file, encoding: .utf8)
+      #expect(written.contains(#"["X-Sum", "ab"]"#))
+      #expect(written.contains(#""trailers""#))
+      #expect(!written.contains("sk-trailer-secret-123"))
+      let fixture = try Fixture(contentsOf: file)
+      let trailers = try #require(fixture.interactions.first?.response?.trailerFields)
+      #expect(trailers["Authorization"] == HTTPFields.redactedValue)
 
-    let replayer = ReplayClient(
-      fixture: file, recordingWith: NoNetworkClient(), environment: ["CI": "true"])
-    var again = try request(.put, "https://x.test/upload")
-    again.body = HTTPBody("upload")
-    let (_, replayed) = try await replayer.send(again)
-    #expect(try await text(replayed) == "hello")
-    #expect(replayed.trailerFields?["X-Sum"] == "ab")
+      let replayer = ReplayClient(
+        fixture: file, recordingWith: NoNetworkClient(), environment: ["CI": "true"])
+      var again = try request(.put, "https://x.test/upload")
+      again.body = HTTPBody("upload")
+      let (_, replayed) = try await replayer.send(again)
+      #expect(try await text(replayed) == "hello")
+      #expect(replayed.trailerFields?["X-Sum"] == "ab")
+    }
   }
 
   @Test func aFixtureWithoutTrailersReplaysNone() async throws {
@@ -144,16 +145,17 @@ private func streamedBody(trailers: @escaping @Sendable () -> HTTPFields) -> HTT
         response: Fixture.Response(status: 200, body: Data("a".utf8))
       )
     ])
-    let file = temporaryFixture()
-    try FileManager.default.createDirectory(
-      at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try fixture.encoded().write(to: file)
-    #expect(!(try String(contentsOf: file, encoding: .utf8)).contains("trailers"))
-    let replayer = ReplayClient(
-      fixture: file, recordingWith: NoNetworkClient(), environment: ["CI": "true"])
-    let (_, body) = try await replayer.send(try request(.get, "https://x.test/a"))
-    #expect(try await text(body) == "a")
-    #expect(body.trailerFields == nil)
+    try await withTemporaryFixture { file in
+      try FileManager.default.createDirectory(
+        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try fixture.encoded().write(to: file)
+      #expect(!(try String(contentsOf: file, encoding: .utf8)).contains("trailers"))
+      let replayer = ReplayClient(
+        fixture: file, recordingWith: NoNetworkClient(), environment: ["CI": "true"])
+      let (_, body) = try await replayer.send(try request(.get, "https://x.test/a"))
+      #expect(try await text(body) == "a")
+      #expect(body.trailerFields == nil)
+    }
   }
 
   @Test func trailersThatAreNotPairsAreAClearFixtureError() throws {

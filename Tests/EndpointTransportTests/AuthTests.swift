@@ -3,7 +3,7 @@ import Testing
 
 @testable import EndpointTransport
 
-@Suite struct AuthTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct AuthTests {
   @Test(arguments: TransportUnderTest.allCases)
   func aChallengeReturnsThe401AtOnceWithItsHeaderAndBody(transport: TransportUnderTest) async throws
   {

@@ -4,7 +4,7 @@ import Testing
 @testable import EndpointTransport
 
 /// A streamed body must give exactly the length it declares, through either client.
-@Suite struct BodyLengthTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct BodyLengthTests {
   private struct Pieces: AsyncSequence, Sendable {
     typealias Element = Data
     let pieces: [Data]

@@ -14,7 +14,7 @@ private final class Offset: Sendable {
 
 /// ``CacheMiddleware`` over each real transport, against the fault server's `/cache`, which
 /// counts the requests that reach it.
-@Suite struct CacheWireTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct CacheWireTests {
   private struct Setup {
     let transport: AnyClient
     let cache: CacheMiddleware
@@ -191,17 +191,17 @@ private final class Offset: Sendable {
 
   @Test(arguments: TransportUnderTest.allCases)
   func theDiskStoreAnswersAfterARestart(under: TransportUnderTest) async throws {
-    let directory = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let first = try Setup(under, store: try DiskCacheStore(directory: directory))
-    let (_, stored) = try await first.send(.get, "cc=max-age%3D60")
-    let reopened = try DiskCacheStore(directory: directory)
-    let client = first.transport.with(CacheMiddleware(store: reopened))
-    let (response, body) = try await client.send(
-      HTTPRequest(method: .get, url: try first.url("cc=max-age%3D60")))
-    #expect(response.cacheStatus?.outcome == .hit)
-    #expect(try await body.collect() == stored)
-    #expect(try await first.counted().count == 1)
+    try await withTemporaryDirectory { directory in
+      let first = try Setup(under, store: try DiskCacheStore(directory: directory))
+      let (_, stored) = try await first.send(.get, "cc=max-age%3D60")
+      let reopened = try DiskCacheStore(directory: directory)
+      let client = first.transport.with(CacheMiddleware(store: reopened))
+      let (response, body) = try await client.send(
+        HTTPRequest(method: .get, url: try first.url("cc=max-age%3D60")))
+      #expect(response.cacheStatus?.outcome == .hit)
+      #expect(try await body.collect() == stored)
+      #expect(try await first.counted().count == 1)
+    }
   }
 
   @Test(arguments: TransportUnderTest.allCases)

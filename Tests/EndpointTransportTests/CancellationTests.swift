@@ -2,7 +2,7 @@ import EndpointTransport
 import Foundation
 import Testing
 
-@Suite struct CancellationTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct CancellationTests {
   @Test(arguments: TransportUnderTest.allCases)
   func cancellingTheTaskStopsAWaitingRequestWithCancellationError(transport: TransportUnderTest)
     async throws

@@ -7,7 +7,7 @@ import Testing
 
 /// Compressed response bodies: decoded the same way by both clients, and on curl a body cut
 /// short before the end of its compressed stream is an error.
-@Suite struct ContentDecodingTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct ContentDecodingTests {
   static let text = Data(
     (String(repeating: "endpoint gzip body ", count: 100_000 / 19 + 1).prefix(100_000)).utf8)
 

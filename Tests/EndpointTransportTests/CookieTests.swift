@@ -9,7 +9,7 @@ import Testing
 
 /// The URLSession client keeps a cookie jar per client, as URLSession does: cookies a response
 /// sets are sent with later requests to their domain, as its session configuration says.
-@Suite struct CookieTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct CookieTests {
   private func client(
     _ adjust: (URLSessionConfiguration) -> Void = { _ in }
   ) -> URLSessionHTTPClient {

@@ -4,7 +4,7 @@ import EndpointTransport
 import Foundation
 import Testing
 
-@Suite struct DefaultClientTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct DefaultClientTests {
   @Test func theDefaultClientIsCurlOnLinuxWhenLibcurlLoads() async throws {
     let client = DefaultHTTPClient.make(idleTimeout: .seconds(5))
     #if os(Linux)

@@ -9,7 +9,7 @@ import Testing
 /// Every failure a client can meet, sent through every client: the URLSession client, the curl
 /// client, `DefaultHTTPClient`, each of them behind middleware, and the stub client where the
 /// failure is one a test double meets too. Each throws the same type with the same kind.
-@Suite struct ErrorMatrixTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct ErrorMatrixTests {
   /// A client under test, as a user would make it.
   enum Client: String, CaseIterable, CustomStringConvertible {
     case urlSession, curl, defaultClient

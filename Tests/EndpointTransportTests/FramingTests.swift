@@ -3,7 +3,7 @@ import Testing
 
 @testable import EndpointTransport
 
-@Suite struct FramingTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct FramingTests {
   @Test(arguments: TransportUnderTest.allCases)
   func framingFieldsFromTheRequestNeverReachTheWire(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient()

@@ -28,11 +28,3 @@ func elapsed<T>(_ operation: () async throws -> T) async -> (Result<T, any Error
 func files(in directory: URL) throws -> [String] {
   try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
 }
-
-/// A fresh empty directory under the temporary directory.
-func makeTemporaryDirectory() throws -> URL {
-  let url = FileManager.default.temporaryDirectory
-    .appendingPathComponent("endpoint-transport-tests-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}

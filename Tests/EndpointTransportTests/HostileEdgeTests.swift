@@ -200,7 +200,7 @@ extension BoundedMemoryTests {
   }
 }
 
-@Suite struct DecodedSizeLimitTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct DecodedSizeLimitTests {
   @Test(arguments: TransportUnderTest.allCases)
   func theSizeLimitCountsDecodedBytes(transport: TransportUnderTest) async throws {
     let url = try TestServers.httpbin.adding("/gzip")

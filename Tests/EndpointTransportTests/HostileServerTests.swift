@@ -10,7 +10,7 @@ import Testing
 
 /// Answers that are not a valid HTTP response fail the request with an error named for what
 /// happened, on every transport; never a made-up 200.
-@Suite struct HostileServerTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct HostileServerTests {
   private func failureOf(_ transport: TransportUnderTest, _ path: String) async throws -> any Error
   {
     let client = try transport.makeClient(idleTimeout: .seconds(10))
@@ -85,7 +85,7 @@ import Testing
 
 /// What crashes Foundation's URLSession on Linux (see "The transport on Linux"), through curl:
 /// these never run against URLSession, which would end the test process.
-@Suite struct CurlOnlyHostileServerTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct CurlOnlyHostileServerTests {
   private func send(_ path: String) async throws -> (HTTPResponse, Data) {
     let client = try TransportUnderTest.curl.makeClient(idleTimeout: .seconds(10))
     let url = try TestServers.fault.adding(path)

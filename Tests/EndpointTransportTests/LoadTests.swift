@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `load(_:completion:)` (EndpointCore) over each real client, against real servers.
-@Suite struct LoadTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct LoadTests {
   @Test(arguments: TransportUnderTest.allCases)
   func completionReceivesTheParsedResource(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient()

@@ -2,7 +2,7 @@ import EndpointTransport
 import Foundation
 import Testing
 
-@Suite struct MetricsTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct MetricsTests {
   @Test(arguments: TransportUnderTest.allCases)
   func everyRequestReportsTimingsAndByteCounts(transport: TransportUnderTest) async throws {
     let recorded = Recorder<TransferMetrics>()
@@ -68,7 +68,7 @@ import Testing
 /// Which ``TransferMetrics`` fields each client fills: both report through the same observer
 /// shape (`@Sendable (TransferMetrics) -> Void`), and the SDK's own instants, counts and
 /// outcome on both; the connection phases only where the platform measures them.
-@Suite struct MetricsParityTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct MetricsParityTests {
   /// The names of the optional fields that hold a value.
   private func filled(_ metrics: TransferMetrics) -> Set<String> {
     var names: Set<String> = []

@@ -21,7 +21,7 @@ private final class Entries: Sendable {
 
 /// The built-in middleware over each real transport, against httpbin and the fault
 /// server.
-@Suite struct MiddlewareIntegrationTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct MiddlewareIntegrationTests {
   private func json(_ body: HTTPBody) async throws -> [String: Any] {
     let data = try await body.collect(upTo: 1 << 20)
     return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -25,7 +25,7 @@ private struct NumberedPage: Codable, Sendable {
 }
 
 /// Walking the fault server's paginated routes over both transports, through middleware.
-@Suite struct PaginationWireTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct PaginationWireTests {
   @Test(arguments: TransportUnderTest.allCases)
   func awkwardLinkFieldsLeadThroughEveryPage(transport: TransportUnderTest) async throws {
     let seen = Mutex<[String]>([])

@@ -4,7 +4,7 @@ import Testing
 /// The curl client's default proxy is none, whatever the environment says: a service's route
 /// never changes because `http_proxy` is set. Run in a child process, since the variables would
 /// reach every client of the test process.
-@Suite struct ProxyEnvironmentTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct ProxyEnvironmentTests {
   @Test func theCurlClientIgnoresProxyVariablesByDefault() async throws {
     let target = try TestServers.httpbin.adding("/get")
     // Nothing listens on port 9: a request sent through this proxy fails.

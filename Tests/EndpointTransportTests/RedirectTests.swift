@@ -3,7 +3,7 @@ import Testing
 
 @testable import EndpointTransport
 
-@Suite struct RedirectTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct RedirectTests {
   @Test(arguments: TransportUnderTest.allCases)
   func redirectsAreFollowedToTheFinalResponse(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient()
@@ -59,15 +59,15 @@ import Testing
   @Test(arguments: TransportUnderTest.allCases)
   func aFileBodyIsSentAgainAfterA307(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient()
-    let directory = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let file = directory.appendingPathComponent("body.txt")
-    try Data("from a file".utf8).write(to: file)
-    let url = try TestServers.httpbin.adding("/redirect-to?url=/anything&status_code=307")
-    let request = HTTPRequest(method: .put, url: url, body: try HTTPBody(contentsOf: file))
-    let (_, json) = try await sendForJSON(client, request)
-    #expect(json["method"] as? String == "PUT")
-    #expect(json["data"] as? String == "from a file")
+    try await withTemporaryDirectory { directory in
+      let file = directory.appendingPathComponent("body.txt")
+      try Data("from a file".utf8).write(to: file)
+      let url = try TestServers.httpbin.adding("/redirect-to?url=/anything&status_code=307")
+      let request = HTTPRequest(method: .put, url: url, body: try HTTPBody(contentsOf: file))
+      let (_, json) = try await sendForJSON(client, request)
+      #expect(json["method"] as? String == "PUT")
+      #expect(json["data"] as? String == "from a file")
+    }
   }
 
   @Test(arguments: TransportUnderTest.allCases)

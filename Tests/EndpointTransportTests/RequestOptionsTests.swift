@@ -11,7 +11,7 @@ import Testing
 
 /// Redirect policy, idle timeout and response size limit set per request, over the client's
 /// configuration, on both transports.
-@Suite struct RequestOptionsTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct RequestOptionsTests {
   @Test(arguments: TransportUnderTest.allCases)
   func aRequestLiftsTheClientsSizeLimit(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient(maximumResponseSize: 40)

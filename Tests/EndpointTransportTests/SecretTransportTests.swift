@@ -7,7 +7,7 @@ import Testing
 
 /// Secrets in a request's URL (user information, secret query values) reach neither the
 /// transports' errors nor their metrics, on either transport.
-@Suite struct SecretTransportTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct SecretTransportTests {
   /// `base` with user information and secret query values holding the word `canary`.
   static func secretURL(_ base: URL, _ path: String, query: String = "") throws -> URL {
     var components = try #require(URLComponents(url: base, resolvingAgainstBaseURL: false))

@@ -4,7 +4,7 @@ import Testing
 @testable import EndpointCurl
 @testable import EndpointTransport
 
-@Suite struct SendTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct SendTests {
   @Test(arguments: TransportUnderTest.allCases)
   func getReturnsStatusHeadersAndDecodedQuery(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient()

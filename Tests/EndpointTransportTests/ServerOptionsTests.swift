@@ -5,7 +5,7 @@ import Testing
 @testable import EndpointTransport
 
 /// The connect timeout on both clients, and public-key pinning where URLSession cannot do it.
-@Suite struct ServerOptionsTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct ServerOptionsTests {
   private func client(
     _ transport: TransportUnderTest,
     connectTimeout: Duration,

@@ -4,7 +4,7 @@ import Testing
 @testable import EndpointTransport
 
 /// Shutting a URLSession client down, as the curl client's `shutdown()` does.
-@Suite struct URLSessionShutdownTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct URLSessionShutdownTests {
   @Test func shuttingDownFailsRequestsInFlightAndLaterOnes() async throws {
     let client = URLSessionHTTPClient()
     let silent = try TestServers.fault.adding("/silent")

@@ -4,7 +4,7 @@ import Testing
 @testable import EndpointCurl
 @testable import EndpointTransport
 
-@Suite struct SizeLimitTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct SizeLimitTests {
   @Test(arguments: TransportUnderTest.allCases)
   func aDeclaredLengthPastTheLimitFailsBeforeTheBodyIsRead(transport: TransportUnderTest)
     async throws

@@ -3,7 +3,7 @@ import Testing
 
 @testable import EndpointTransport
 
-@Suite struct StreamingTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct StreamingTests {
   @Test(arguments: TransportUnderTest.allCases)
   func streamedJSONLinesArriveOneByOne(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient()

@@ -10,7 +10,7 @@ import Testing
 
 /// Both transports verify certificates by default: a server whose authority the system trust
 /// store does not know is refused, never talked to silently.
-@Suite struct TLSVerificationTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct TLSVerificationTests {
   @Test(arguments: TransportUnderTest.allCases)
   func aServerFromAnUnknownAuthorityIsRefused(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient()

@@ -36,7 +36,7 @@ private func wait(
   }
 }
 
-@Suite struct TimeoutSchedulerTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct TimeoutSchedulerTests {
   @Test func anEarlierCheckAddedLaterFiresFirst() async throws {
     let scheduler = TimeoutScheduler()
     let start = ContinuousClock.now

@@ -2,7 +2,7 @@ import EndpointTransport
 import Foundation
 import Testing
 
-@Suite struct TimeoutTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct TimeoutTests {
   @Test(arguments: TransportUnderTest.allCases)
   func idleTimeoutFiresWithSubSecondPrecisionOnASilentServer(transport: TransportUnderTest)
     async throws

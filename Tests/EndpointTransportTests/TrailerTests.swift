@@ -6,7 +6,7 @@ import Testing
 
 /// Response trailers: read by the curl client after the body ends; never by URLSession, which
 /// gives no access to them.
-@Suite struct TrailerTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct TrailerTests {
   @Test func curlReadsTheTrailerFieldsAfterTheBodyEnds() async throws {
     let client = try CurlHTTPClient()
     let url = try TestServers.fault.adding("/chunked-trailer")

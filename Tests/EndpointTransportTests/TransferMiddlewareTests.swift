@@ -9,7 +9,7 @@ import Testing
 
 /// Downloads and uploads through a transport wrapped in middleware reach the server with what
 /// the middleware added, on both clients.
-@Suite struct TransferMiddlewareTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct TransferMiddlewareTests {
   private func stamped(_ client: some HTTPTransferClient) -> some HTTPTransferClient {
     client.with(
       ClosureMiddleware { request, next in

@@ -3,81 +3,81 @@ import Testing
 
 @testable import EndpointTransport
 
-@Suite struct TransferTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct TransferTests {
   @Test(arguments: TransportUnderTest.allCases)
   func aLargeBodyIsDownloadedToTheDestinationWithProgress(transport: TransportUnderTest)
     async throws
   {
     let client = try transport.makeClient()
-    let directory = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let destination = directory.appendingPathComponent("large.bin")
-    let progress = Recorder<TransferProgress>()
-    let url = try TestServers.fault.adding("/large")
-    let response = try await client.download(
-      HTTPRequest(method: .get, url: url),
-      to: destination
-    ) { progress.append($0) }
-    #expect(response.status == 200)
-    let size = try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int
-    #expect(size == 52_428_800)
-    #expect(try files(in: directory) == ["large.bin"])
-    let reports = progress.values
-    #expect(reports.count > 1)
-    #expect(reports.last == TransferProgress(completed: 52_428_800, expected: 52_428_800))
-    #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.completed <= $1.completed })
+    try await withTemporaryDirectory { directory in
+      let destination = directory.appendingPathComponent("large.bin")
+      let progress = Recorder<TransferProgress>()
+      let url = try TestServers.fault.adding("/large")
+      let response = try await client.download(
+        HTTPRequest(method: .get, url: url),
+        to: destination
+      ) { progress.append($0) }
+      #expect(response.status == 200)
+      let size = try FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int
+      #expect(size == 52_428_800)
+      #expect(try files(in: directory) == ["large.bin"])
+      let reports = progress.values
+      #expect(reports.count > 1)
+      #expect(reports.last == TransferProgress(completed: 52_428_800, expected: 52_428_800))
+      #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.completed <= $1.completed })
+    }
   }
 
   @Test(arguments: TransportUnderTest.allCases)
   func aDownloadReplacesAnExistingFile(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient()
-    let directory = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let destination = directory.appendingPathComponent("file.bin")
-    try Data("old".utf8).write(to: destination)
-    let url = try TestServers.fault.adding("/large?bytes=1000")
-    try await client.download(HTTPRequest(method: .get, url: url), to: destination)
-    #expect(try Data(contentsOf: destination).count == 1000)
+    try await withTemporaryDirectory { directory in
+      let destination = directory.appendingPathComponent("file.bin")
+      try Data("old".utf8).write(to: destination)
+      let url = try TestServers.fault.adding("/large?bytes=1000")
+      try await client.download(HTTPRequest(method: .get, url: url), to: destination)
+      #expect(try Data(contentsOf: destination).count == 1000)
+    }
   }
 
   @Test(arguments: TransportUnderTest.allCases)
   func aCancelledDownloadLeavesNoFileBehind(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient()
-    let directory = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let destination = directory.appendingPathComponent("cancelled.bin")
-    let url = try TestServers.fault.adding("/stall?after=500000")
-    let started = Recorder<TransferProgress>()
-    let task = Task {
-      try await client.download(HTTPRequest(method: .get, url: url), to: destination) {
-        started.append($0)
+    try await withTemporaryDirectory { directory in
+      let destination = directory.appendingPathComponent("cancelled.bin")
+      let url = try TestServers.fault.adding("/stall?after=500000")
+      let started = Recorder<TransferProgress>()
+      let task = Task {
+        try await client.download(HTTPRequest(method: .get, url: url), to: destination) {
+          started.append($0)
+        }
       }
+      while started.values.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+      task.cancel()
+      await #expect(throws: CancellationError.self) { try await task.value }
+      #expect(try files(in: directory).isEmpty)
     }
-    while started.values.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-    task.cancel()
-    await #expect(throws: CancellationError.self) { try await task.value }
-    #expect(try files(in: directory).isEmpty)
   }
 
   @Test(arguments: TransportUnderTest.allCases)
   func aFailedDownloadLeavesNoFileBehind(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient(idleTimeout: .milliseconds(300))
-    let directory = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let destination = directory.appendingPathComponent("stalled.bin")
-    let url = try TestServers.fault.adding("/stall?after=100000")
-    let idle = await #expect(throws: TransportFailure.self) {
-      try await client.download(HTTPRequest(method: .get, url: url), to: destination)
+    try await withTemporaryDirectory { directory in
+      let destination = directory.appendingPathComponent("stalled.bin")
+      let url = try TestServers.fault.adding("/stall?after=100000")
+      let idle = await #expect(throws: TransportFailure.self) {
+        try await client.download(HTTPRequest(method: .get, url: url), to: destination)
+      }
+      #expect(idle?.kind == .idleTimeout)
+      let truncated = try TestServers.fault.adding("/truncated")
+      // The default idle timeout here: a busy machine may take longer than 0.3 s to answer.
+      let patient = try transport.makeClient()
+      let error = await failure {
+        try await patient.download(HTTPRequest(method: .get, url: truncated), to: destination)
+      }
+      transport.expectConnectionFailure(try #require(error), url: truncated)
+      #expect(try files(in: directory).isEmpty)
     }
-    #expect(idle?.kind == .idleTimeout)
-    let truncated = try TestServers.fault.adding("/truncated")
-    // The default idle timeout here: a busy machine may take longer than 0.3 s to answer.
-    let patient = try transport.makeClient()
-    let error = await failure {
-      try await patient.download(HTTPRequest(method: .get, url: truncated), to: destination)
-    }
-    transport.expectConnectionFailure(try #require(error), url: truncated)
-    #expect(try files(in: directory).isEmpty)
   }
 
   @Test(arguments: TransportUnderTest.allCases)
@@ -85,29 +85,30 @@ import Testing
     async throws
   {
     let client = try transport.makeClient()
-    let directory = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let destination = directory.appendingPathComponent("missing.bin")
-    let endpoint = Endpoint(.get, url: try TestServers.httpbin.adding("/status/404"), parser: .data)
-    let error = try await #require(throws: UnexpectedResponse.self) {
-      try await client.download(endpoint, to: destination)
+    try await withTemporaryDirectory { directory in
+      let destination = directory.appendingPathComponent("missing.bin")
+      let endpoint = Endpoint(
+        .get, url: try TestServers.httpbin.adding("/status/404"), parser: .data)
+      let error = try await #require(throws: UnexpectedResponse.self) {
+        try await client.download(endpoint, to: destination)
+      }
+      #expect(error.status == 404)
+      #expect(try files(in: directory).isEmpty)
     }
-    #expect(error.status == 404)
-    #expect(try files(in: directory).isEmpty)
   }
 
   @Test(arguments: TransportUnderTest.allCases)
   func aDownloadPastTheMaximumSizeIsAbortedAndRemoved(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient(maximumResponseSize: 10_000_000)
-    let directory = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let destination = directory.appendingPathComponent("too-large.bin")
-    let url = try TestServers.fault.adding("/large")
-    let failure = await #expect(throws: TransportFailure.self) {
-      try await client.download(HTTPRequest(method: .get, url: url), to: destination)
+    try await withTemporaryDirectory { directory in
+      let destination = directory.appendingPathComponent("too-large.bin")
+      let url = try TestServers.fault.adding("/large")
+      let failure = await #expect(throws: TransportFailure.self) {
+        try await client.download(HTTPRequest(method: .get, url: url), to: destination)
+      }
+      #expect(failure?.kind == .responseTooLarge)
+      #expect(try files(in: directory).isEmpty)
     }
-    #expect(failure?.kind == .responseTooLarge)
-    #expect(try files(in: directory).isEmpty)
   }
 
   @Test(arguments: TransportUnderTest.allCases)
@@ -115,16 +116,16 @@ import Testing
     async throws
   {
     let client = try transport.makeClient()
-    let directory = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let destination = directory.appendingPathComponent("missing/file.bin")
-    let url = try TestServers.fault.adding("/large?bytes=1000")
-    let error = try await #require(throws: TransportFailure.self) {
-      try await client.download(HTTPRequest(method: .get, url: url), to: destination)
+    try await withTemporaryDirectory { directory in
+      let destination = directory.appendingPathComponent("missing/file.bin")
+      let url = try TestServers.fault.adding("/large?bytes=1000")
+      let error = try await #require(throws: TransportFailure.self) {
+        try await client.download(HTTPRequest(method: .get, url: url), to: destination)
+      }
+      #expect(error.kind == .downloadFile)
+      #expect(error.fileURL == destination)
+      #expect(try files(in: directory).isEmpty)
     }
-    #expect(error.kind == .downloadFile)
-    #expect(error.fileURL == destination)
-    #expect(try files(in: directory).isEmpty)
   }
 
   @Test(arguments: TransportUnderTest.allCases)
@@ -144,22 +145,22 @@ import Testing
   @Test(arguments: TransportUnderTest.allCases)
   func anUploadFromAFileIsSentFromDisk(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient()
-    let directory = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let file = directory.appendingPathComponent("upload.bin")
-    let payload = Data((0..<500_000).map { UInt8($0 % 253) })
-    try payload.write(to: file)
-    let progress = Recorder<TransferProgress>()
-    let endpoint = Endpoint(
-      .put,
-      url: try TestServers.fault.adding("/echo"),
-      payload: try .file(file),
-      parser: .data
-    )
-    let echo = try jsonObject(try await client.upload(endpoint) { progress.append($0) })
-    #expect(echo["method"] as? String == "PUT")
-    #expect(try echoedBody(echo) == payload)
-    #expect(progress.values.last?.completed == 500_000)
+    try await withTemporaryDirectory { directory in
+      let file = directory.appendingPathComponent("upload.bin")
+      let payload = Data((0..<500_000).map { UInt8($0 % 253) })
+      try payload.write(to: file)
+      let progress = Recorder<TransferProgress>()
+      let endpoint = Endpoint(
+        .put,
+        url: try TestServers.fault.adding("/echo"),
+        payload: try .file(file),
+        parser: .data
+      )
+      let echo = try jsonObject(try await client.upload(endpoint) { progress.append($0) })
+      #expect(echo["method"] as? String == "PUT")
+      #expect(try echoedBody(echo) == payload)
+      #expect(progress.values.last?.completed == 500_000)
+    }
   }
 
   @Test(arguments: TransportUnderTest.allCases)

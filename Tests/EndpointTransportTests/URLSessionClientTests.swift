@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// `URLSession` as an `HTTPClient`: the seeds' one-liner, on the SDK's safe path.
-@Suite struct URLSessionClientTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct URLSessionClientTests {
   @Test func sharedSessionCallsAnEndpoint() async throws {
     let endpoint = Endpoint(
       .get,

@@ -3,7 +3,7 @@ import Testing
 
 /// Scenarios that once wedged every task of the process or crashed it, run in a child process
 /// (`TransportProbe`) with a time bound: a regression fails the test instead of the test run.
-@Suite struct WedgeTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct WedgeTests {
   /// Two tasks at a time read one chunk of an endless body and drop it, 20 times: done in
   /// seconds, with flat memory. Foundation's work queue is then busy receiving for transfers
   /// whose cancellation waits for a gap in it; the client waits for it on its own threads, so

@@ -200,7 +200,7 @@ struct H2Parity {
 /// negotiates HTTP/2 too, and its header list for every case below is the curl client's plus
 /// `accept-language: en`, with `content-length` for the stream of unknown length.
 // Its cases one at a time: each makes three clients.
-@Suite(.serialized) struct WireHTTP2ParityTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers, .serialized) struct WireHTTP2ParityTests {
   enum Case: String, CaseIterable, Sendable {
     case mixedCaseFields, duplicateFields, emptyValue, callerCookie, percentEncodedQuery
     case postMemory, postFile, streamKnownLength, streamUnknownLength, head, customMethod

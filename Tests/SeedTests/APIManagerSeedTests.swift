@@ -128,7 +128,7 @@ struct Echo: Codable, Sendable {
   var form: [String: String]?
 }
 
-@Suite struct APIManagerSeedTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct APIManagerSeedTests {
   @Test func sketchGetAndPostRunAsWritten() async throws {
     let manager = APIManager(baseUrl: try TestServers.httpbin.absoluteString)
     let got: Echo = try await manager.callSketchGet(

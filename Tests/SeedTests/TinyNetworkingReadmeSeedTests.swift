@@ -52,7 +52,7 @@ extension Endpoint where A == PNGImage {
   }
 }
 
-@Suite struct TinyNetworkingReadmeSeedTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct TinyNetworkingReadmeSeedTests {
   @Test func userEndpointLoadsWithACallbackAndWithAsyncAwait() async throws {
     let server = try TestServers.httpbin
     func userInfo(login: String) -> Endpoint<User> {
