@@ -27,7 +27,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     }
   }
   invariant(lines == expected.lines, "lines \(lines) != model \(expected.lines)")
-  invariant(tooLong == expected.tooLong, "LineTooLong: \(tooLong), model: \(expected.tooLong)")
+  invariant(tooLong == expected.tooLong, "lineTooLong: \(tooLong), model: \(expected.tooLong)")
   for line in lines {
     invariant(line.utf8.count <= max(limit, 0) * 3, "a line past the limit: \(line.utf8.count)")
     invariant(!line.utf8.contains(0x0A) && !line.utf8.contains(0x0D), "a line ending kept")

@@ -17,7 +17,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   let chunked = events(chunkedBody(bytes, sizes: sizes), limit: limit)
   let whole = events(chunkedBody(bytes, sizes: []), limit: limit)
   invariant(chunked.events == whole.events, "chunking changed the events")
-  invariant(chunked.tooLong == whole.tooLong, "chunking changed LineTooLong")
+  invariant(chunked.tooLong == whole.tooLong, "chunking changed where the line limit was passed")
   for event in chunked.events {
     invariant(event.data.utf8.count <= limit, "data past the limit: \(event.data.utf8.count)")
     invariant(!event.data.utf8.contains(0x0D), "CR in data")
