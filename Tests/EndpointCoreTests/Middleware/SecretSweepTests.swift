@@ -78,7 +78,7 @@ enum SecretForms {
         InvalidRequest.invalidURL(url.absoluteString, reason: "test", method: .get, url: url)
       ),
       (
-        "TooManyRedirects",
+        "TransportFailure",
         TransportFailure.tooManyRedirects(method: .get, limit: 1, chain: [url, url])
       ),
       (
