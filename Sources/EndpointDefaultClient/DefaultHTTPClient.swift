@@ -85,74 +85,56 @@ public struct DefaultHTTPClient: TransferPerforming, Sendable {
     maximumResponseSize: Int? = nil,
     metricsObserver: (@Sendable (TransferMetrics) -> Void)? = nil
   ) -> DefaultHTTPClient {
-    let settings = Settings(
-      idleTimeout: idleTimeout, deadline: deadline, redirectPolicy: redirectPolicy,
-      maximumResponseSize: maximumResponseSize, metricsObserver: metricsObserver)
+    let session = {
+      URLSessionHTTPClient(
+        configuration: .init(
+          idleTimeout: idleTimeout,
+          deadline: deadline,
+          redirectPolicy: redirectPolicy,
+          maximumResponseSize: maximumResponseSize,
+          metricsObserver: metricsObserver
+        )
+      )
+    }
     #if os(Linux)
-      return choosing(
-        curl: Result { () throws(TransportFailure) in try settings.curlClient() },
-        settings: settings)
+      let curl = Result { () throws(TransportFailure) -> CurlHTTPClient in
+        do {
+          return try CurlHTTPClient(
+            configuration: .init(
+              idleTimeout: idleTimeout,
+              deadline: deadline,
+              redirectPolicy: redirectPolicy,
+              maximumResponseSize: maximumResponseSize,
+              metricsObserver: metricsObserver
+            )
+          )
+        } catch let failure as TransportFailure {
+          throw failure
+        } catch {
+          throw TransportFailure(
+            .libraryUnavailable, message: "the curl client could not be made: \(error)",
+            isTransient: false, underlyingError: error)
+        }
+      }
+      return choosing(curl: curl, session: session)
     #else
-      return choosing(curl: nil, settings: settings)
+      return choosing(curl: nil, session: session)
     #endif
   }
 
-  /// The settings every transport shares, as ``make(idleTimeout:deadline:redirectPolicy:maximumResponseSize:metricsObserver:)`` takes them.
-  package struct Settings: Sendable {
-    var idleTimeout: Duration? = .seconds(60)
-    var deadline: Duration?
-    var redirectPolicy: RedirectPolicy = .followDefault
-    var maximumResponseSize: Int?
-    var metricsObserver: (@Sendable (TransferMetrics) -> Void)?
-
-    package init(
-      idleTimeout: Duration? = .seconds(60), deadline: Duration? = nil,
-      redirectPolicy: RedirectPolicy = .followDefault, maximumResponseSize: Int? = nil,
-      metricsObserver: (@Sendable (TransferMetrics) -> Void)? = nil
-    ) {
-      self.idleTimeout = idleTimeout
-      self.deadline = deadline
-      self.redirectPolicy = redirectPolicy
-      self.maximumResponseSize = maximumResponseSize
-      self.metricsObserver = metricsObserver
-    }
-
-    func curlClient() throws(TransportFailure) -> CurlHTTPClient {
-      do {
-        return try CurlHTTPClient(
-          configuration: .init(
-            idleTimeout: idleTimeout, deadline: deadline, redirectPolicy: redirectPolicy,
-            maximumResponseSize: maximumResponseSize, metricsObserver: metricsObserver))
-      } catch let failure as TransportFailure {
-        throw failure
-      } catch {
-        throw TransportFailure(
-          .libraryUnavailable, message: "the curl client could not be made: \(error)",
-          isTransient: false, underlyingError: error)
-      }
-    }
-  }
-
-  /// The client for `curl`'s outcome: curl when it was made, URLSession otherwise, with the
-  /// reason curl was not used.
+  /// The client for `curl`'s outcome: curl when it was made, otherwise the client `session`
+  /// makes, with the reason curl was not used.
   package static func choosing(
-    curl: Result<CurlHTTPClient, TransportFailure>?, settings: Settings
+    curl: Result<CurlHTTPClient, TransportFailure>?, session: () -> URLSessionHTTPClient
   ) -> DefaultHTTPClient {
-    if case .success(let client) = curl {
-      return DefaultHTTPClient(transport: .curl, base: client, fallbackReason: nil)
+    switch curl {
+    case .success(let client):
+      DefaultHTTPClient(transport: .curl, base: client, fallbackReason: nil)
+    case .failure(let failure):
+      DefaultHTTPClient(transport: .urlSession, base: session(), fallbackReason: failure)
+    case nil:
+      DefaultHTTPClient(transport: .urlSession, base: session(), fallbackReason: nil)
     }
-    let session = URLSessionHTTPClient(
-      configuration: .init(
-        idleTimeout: settings.idleTimeout,
-        deadline: settings.deadline,
-        redirectPolicy: settings.redirectPolicy,
-        maximumResponseSize: settings.maximumResponseSize,
-        metricsObserver: settings.metricsObserver
-      )
-    )
-    var reason: TransportFailure?
-    if case .failure(let failure) = curl { reason = failure }
-    return DefaultHTTPClient(transport: .urlSession, base: session, fallbackReason: reason)
   }
 
   private init(

@@ -29,7 +29,8 @@ import Testing
     let missing = TransportFailure(
       .libraryUnavailable, message: "libcurl is unavailable: cannot load libcurl.so.4",
       isTransient: false)
-    let client = DefaultHTTPClient.choosing(curl: .failure(missing), settings: .init())
+    let client = DefaultHTTPClient.choosing(
+      curl: .failure(missing), session: { URLSessionHTTPClient() })
     #expect(client.transport == .urlSession)
     #expect(client.base is URLSessionHTTPClient)
     #expect(client.fallbackReason == missing)

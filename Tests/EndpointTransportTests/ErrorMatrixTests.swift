@@ -73,6 +73,15 @@ import Testing
     }
   }
 
+  /// The error of a GET of `url` through a client that is shut down afterwards.
+  private func failureOfGet(
+    _ url: URL, through made: (client: any HTTPClient, shutdown: @Sendable () async -> Void)
+  ) async -> (any Error)? {
+    let error = await failure(of: HTTPRequest(method: .get, url: url), through: made.client)
+    await made.shutdown()
+    return error
+  }
+
   private func expect(
     _ error: (any Error)?, is kind: TransportFailure.Kind, _ client: Client,
     sourceLocation: SourceLocation = #_sourceLocation
@@ -87,59 +96,51 @@ import Testing
 
   @Test(arguments: Client.allCases)
   func aRefusedConnection(client: Client) async throws {
-    let (made, shutdown) = try client.make()
     let url = try #require(URL(string: "http://127.0.0.1:9/refused"))
-    let error = await failure(of: HTTPRequest(method: .get, url: url), through: made)
+    let error = await failureOfGet(url, through: try client.make())
     expect(error, is: .cannotConnect, client)
     #expect((error as? TransportFailure)?.isTransient == true)
     #expect((error as? TransportFailure)?.url == url)
-    await shutdown()
   }
 
   @Test(arguments: Client.allCases)
   func aServerThatNeverAnswers(client: Client) async throws {
-    let (made, shutdown) = try client.make(idleTimeout: .milliseconds(500))
-    let url = try TestServers.fault.adding("/silent")
-    let error = await failure(of: HTTPRequest(method: .get, url: url), through: made)
+    let error = await failureOfGet(
+      try TestServers.fault.adding("/silent"),
+      through: try client.make(idleTimeout: .milliseconds(500)))
     expect(error, is: .idleTimeout, client)
     #expect((error as? TransportFailure)?.timeout == .milliseconds(500))
-    await shutdown()
   }
 
   @Test(arguments: Client.allCases)
   func aBodyThatOutlastsTheDeadline(client: Client) async throws {
-    let (made, shutdown) = try client.make(idleTimeout: .seconds(10), deadline: .seconds(1))
-    let url = try TestServers.fault.adding("/slow-body?chunks=50&interval_ms=200")
-    let error = await failure(of: HTTPRequest(method: .get, url: url), through: made)
+    let error = await failureOfGet(
+      try TestServers.fault.adding("/slow-body?chunks=50&interval_ms=200"),
+      through: try client.make(idleTimeout: .seconds(10), deadline: .seconds(1)))
     expect(error, is: .deadlineExceeded, client)
-    await shutdown()
   }
 
   @Test(arguments: Client.allCases)
   func aBodyOverTheSizeLimit(client: Client) async throws {
-    let (made, shutdown) = try client.make(maximumResponseSize: 1000)
-    let url = try TestServers.fault.adding("/large?bytes=100000")
-    let error = await failure(of: HTTPRequest(method: .get, url: url), through: made)
+    let error = await failureOfGet(
+      try TestServers.fault.adding("/large?bytes=100000"),
+      through: try client.make(maximumResponseSize: 1000))
     expect(error, is: .responseTooLarge, client)
-    await shutdown()
   }
 
   @Test(arguments: Client.allCases)
   func anUnreadableStatusLine(client: Client) async throws {
-    let (made, shutdown) = try client.make()
-    let url = try TestServers.fault.adding("/bad-status")
-    let error = await failure(of: HTTPRequest(method: .get, url: url), through: made)
+    let error = await failureOfGet(
+      try TestServers.fault.adding("/bad-status"), through: try client.make())
     expect(error, is: .malformedResponse, client)
-    await shutdown()
   }
 
   @Test(arguments: Client.allCases)
   func moreRedirectsThanAllowed(client: Client) async throws {
-    let (made, shutdown) = try client.make(redirects: .follow(upTo: 1))
-    let url = try TestServers.fault.adding("/redirect-chain?hops=3")
-    let error = await failure(of: HTTPRequest(method: .get, url: url), through: made)
+    let error = await failureOfGet(
+      try TestServers.fault.adding("/redirect-chain?hops=3"),
+      through: try client.make(redirects: .follow(upTo: 1)))
     expect(error, is: .tooManyRedirects, client)
-    await shutdown()
   }
 
   @Test(arguments: Client.allCases)

@@ -90,29 +90,31 @@ public struct TransportFailure: Error, Hashable, Sendable, CustomStringConvertib
   public let isTransient: Bool
   /// The transport's own code for the failure: libcurl's `CURLcode` on the curl client,
   /// `URLError.Code.rawValue` on the URLSession client; `nil` when the SDK found the problem.
-  public let code: Int?
+  public var code: Int? { details.code }
   /// The error underneath, such as the `URLError` of the URLSession client.
   public let underlyingError: (any Error)?
   /// The time limit that fired: the idle, connect or deadline timeout.
-  public let timeout: Duration?
+  public var timeout: Duration? { details.timeout }
   /// How long the transfer had been silent (``Kind/idleTimeout``) or running
   /// (``Kind/deadlineExceeded``) when it was stopped.
-  public let elapsed: Duration?
+  public var elapsed: Duration? { details.elapsed }
   /// The size limit that was exceeded, in bytes, or the most redirects allowed.
-  public let limit: Int?
+  public var limit: Int? { details.limit }
   /// The bytes received (``Kind/responseTooLarge``) or produced by a request body
   /// (``Kind/bodyLengthMismatch``) when the transfer was stopped.
-  public let byteCount: Int64?
+  public var byteCount: Int64? { details.byteCount }
   /// The length a request body declared (``Kind/bodyLengthMismatch``).
-  public let declaredLength: Int64?
+  public var declaredLength: Int64? { details.declaredLength }
   /// The URLs of a redirect chain, the request's first: every URL visited
   /// (``Kind/tooManyRedirects``), or the request and the redirect's target
   /// (``Kind/redirectBodyNotReplayable``).
-  public let redirects: [URL]
+  public var redirects: [URL] { details.redirects }
   /// The file concerned: a download's destination, or the file of a request body.
-  public let fileURL: URL?
+  public var fileURL: URL? { details.fileURL }
   /// The sentence after the request, with every credential already hidden.
   private let message: String
+  /// What the kind carries besides the request.
+  private let details: Details
 
   /// Creates a failure, for a client or test double of your own.
   ///
@@ -134,7 +136,7 @@ public struct TransportFailure: Error, Hashable, Sendable, CustomStringConvertib
   ) {
     self.init(
       kind, method: method, url: url, message: Redaction.standard.apply(toText: message),
-      isTransient: isTransient ?? Self.transientKinds.contains(kind),
+      isTransient: isTransient ?? kind.isTransientByDefault,
       underlyingError: underlyingError, details: Details())
   }
 
@@ -187,14 +189,7 @@ public struct TransportFailure: Error, Hashable, Sendable, CustomStringConvertib
     self.message = message
     self.isTransient = isTransient
     self.underlyingError = underlyingError
-    code = details.code
-    timeout = details.timeout
-    elapsed = details.elapsed
-    limit = details.limit
-    byteCount = details.byteCount
-    declaredLength = details.declaredLength
-    redirects = details.redirects
-    fileURL = details.fileURL
+    self.details = details
   }
 
   /// A sentence naming the request (credentials in its URL redacted) and what failed.
@@ -210,7 +205,7 @@ extension TransportFailure {
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.kind == rhs.kind && lhs.method == rhs.method && lhs.url == rhs.url
       && lhs.message == rhs.message && lhs.isTransient == rhs.isTransient
-      && lhs.particulars == rhs.particulars
+      && lhs.details == rhs.details
   }
 
   /// Hashes what ``==(_:_:)`` compares.
@@ -219,13 +214,7 @@ extension TransportFailure {
     hasher.combine(method)
     hasher.combine(url)
     hasher.combine(message)
-    hasher.combine(particulars)
-  }
-
-  private var particulars: Details {
-    Details(
-      code: code, timeout: timeout, elapsed: elapsed, limit: limit, byteCount: byteCount,
-      declaredLength: declaredLength, redirects: redirects, fileURL: fileURL)
+    hasher.combine(details)
   }
 }
 
