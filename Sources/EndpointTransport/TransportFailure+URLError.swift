@@ -20,9 +20,11 @@ extension TransportFailure {
       message += ": " + Redaction.standard.apply(toText: detail)
     }
     let kind = Self.kind(of: code, message: message)
+    // A lost connection behind `.unknown` is worth another attempt, as on the curl client.
+    let transient = Self.isTransient(code) || (code == .unknown && kind == .connectionLost)
     return TransportFailure(
       kind, method: method, url: url, message: message,
-      isTransient: Self.isTransient(code), underlyingError: error,
+      isTransient: transient, underlyingError: error,
       details: .init(code: code.rawValue))
   }
 
@@ -36,11 +38,19 @@ extension TransportFailure {
       .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot,
       .clientCertificateRejected, .clientCertificateRequired:
       return .tls
-    case .unknown where message.contains("SSL") || message.contains("certificate"):
-      // URLSession on Linux reports every TLS failure as `.unknown`, with libcurl's message.
-      return .tls
+    case .unknown: return kind(ofLibcurlMessage: message)
     default: return .other
     }
+  }
+
+  /// URLSession on Linux runs on libcurl and reports most of its failures as `.unknown`, with
+  /// libcurl's message; the message's words say which kind the curl client reports for it.
+  private static func kind(ofLibcurlMessage message: String) -> Kind {
+    let tls = ["SSL", "certificate"]
+    let lost = ["transfer closed with", "Recv failure", "Connection reset", "Empty reply"]
+    if tls.contains(where: message.contains) { return .tls }
+    if lost.contains(where: message.contains) { return .connectionLost }
+    return .other
   }
 
   private static func isTransient(_ code: URLError.Code) -> Bool {

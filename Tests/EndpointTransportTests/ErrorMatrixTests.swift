@@ -144,6 +144,28 @@ import Testing
   }
 
   @Test(arguments: Client.allCases)
+  func aConnectionResetBeforeAnyAnswer(client: Client) async throws {
+    let error = await failureOfGet(
+      try TestServers.fault.adding("/reset"), through: try client.make())
+    expect(error, is: .connectionLost, client)
+  }
+
+  @Test(arguments: Client.allCases)
+  func aBodyCutShortOfItsContentLength(client: Client) async throws {
+    let error = await failureOfGet(
+      try TestServers.fault.adding("/truncated"), through: try client.make())
+    expect(error, is: .connectionLost, client)
+  }
+
+  @Test(arguments: Client.allCases)
+  func aServerFromAnUnknownAuthority(client: Client) async throws {
+    let error = await failureOfGet(
+      try TestServers.https.adding("/get"), through: try client.make())
+    expect(error, is: .tls, client)
+    #expect((error as? TransportFailure)?.isTransient == false)
+  }
+
+  @Test(arguments: Client.allCases)
   func aRequestBodyShorterThanItsDeclaredLength(client: Client) async throws {
     let (made, shutdown) = try client.make()
     let url = try TestServers.fault.adding("/echo")
