@@ -57,6 +57,12 @@ let package = Package(
       dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointCurl"],
       path: "Benchmarks/TransportBenchmarks"
     ),
+    // What a request to a server that never answers costs in CPU (scripts/bench-silent-cpu.sh).
+    .executableTarget(
+      name: "SilentServerCPU",
+      dependencies: ["EndpointCore", "EndpointTransport", "EndpointCurl"],
+      path: "Benchmarks/SilentServerCPU"
+    ),
     // Run by the transport tests as a child process: wedges and crashes fail a test, not the run.
     .executableTarget(
       name: "TransportProbe",
@@ -86,6 +92,13 @@ let package = Package(
     .testTarget(
       name: "SeedTests",
       dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointTestSupport"]
+    ),
+    // Stand-ins for the packages whose types share the SDK's names, and the documented way of
+    // using both in one app (ARCHITECTURE.md, "Names in the ecosystem").
+    .target(name: "Namesakes", path: "Tests/Namesakes"),
+    .testTarget(
+      name: "EcosystemNamesTests",
+      dependencies: ["EndpointCore", "EndpointTesting", "Namesakes"]
     ),
     .testTarget(
       name: "EndpointTestingTests",

@@ -12,8 +12,8 @@
 # With --build it runs scripts/docs.sh first (the other arguments are its build flags).
 # Installs Debian's `chromium` package with apt-get when no Chromium is found.
 #
-# Not part of scripts/test.sh: it takes about a minute (a few seconds a page) on top of the docs
-# build.
+# A stage of scripts/test.sh, after the docs stage has exported the site: about a minute (a few
+# seconds a page).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -29,6 +29,9 @@
 # 6. doc samples   scripts/check-doc-samples.sh: every Swift sample of the articles and README
 #                  type-checks against the built modules
 # 7. docs          scripts/docs.sh: DocC with --warnings-as-errors
+# 7b. docs in a browser scripts/docs-check.sh: the exported site in headless Chromium (installs
+#                  Debian's chromium with apt-get if needed): no blank page, console error,
+#                  overflowing code block or sidebar without a guide
 # 8. fuzz smoke    scripts/fuzz.sh 4: every libFuzzer target of Fuzz/ for 4 s from its seeds
 #                  (the instrumented build is kept in .build/fuzz); any crash fails
 #
@@ -263,6 +266,7 @@ stage "linkage" scripts/check-linkage.sh "${BUILD_FLAGS[@]}"
 stage "curl constants" scripts/check-curl-constants.sh
 stage "doc samples" scripts/check-doc-samples.sh "${BUILD_FLAGS[@]}"
 stage "docs" scripts/docs.sh "${BUILD_FLAGS[@]}"
+stage "docs in a browser" scripts/docs-check.sh
 stage "fuzz smoke" scripts/fuzz.sh 4
 
 summary
