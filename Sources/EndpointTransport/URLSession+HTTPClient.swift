@@ -58,17 +58,18 @@ extension URLSession: HTTPClient {
       if let file = body.temporaryFile { try? FileManager.default.removeItem(at: file) }
       throw InvalidRequest.unsupported(method: request.method, url: request.url, reason: reason)
     }
+    let deadline = deadlineWithinScope(request.timeout)
     let call = CompletionCall(
       method: request.method,
       url: request.url,
       fields: request.headerFields,
-      deadline: request.timeout
+      deadline: deadline
     )
     defer {
       if let file = body.temporaryFile { try? FileManager.default.removeItem(at: file) }
     }
     var urlRequest = hop.urlRequest(timeoutInterval: configuration.timeoutIntervalForRequest)
-    if let timeout = request.timeout {
+    if let timeout = deadline {
       // URLSession's own timer must not fire first: it rounds down to whole seconds on Linux.
       urlRequest.timeoutInterval = max(
         urlRequest.timeoutInterval,

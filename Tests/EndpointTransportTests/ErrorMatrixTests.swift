@@ -121,6 +121,31 @@ import Testing
   }
 
   @Test(arguments: Client.allCases)
+  func aBodyThatOutlastsARequestDeadlineScope(client: Client) async throws {
+    let made = try client.make(idleTimeout: .seconds(10), deadline: .seconds(30))
+    let request = HTTPRequest(
+      method: .get, url: try TestServers.fault.adding("/slow-body?chunks=50&interval_ms=200"),
+      timeout: .seconds(30))
+    let error = await withRequestDeadline(after: .seconds(1)) {
+      await failure(of: request, through: made.client)
+    }
+    await made.shutdown()
+    expect(error, is: .deadlineExceeded, client)
+    #expect(((error as? TransportFailure)?.timeout ?? .zero) <= .seconds(1))
+  }
+
+  @Test(arguments: Client.allCases)
+  func aRequestStartedAfterTheScopesEnd(client: Client) async throws {
+    let url = try TestServers.fault.adding("/slow-body?chunks=50&interval_ms=200")
+    let made = try client.make(idleTimeout: .seconds(10))
+    let error = await withRequestDeadline(after: .zero) {
+      await failure(of: HTTPRequest(method: .get, url: url), through: made.client)
+    }
+    await made.shutdown()
+    expect(error, is: .deadlineExceeded, client)
+  }
+
+  @Test(arguments: Client.allCases)
   func aBodyOverTheSizeLimit(client: Client) async throws {
     let error = await failureOfGet(
       try TestServers.fault.adding("/large?bytes=100000"),

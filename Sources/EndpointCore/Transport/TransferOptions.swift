@@ -60,7 +60,7 @@ package struct TransferOptions: Sendable {
     let redirectPolicy = request.options.redirectPolicy(client: clientRedirectPolicy)
     self.init(
       idleTimeout: request.options.idleTimeout(client: clientIdleTimeout),
-      deadline: request.timeout ?? clientDeadline,
+      deadline: deadlineWithinScope(request.timeout ?? clientDeadline),
       redirectLimit: redirectPolicy.limit,
       credentialFieldNames: redirectPolicy.credentialFieldNames,
       maximumResponseSize: request.options.maximumResponseSize(client: clientMaximumResponseSize),
