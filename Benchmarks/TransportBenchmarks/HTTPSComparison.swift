@@ -27,7 +27,7 @@ func tlsClient(connections: Int, ca: String) throws -> CurlHTTPClient {
   var configuration = CurlHTTPClient.Configuration()
   configuration.maximumConnectionsPerHost = connections
   configuration.maximumIdleConnections = max(128, connections)
-  configuration.tls = .init(caBundlePath: ca, minimumVersion: .tls13)
+  configuration.tls = .init(caBundlePath: ca, requiresTLS13: true)
   return try CurlHTTPClient(configuration: configuration)
 }
 

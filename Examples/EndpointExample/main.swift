@@ -47,6 +47,6 @@ case .fake:
   exit(await runTour(client: FakeBackend.client(), api: FakeBackend.baseURL, options: options))
 case .server(let url):
   let client = DefaultHTTPClient.make()
-  print("Endpoint tour over \(client.transport) (DefaultHTTPClient) against \(url).")
+  print("Endpoint tour over \(type(of: client.base)) (DefaultHTTPClient) against \(url).")
   exit(await runTour(client: client, api: url, options: options))
 }

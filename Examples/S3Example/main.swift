@@ -58,5 +58,5 @@ if options.useURLSession {
   exit(await run(over: URLSessionHTTPClient(), named: "URLSessionHTTPClient"))
 } else {
   let client = DefaultHTTPClient.make()
-  exit(await run(over: client, named: "\(client.transport) (DefaultHTTPClient)"))
+  exit(await run(over: client, named: "\(type(of: client.base)) (DefaultHTTPClient)"))
 }

@@ -10,7 +10,7 @@ extension CurlHTTPClient {
   /// var configuration = CurlHTTPClient.Configuration()
   /// configuration.tls = .init(
   ///   caBundlePath: "/etc/my-service/ca.pem",
-  ///   minimumVersion: .tls13
+  ///   requiresTLS13: true
   /// )
   /// ```
   ///
@@ -33,8 +33,8 @@ extension CurlHTTPClient {
     /// A PEM file of trusted certificate authorities used instead of the system's trust store;
     /// `nil` (the default) for the system's.
     public var caBundlePath: String?
-    /// The oldest TLS version accepted. Defaults to ``Version/tls12``.
-    public var minimumVersion: Version
+    /// Whether only TLS 1.3 is accepted; `false` (the default) accepts TLS 1.2 and 1.3.
+    public var requiresTLS13: Bool
     /// The certificate and key the client presents when a server asks for one (mutual TLS);
     /// `nil` (the default) for none.
     public var clientCertificate: ClientCertificate?
@@ -51,27 +51,19 @@ extension CurlHTTPClient {
     ///
     /// - Parameters:
     ///   - caBundlePath: a PEM file of trusted authorities, or `nil` for the system's.
-    ///   - minimumVersion: the oldest TLS version accepted.
+    ///   - requiresTLS13: whether only TLS 1.3 is accepted; `false` for TLS 1.2 and 1.3.
     ///   - clientCertificate: the certificate and key presented for mutual TLS, or `nil`.
     ///   - pinnedPublicKeys: the public keys a server may present; empty for any.
     public init(
       caBundlePath: String? = nil,
-      minimumVersion: Version = .tls12,
+      requiresTLS13: Bool = false,
       clientCertificate: ClientCertificate? = nil,
       pinnedPublicKeys: [PublicKeyPin] = []
     ) {
       self.caBundlePath = caBundlePath
-      self.minimumVersion = minimumVersion
+      self.requiresTLS13 = requiresTLS13
       self.clientCertificate = clientCertificate
       self.pinnedPublicKeys = pinnedPublicKeys
-    }
-
-    /// A TLS protocol version.
-    public enum Version: Sendable, Hashable, CaseIterable {
-      /// TLS 1.2.
-      case tls12
-      /// TLS 1.3.
-      case tls13
     }
   }
 }

@@ -137,11 +137,7 @@ extension CurlTransfer {
     let tls = loop.settings.tls
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_SSL_VERIFYPEER, 1)
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_SSL_VERIFYHOST, 2)
-    let version =
-      switch tls.minimumVersion {
-      case .tls12: CCURL_SSLVERSION_TLSv1_2
-      case .tls13: CCURL_SSLVERSION_TLSv1_3
-      }
+    let version = tls.requiresTLS13 ? CCURL_SSLVERSION_TLSv1_3 : CCURL_SSLVERSION_TLSv1_2
     _ = ccurl_easy_setopt_long(easy, CCURLOPT_SSLVERSION, CLong(version))
     if let path = tls.caBundlePath {
       _ = ccurl_easy_setopt_string(easy, CCURLOPT_CAINFO, path)

@@ -25,7 +25,7 @@ import EndpointTransport
 /// that client directly instead.
 ///
 /// On Linux, when libcurl cannot be loaded the client falls back to URLSession and says so:
-/// ``fallbackReason`` holds why, and ``transport`` is ``Transport/urlSession``.
+/// ``fallbackReason`` holds why, and ``base`` is a ``EndpointTransport/URLSessionHTTPClient``.
 ///
 /// ```swift
 /// let client = DefaultHTTPClient.make()
@@ -35,30 +35,17 @@ import EndpointTransport
 /// defer { Task { await client.shutdown() } }
 /// ```
 public struct DefaultHTTPClient: TransferPerforming, Sendable {
-  /// A transport the package offers.
-  public enum Transport: String, Sendable, Hashable, CustomStringConvertible {
-    /// ``EndpointTransport/URLSessionHTTPClient``.
-    case urlSession
-    /// ``EndpointCurl/CurlHTTPClient``.
-    case curl
-
-    /// The transport's client type, as a name.
-    public var description: String {
-      switch self {
-      case .urlSession: "URLSessionHTTPClient"
-      case .curl: "CurlHTTPClient"
-      }
-    }
-  }
-
-  /// The transport this client sends through.
-  public let transport: Transport
   /// Why the client sends through URLSession on Linux: libcurl could not be loaded (a
   /// ``EndpointCore/TransportFailure`` of kind ``EndpointCore/TransportFailure/Kind/libraryUnavailable``).
   /// `nil` when the client sends through the platform's preferred transport.
   public let fallbackReason: TransportFailure?
   /// The client requests go to: a ``EndpointCurl/CurlHTTPClient`` or a
   /// ``EndpointTransport/URLSessionHTTPClient``.
+  ///
+  /// ```swift
+  /// let usesCurl = client.base is CurlHTTPClient
+  /// print(type(of: client.base))  // CurlHTTPClient on Linux when libcurl loads
+  /// ```
   public var base: any HTTPTransferClient { performer }
   /// ``base``, as the transfer operation every transport performs.
   private let performer: any TransferPerforming
@@ -76,7 +63,7 @@ public struct DefaultHTTPClient: TransferPerforming, Sendable {
   ///     ``EndpointCore/TransportFailure/Kind/responseTooLarge``); `nil` for no limit.
   ///   - metricsObserver: called once per request with its ``EndpointCore/TransferMetrics``.
   /// - Returns: a client sending through ``EndpointCurl/CurlHTTPClient`` on Linux when libcurl
-  ///   loads, otherwise through ``EndpointTransport/URLSessionHTTPClient``; ``transport`` says
+  ///   loads, otherwise through ``EndpointTransport/URLSessionHTTPClient``; ``base`` says
   ///   which, and ``fallbackReason`` why curl was not used.
   public static func make(
     idleTimeout: Duration? = .seconds(60),
@@ -129,18 +116,15 @@ public struct DefaultHTTPClient: TransferPerforming, Sendable {
   ) -> DefaultHTTPClient {
     switch curl {
     case .success(let client):
-      DefaultHTTPClient(transport: .curl, base: client, fallbackReason: nil)
+      DefaultHTTPClient(base: client, fallbackReason: nil)
     case .failure(let failure):
-      DefaultHTTPClient(transport: .urlSession, base: session(), fallbackReason: failure)
+      DefaultHTTPClient(base: session(), fallbackReason: failure)
     case nil:
-      DefaultHTTPClient(transport: .urlSession, base: session(), fallbackReason: nil)
+      DefaultHTTPClient(base: session(), fallbackReason: nil)
     }
   }
 
-  private init(
-    transport: Transport, base: any TransferPerforming, fallbackReason: TransportFailure?
-  ) {
-    self.transport = transport
+  private init(base: any TransferPerforming, fallbackReason: TransportFailure?) {
     self.performer = base
     self.fallbackReason = fallbackReason
   }

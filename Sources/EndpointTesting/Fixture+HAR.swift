@@ -6,11 +6,11 @@ extension Fixture {
   ///
   /// Base64 response content (`"encoding": "base64"`) is decoded; an entry whose response status
   /// is 0 (no response) becomes an interaction with an error. Redact secrets before replaying
-  /// a HAR from a browser: see ``FixtureRedaction``.
+  /// a HAR from a browser: see ``redacted(by:)``.
   ///
   /// - Throws: ``TestDoubleFailure`` of kind ``TestDoubleFailure/Kind/invalidFixture`` naming
   ///   the entry and what is wrong with it.
-  public init(har data: Data) throws(TestDoubleFailure) {
+  init(har data: Data) throws(TestDoubleFailure) {
     func fail(_ reason: String) -> TestDoubleFailure {
       .invalidFixture(file: nil, reason: "HAR: \(reason)")
     }
@@ -90,7 +90,7 @@ extension Fixture {
   ///
   /// Binary bodies are base64 (`"encoding": "base64"` on responses, `"_encoding"` on requests,
   /// as HAR has no field for it).
-  public func har() -> Data {
+  func har() -> Data {
     let entries = interactions.map { interaction -> JSONTree in
       let request = interaction.request
       let query = (URLComponents(url: request.url, resolvingAgainstBaseURL: true)?.queryItems ?? [])

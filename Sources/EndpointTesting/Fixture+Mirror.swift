@@ -7,7 +7,7 @@
 extension Fixture.Request: CustomReflectable {
   /// The method, the URL and the fields with their credentials hidden, and the body as a bounded
   /// preview with its secrets hidden, for `dump(_:)` and LLDB's `po`.
-  public var customMirror: Mirror {
+  var customMirror: Mirror {
     Mirror(
       self, method: method, url: url,
       [
@@ -20,7 +20,7 @@ extension Fixture.Request: CustomReflectable {
 extension Fixture.Response: CustomReflectable {
   /// The status, the fields and trailer fields with their credentials hidden, and the body as a
   /// bounded preview with its secrets hidden, for `dump(_:)` and LLDB's `po`.
-  public var customMirror: Mirror {
+  var customMirror: Mirror {
     Mirror(
       self,
       children: [
@@ -36,7 +36,7 @@ extension Fixture.Response: CustomReflectable {
 extension Fixture.Interaction: CustomReflectable {
   /// The request, the response and the error's text with its secrets hidden, for `dump(_:)` and
   /// LLDB's `po`.
-  public var customMirror: Mirror {
+  var customMirror: Mirror {
     Mirror(
       self,
       children: [

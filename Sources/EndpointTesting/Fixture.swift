@@ -2,6 +2,9 @@ import Foundation
 
 /// The recorded interactions of one test: what ``ReplayClient`` reads and writes.
 ///
+/// Users read one through ``ReplayClient/exchanges(inFixture:)``,
+/// ``ReplayClient/har(ofFixture:)`` and ``ReplayClient/fixture(fromHAR:redaction:)``.
+///
 /// On disk it is one pretty-printed JSON file with sorted keys and a format version. Bodies are
 /// stored inline: JSON as JSON, text as text, anything else as base64, so a fixture reads and
 /// diffs well:
@@ -29,20 +32,20 @@ import Foundation
 ///   "version": 1
 /// }
 /// ```
-public struct Fixture: Sendable {
+struct Fixture: Sendable {
   /// A recorded request.
-  public struct Request: Sendable, Hashable {
+  struct Request: Sendable, Hashable {
     /// The method.
-    public var method: HTTPMethod
+    var method: HTTPMethod
     /// The full URL, with redacted query values.
-    public var url: URL
+    var url: URL
     /// The header fields, with redacted values.
-    public var headerFields: HTTPFields
+    var headerFields: HTTPFields
     /// The body (empty when there was none).
-    public var body: Data
+    var body: Data
 
     /// Creates a recorded request.
-    public init(
+    init(
       method: HTTPMethod, url: URL, headerFields: HTTPFields = HTTPFields(), body: Data = Data()
     ) {
       self.method = method
@@ -53,16 +56,16 @@ public struct Fixture: Sendable {
   }
 
   /// A recorded response.
-  public struct Response: Sendable, Hashable {
+  struct Response: Sendable, Hashable {
     /// The status code.
-    public var status: Int
+    var status: Int
     /// The header fields, with redacted values.
-    public var headerFields: HTTPFields
+    var headerFields: HTTPFields
     /// The body (empty when there was none).
-    public var body: Data
+    var body: Data
     /// The trailer fields that followed the body, with redacted values; `nil` when there were
     /// none (or the transport does not read them).
-    public var trailerFields: HTTPFields?
+    var trailerFields: HTTPFields?
 
     /// Creates a recorded response.
     ///
@@ -71,7 +74,7 @@ public struct Fixture: Sendable {
     ///   - headerFields: the header fields.
     ///   - body: the body.
     ///   - trailerFields: the trailer fields that followed the body, if any.
-    public init(
+    init(
       status: Int,
       headerFields: HTTPFields = HTTPFields(),
       body: Data = Data(),
@@ -85,16 +88,16 @@ public struct Fixture: Sendable {
   }
 
   /// A request and what came back: a response, or the description of the error the client threw.
-  public struct Interaction: Sendable, Hashable {
+  struct Interaction: Sendable, Hashable {
     /// The request.
-    public var request: Request
+    var request: Request
     /// The response, or `nil` when the client threw.
-    public var response: Response?
+    var response: Response?
     /// The error's description when the client threw.
-    public var error: String?
+    var error: String?
 
     /// Creates an interaction.
-    public init(request: Request, response: Response?, error: String? = nil) {
+    init(request: Request, response: Response?, error: String? = nil) {
       self.request = request
       self.response = response
       self.error = error
@@ -102,13 +105,13 @@ public struct Fixture: Sendable {
   }
 
   /// The fixture format this version of the library writes.
-  public static let formatVersion = 1
+  static let formatVersion = 1
 
   /// The interactions, in the order they happened.
-  public var interactions: [Interaction]
+  var interactions: [Interaction]
 
   /// Creates a fixture.
-  public init(interactions: [Interaction] = []) {
+  init(interactions: [Interaction] = []) {
     self.interactions = interactions
   }
 
@@ -116,7 +119,7 @@ public struct Fixture: Sendable {
   ///
   /// - Throws: ``TestDoubleFailure`` of kind ``TestDoubleFailure/Kind/invalidFixture`` naming
   ///   the file and what is wrong with it.
-  public init(contentsOf file: URL) throws(TestDoubleFailure) {
+  init(contentsOf file: URL) throws(TestDoubleFailure) {
     let data: Data
     do {
       data = try Data(contentsOf: file)
@@ -131,7 +134,7 @@ public struct Fixture: Sendable {
   ///
   /// - Throws: ``TestDoubleFailure`` of kind ``TestDoubleFailure/Kind/invalidFixture`` saying
   ///   what is wrong with it.
-  public init(data: Data) throws(TestDoubleFailure) {
+  init(data: Data) throws(TestDoubleFailure) {
     try self.init(data: data, file: nil)
   }
 
@@ -164,12 +167,22 @@ public struct Fixture: Sendable {
   }
 
   /// The fixture as pretty-printed JSON with sorted keys, ending with a newline.
-  public func encoded() -> Data {
+  func encoded() -> Data {
     let root = JSONTree.object([
       ("format", .string("endpoint-fixture")),
       ("version", .number("\(Fixture.formatVersion)")),
       ("interactions", .array(interactions.map(FixtureCoding.tree(for:)))),
     ])
     return Data((root.formatted() + "\n").utf8)
+  }
+}
+
+extension Fixture {
+  /// The fixture with every interaction redacted as a ``ReplayClient`` redacts what it records,
+  /// such as a HAR file saved by a browser.
+  ///
+  /// - Parameter redaction: what is redacted: ``EndpointCore/Redaction/standard`` by default.
+  func redacted(by redaction: Redaction = .standard) -> Fixture {
+    FixtureRedaction(redaction: redaction).redact(self)
   }
 }

@@ -1,18 +1,7 @@
 import Foundation
 
-/// What a ``ReplayClient`` removes before anything reaches a fixture file, and the secrets it
-/// makes sure are gone.
-///
-/// Everything the SDK's one rule for secrets hides (``EndpointCore/Redaction/standard``, the
-/// same rule logs, `curl` renderings and errors use) is redacted by default, in requests and
-/// responses: credential header fields (`Authorization`, `Cookie`, `X-Api-Key`, `X-Session-Id`,
-/// `X-CSRF-Token`, …), secret query items and form and multipart fields (`access_token`,
-/// `api_key`, `code`, …), the values of secret JSON keys at any depth (`password`,
-/// `access_token`, `client_secret`, any key containing `token`, `secret` or `password`; JSON
-/// is recognised by its content), URL user information, the URLs of `Location` fields, JSON Web
-/// Tokens and `Bearer` credentials; gzip-compressed bodies are read decompressed. Error texts
-/// are redacted too. Name more headers, query parameters and JSON keys; their values become
-/// `<redacted>`, and replay matches them whatever their value.
+/// What a ``ReplayClient`` removes before anything reaches a fixture file (its
+/// ``ReplayClient/redaction``), and the secrets it makes sure are gone.
 ///
 /// Before writing, the fixture is checked: it is not written
 /// (``TestDoubleFailure/Kind/secretInFixture``) if a registered secret, a value that looks like a
@@ -20,62 +9,22 @@ import Foundation
 /// earlier in the same recording still appears anywhere — as written, JSON-escaped,
 /// percent-encoded or base64, in bodies decompressed and with JSON `\u` escapes decoded, and in
 /// error texts.
-///
-/// ```swift
-/// let redaction = FixtureRedaction(
-///   headers: ["X-Shop-Key"],
-///   queryParameters: ["sig"],
-///   jsonKeys: ["pin"],
-///   secrets: [ProcessInfo.processInfo.environment["API_TOKEN"] ?? ""]
-/// )
-/// ```
-public struct FixtureRedaction: Sendable, Hashable {
-  /// Header fields redacted besides the ones ``rule`` hides, in any case.
-  public var headers: Set<String>
-  /// Query parameters (and form and multipart fields) redacted besides the ones ``rule``
-  /// hides.
-  public var queryParameters: Set<String>
-  /// JSON object keys whose values are redacted besides the ones ``rule`` hides, at any
-  /// depth, ignoring case.
-  public var jsonKeys: Set<String>
+struct FixtureRedaction: Sendable, Hashable {
+  /// What is hidden in fixtures.
+  let redaction: Redaction
   /// Secret values that must never appear in a fixture; empty strings are ignored.
-  public var secrets: [String]
-  /// The rule the names above are added to: ``EndpointCore/Redaction/standard`` by default.
-  /// Pass `Redaction.standard.allowing([...])` to keep a name the rule would hide.
-  public var rule: Redaction
+  let secrets: [String]
 
-  /// Creates a redaction policy on top of the SDK's rule for secrets.
-  ///
-  /// - Parameters:
-  ///   - headers: more header fields to redact.
-  ///   - queryParameters: more query parameters, form and multipart fields to redact.
-  ///   - jsonKeys: more JSON keys to redact, at any depth.
-  ///   - secrets: values that must never be written.
-  ///   - rule: the rule to add the names to; ``EndpointCore/Redaction/standard`` by default.
-  public init(
-    headers: Set<String> = [],
-    queryParameters: Set<String> = [],
-    jsonKeys: Set<String> = [],
-    secrets: [String] = [],
-    rule: Redaction = .standard
-  ) {
-    self.headers = headers
-    self.queryParameters = queryParameters
-    self.jsonKeys = jsonKeys
+  init(redaction: Redaction = .standard, secrets: [String] = []) {
+    self.redaction = redaction
     self.secrets = secrets
-    self.rule = rule
-  }
-
-  /// The rule with the names of this policy added: what is hidden in fixtures.
-  public var redaction: Redaction {
-    rule.adding(headerNames: headers, queryParameterNames: queryParameters, jsonKeys: jsonKeys)
   }
 
   /// Query values in fixture URLs: `<redacted>`, percent-encoded so the URL stays valid.
   private static let urlReplacement = "%3Credacted%3E"
 
   /// A fixture with every interaction redacted, such as a HAR file saved by a browser.
-  public func redact(_ fixture: Fixture) -> Fixture {
+  func redact(_ fixture: Fixture) -> Fixture {
     var removed: [String] = []
     return Fixture(
       interactions: fixture.interactions.map { interaction in
@@ -284,17 +233,14 @@ extension JSONTree {
 }
 
 extension FixtureRedaction: CustomReflectable {
-  /// The names and the rule, and how many registered ``secrets`` there are, never their
-  /// values, for `dump(_:)` and LLDB's `po`.
-  public var customMirror: Mirror {
+  /// The rule, and how many registered ``secrets`` there are, never their values, for
+  /// `dump(_:)` and LLDB's `po`.
+  var customMirror: Mirror {
     Mirror(
       self,
       children: [
-        "headers": headers,
-        "queryParameters": queryParameters,
-        "jsonKeys": jsonKeys,
+        "redaction": redaction,
         "secrets": "\(secrets.count) registered, values hidden",
-        "rule": rule,
       ],
       displayStyle: .struct)
   }

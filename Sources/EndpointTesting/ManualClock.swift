@@ -1,7 +1,8 @@
 import Synchronization
 
 /// A clock that moves only when the test says so: sleepers wait until ``advance(by:)`` passes
-/// their deadline.
+/// their deadline, or, made with `sleepsImmediately: true`, return at once and move the time
+/// forward by the time slept.
 ///
 /// Use it to test what happens while a response is delayed, such as a timeout or a loading
 /// state:
@@ -15,10 +16,18 @@ import Synchronization
 /// clock.advance(by: .seconds(5))      // … and answers
 /// let (response, _) = try await call.value
 /// ```
+///
+/// Or let delayed responses keep their order and their recorded time without making the test
+/// wait:
+///
+/// ```swift
+/// let clock = ManualClock(sleepsImmediately: true)
+/// let stub = StubClient(clock: clock)
+/// stub.on(.get, "/slow").reply(.status(200).delayed(by: .seconds(30)))
+/// _ = try await stub.send(request)     // returns at once
+/// #expect(clock.elapsed == .seconds(30))
+/// ```
 public struct ManualClock: Clock, Sendable {
-  /// A point in this clock's time: the time elapsed since it was created.
-  public typealias Instant = ImmediateClock.Instant
-
   private struct Sleeper {
     let id: Int
     let deadline: Duration
@@ -38,12 +47,25 @@ public struct ManualClock: Clock, Sendable {
   }
 
   private let storage = Storage()
+  /// The instant the clock was created; its time is measured from there.
+  private let start = ContinuousClock.now
+  /// Whether a sleep moves the time to its deadline and returns at once.
+  private let sleepsImmediately: Bool
 
   /// Creates a clock at time zero.
-  public init() {}
+  ///
+  /// - Parameter sleepsImmediately: whether a sleep returns at once, moving the time forward to
+  ///   its deadline, instead of waiting for ``advance(by:)``; `false` by default.
+  public init(sleepsImmediately: Bool = false) {
+    self.sleepsImmediately = sleepsImmediately
+  }
 
-  /// The current instant.
-  public var now: Instant { Instant(offset: storage.state.withVisibleLock { $0.now }) }
+  /// The current instant: the clock's start plus ``elapsed``.
+  public var now: ContinuousClock.Instant { start.advanced(by: elapsed) }
+
+  /// How far the clock has moved since it was created, by ``advance(by:)`` and by sleeps that
+  /// return at once.
+  public var elapsed: Duration { storage.state.withVisibleLock { $0.now } }
 
   /// The smallest step: one nanosecond.
   public var minimumResolution: Duration { .nanoseconds(1) }
@@ -51,10 +73,20 @@ public struct ManualClock: Clock, Sendable {
   /// How many tasks are sleeping on this clock.
   public var sleeperCount: Int { storage.state.withVisibleLock { $0.sleepers.count } }
 
-  /// Suspends until the clock is advanced to `deadline`.
+  /// Suspends until the clock is advanced to `deadline`, or, when the clock sleeps
+  /// immediately, moves the time to `deadline` (if later) and returns at once.
   ///
   /// - Throws: `CancellationError` if the task is cancelled first.
-  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+  public func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration? = nil)
+    async throws
+  {
+    let deadline = start.duration(to: deadline)
+    if sleepsImmediately {
+      try Task.checkCancellation()
+      move { $0 = max($0, deadline) }
+      await Task.yield()
+      return
+    }
     let id = storage.state.withVisibleLock { state in
       state.nextID += 1
       return state.nextID
@@ -67,9 +99,8 @@ public struct ManualClock: Clock, Sendable {
           if state.cancelledBeforeStart.remove(id) != nil {
             return (.failure(CancellationError()), [])
           }
-          if deadline.offset <= state.now { return (.success(()), []) }
-          state.sleepers.append(
-            Sleeper(id: id, deadline: deadline.offset, continuation: continuation))
+          if deadline <= state.now { return (.success(()), []) }
+          state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
           return (nil, Self.readyWaiters(&state))
         }
         if let resume { continuation.resume(with: resume) }
@@ -89,8 +120,13 @@ public struct ManualClock: Clock, Sendable {
 
   /// Moves the time forward by `duration`, waking every sleeper whose deadline has come.
   public func advance(by duration: Duration) {
+    move { $0 += duration }
+  }
+
+  /// Changes the time with `change`, waking every sleeper whose deadline has come.
+  private func move(_ change: (inout Duration) -> Void) {
     let due = storage.state.withVisibleLock { state -> [Sleeper] in
-      state.now += duration
+      change(&state.now)
       let now = state.now
       let due = state.sleepers.filter { $0.deadline <= now }
       state.sleepers.removeAll { $0.deadline <= now }

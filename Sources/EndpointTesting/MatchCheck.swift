@@ -1,20 +1,20 @@
 /// One part of a stub rule checked against a request, such as its method or its query.
 ///
-/// A ``TestDoubleFailure`` of kind ``TestDoubleFailure/Kind/noMatchingStub`` lists them for the
+/// A ``TestDoubleFailure`` of kind ``TestDoubleFailure/Kind/noMatchingStub`` shows them for the
 /// nearest rules: `✓ method ✓ path ✗ query: expected currency=USD, got currency=EUR`.
-public struct MatchCheck: Sendable, Hashable, CustomStringConvertible {
+struct MatchCheck: Sendable, Hashable, CustomStringConvertible {
   /// The part checked: `method`, `origin`, `path`, `query`, `header X-Name`, `body`, `times` or a
   /// custom predicate's description.
-  public let part: String
+  let part: String
   /// Whether the request satisfied it.
-  public let passed: Bool
+  let passed: Bool
   /// What the rule expects (empty when it passed).
-  public let expected: String
+  let expected: String
   /// What the request had (empty when it passed).
-  public let actual: String
+  let actual: String
 
   /// Creates a check result.
-  public init(part: String, passed: Bool, expected: String = "", actual: String = "") {
+  init(part: String, passed: Bool, expected: String = "", actual: String = "") {
     self.part = part
     self.passed = passed
     self.expected = expected
@@ -30,7 +30,7 @@ public struct MatchCheck: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// `✓ part`, or `✗ part: expected …, got …`.
-  public var description: String {
+  var description: String {
     if passed { return "✓ \(part)" }
     if expected.isEmpty { return "✗ \(part): \(actual)" }
     return "✗ \(part): expected \(expected), got \(actual)"

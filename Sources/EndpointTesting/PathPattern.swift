@@ -4,7 +4,7 @@ import Foundation
 /// and required query items.
 ///
 /// A string literal is an exact path, or a template when it contains `{name}` placeholders; each
-/// placeholder matches one path segment and its value is in ``StubbedRequest/pathParameters``.
+/// placeholder matches one path segment and its value is in ``RecordedRequest/pathParameters``.
 /// A literal may start with an origin (`https://api.example.com/users`) to match the host too,
 /// and end with a query (`/rates?currency=USD`) whose items the request must contain.
 ///

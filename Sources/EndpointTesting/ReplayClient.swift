@@ -5,8 +5,9 @@ import Synchronization
 /// without the network.
 ///
 /// The ``RecordMode`` says when it uses the network; by default it replays only under CI and
-/// records a missing fixture elsewhere. Secrets are redacted before anything is written (see
-/// ``FixtureRedaction``). Identical requests replay in the order they were recorded, so polling
+/// records a missing fixture elsewhere. Secrets are redacted before anything is written, by
+/// ``EndpointCore/Redaction/standard`` and the names you add to it, and the fixture is checked
+/// for secrets before it is written. Identical requests replay in the order they were recorded, so polling
 /// and retries replay faithfully.
 ///
 /// ```swift
@@ -15,7 +16,7 @@ import Synchronization
 ///     // Fixtures/<File>/userProfile.json beside the test file
 ///     fixture: ReplayClient.fixtureURL(),
 ///     recordingWith: URLSessionHTTPClient(),
-///     redaction: FixtureRedaction(queryParameters: ["api_key"])
+///     redaction: .standard.adding(queryParameterNames: ["api_key"])
 ///   )
 ///   let user = try await client.call(GitHub.user("octocat"))
 ///   #expect(user.login == "octocat")
@@ -32,7 +33,7 @@ public struct ReplayClient: HTTPClient {
   /// The mode set in code, or `nil` to use the environment and CI defaults.
   public let requestedMode: RecordMode?
   /// What is redacted before writing, and the secrets that must not be written.
-  public let redaction: FixtureRedaction
+  let policy: FixtureRedaction
   /// Whether replay compares request bodies (JSON by meaning) besides method and URL.
   public let matchesBody: Bool
   /// The largest response body recorded, in bytes.
@@ -47,7 +48,15 @@ public struct ReplayClient: HTTPClient {
   ///   - base: the real client requests go to while recording.
   ///   - mode: the mode; `ENDPOINT_RECORD_MODE` wins when set. `nil`: replay only under CI,
   ///     record a missing fixture elsewhere.
-  ///   - redaction: what to redact besides the credential headers, and secrets to check for.
+  ///   - redaction: what is redacted in requests, responses and error texts before anything is
+  ///     written: ``EndpointCore/Redaction/standard`` by default; add header fields, query
+  ///     parameters (also form and multipart fields) and JSON keys with
+  ///     ``EndpointCore/Redaction/adding(headerNames:queryParameterNames:jsonKeys:)``, keep a
+  ///     name with ``EndpointCore/Redaction/allowing(_:)``. Replay matches redacted values
+  ///     whatever their value.
+  ///   - secrets: values that must never be written, such as the token the test records with;
+  ///     a fixture that still holds one is refused
+  ///     (``TestDoubleFailure/Kind/secretInFixture``). Empty strings are ignored.
   ///   - matchesBody: whether requests must have the recorded body to replay.
   ///   - bodyLimit: the largest response body recorded.
   ///   - environment: the environment to read the mode and `CI` from.
@@ -55,7 +64,8 @@ public struct ReplayClient: HTTPClient {
     fixture: URL,
     recordingWith base: some HTTPClient,
     mode: RecordMode? = nil,
-    redaction: FixtureRedaction = FixtureRedaction(),
+    redaction: Redaction = .standard,
+    secrets: [String] = [],
     matchesBody: Bool = true,
     bodyLimit: Int = 32 * 1024 * 1024,
     environment: [String: String] = ProcessInfo.processInfo.environment
@@ -63,7 +73,7 @@ public struct ReplayClient: HTTPClient {
     self.fixtureURL = fixture
     self.base = base
     self.requestedMode = mode
-    self.redaction = redaction
+    self.policy = FixtureRedaction(redaction: redaction, secrets: secrets)
     self.matchesBody = matchesBody
     self.bodyLimit = bodyLimit
     self.environment = environment
@@ -86,6 +96,9 @@ public struct ReplayClient: HTTPClient {
       .appendingPathComponent((safeName.isEmpty ? "fixture" : safeName) + ".json")
   }
 
+  /// What is redacted before writing.
+  public var redaction: Redaction { policy.redaction }
+
   /// The mode in use.
   ///
   /// - Throws: ``TestDoubleFailure`` of kind ``TestDoubleFailure/Kind/invalidRecordMode`` when
@@ -95,7 +108,7 @@ public struct ReplayClient: HTTPClient {
   }
 
   /// The interactions this client would write now: kept recordings and new ones, redacted.
-  public var fixture: Fixture {
+  var fixture: Fixture {
     Fixture(interactions: store.state.withVisibleLock { $0.written })
   }
 
@@ -111,7 +124,7 @@ public struct ReplayClient: HTTPClient {
     try store.load(fixtureURL, mode: mode)
     let body = try await request.body?.collect(upTo: bodyLimit) ?? Data()
     var removed: [String] = []
-    let recorded = redaction.redact(
+    let recorded = policy.redact(
       Fixture.Request(
         method: request.method,
         url: request.url,
@@ -200,7 +213,7 @@ public struct ReplayClient: HTTPClient {
       let data = try await responseBody.collect(upTo: bodyLimit)
       let trailers = responseBody.trailerFields
       var removed: [String] = []
-      let stored = redaction.redact(
+      let stored = policy.redact(
         Fixture.Response(
           status: response.status,
           headerFields: response.headerFields,
@@ -214,7 +227,7 @@ public struct ReplayClient: HTTPClient {
         Fixture.Interaction(request: redacted, response: stored),
         to: fixtureURL,
         mode: mode,
-        redaction: redaction
+        policy: policy
       )
       return (response, HTTPBody.inMemory(data, trailerFields: trailers))
     } catch let error as TestDoubleFailure where error.kind == .secretInFixture {
@@ -222,12 +235,12 @@ public struct ReplayClient: HTTPClient {
     } catch is CancellationError {
       throw CancellationError()
     } catch {
-      let text = redaction.redact(error: String(describing: error), known: store.seen)
+      let text = policy.redact(error: String(describing: error), known: store.seen)
       try store.append(
         Fixture.Interaction(request: redacted, response: nil, error: text),
         to: fixtureURL,
         mode: mode,
-        redaction: redaction
+        policy: policy
       )
       throw error
     }
@@ -298,7 +311,7 @@ private final class ReplayStore: Sendable {
     _ interaction: Fixture.Interaction,
     to file: URL,
     mode: RecordMode,
-    redaction: FixtureRedaction
+    policy: FixtureRedaction
   ) throws {
     try state.withVisibleLock { state in
       try FixtureFile.withLock(file) {
@@ -308,7 +321,7 @@ private final class ReplayStore: Sendable {
           base = try Fixture(contentsOf: file).interactions
         }
         let fixture = Fixture(interactions: base + [interaction])
-        try redaction.check(fixture, file: file.path, seen: state.seen)
+        try policy.check(fixture, file: file.path, seen: state.seen)
         try FixtureFile.replace(file, with: fixture.encoded())
         if startsOver { FixtureFile.markRestarted(file) }
         state.written = fixture.interactions

@@ -10,7 +10,7 @@ struct RequestMatcher: Sendable {
 
   struct Predicate: Sendable {
     let name: String
-    let test: @Sendable (StubbedRequest) -> Bool
+    let test: @Sendable (RecordedRequest) -> Bool
   }
 
   var method: HTTPMethod?
@@ -70,7 +70,7 @@ struct RequestMatcher: Sendable {
       checks.append(checkBody(expectation, body))
     }
     if !predicates.isEmpty {
-      let stubbed = StubbedRequest(request: request, body: body, pathParameters: parameters)
+      let stubbed = RecordedRequest(request: request, body: body, pathParameters: parameters)
       for predicate in predicates {
         checks.append(
           predicate.test(stubbed)

@@ -37,7 +37,7 @@ public struct StubClient: HTTPClient {
   ///   - baseURL: when set, a rule's relative path (`"/users/{id}"`) matches only under this
   ///     base's origin and path.
   ///   - clock: the clock that ``StubResponse/delayed(by:)`` waits on; pass an
-  ///     ``ImmediateClock`` or a ``ManualClock`` to keep tests instant.
+  ///     ``ManualClock`` to keep tests instant.
   ///   - bodyLimit: the largest request body read, in bytes.
   public init(
     baseURL: URL? = nil,
@@ -132,7 +132,6 @@ public struct StubClient: HTTPClient {
     let body = try await request.body?.collect(upTo: bodyLimit) ?? Data()
     let snapshot = store.state.withVisibleLock { $0.rules }
     let evaluations = snapshot.map { $0.matcher.evaluate(request, body: body) }
-    let stubbed = StubbedRequest(request: request, body: body)
 
     // Claiming a use is atomic, so concurrent calls never exceed a rule's limit.
     let claim = store.state.withVisibleLock {
@@ -143,10 +142,10 @@ public struct StubClient: HTTPClient {
         state.rules[index].uses += 1
         state.records.append(
           RecordedRequest(
-            request: stubbed.request,
+            request: request,
             body: body,
-            rule: state.rules[index].id,
-            outcome: .pending
+            pathParameters: evaluations[index].parameters,
+            rule: state.rules[index].id
           )
         )
         return (state.rules[index], state.rules[index].uses - 1, state.records.count - 1)
@@ -157,14 +156,14 @@ public struct StubClient: HTTPClient {
     guard let claim else {
       let current = store.state.withVisibleLock { $0.rules }
       let error = TestDoubleFailure.noMatchingStub(
-        request: stubbed.request,
+        request: request,
         body: body,
         rules: zip(current, evaluations).map { ($0, $1.checks) },
         baseURL: baseURL
       )
       store.state.withVisibleLock { state in
         state.records.append(
-          RecordedRequest(request: stubbed.request, body: body, rule: nil, outcome: .noMatch)
+          RecordedRequest(request: request, body: body, rule: nil, outcome: .noMatch)
         )
         state.unmatched.append(error)
       }
@@ -172,11 +171,7 @@ public struct StubClient: HTTPClient {
     }
 
     let response = claim.rule.responses[min(claim.use, claim.rule.responses.count - 1)]
-    let request = StubbedRequest(
-      request: request,
-      body: body,
-      pathParameters: evaluations[claim.rule.id - 1].parameters
-    )
+    let request = store.state.withVisibleLock { $0.records[claim.record] }
     do {
       let (head, data, trailers) = try await answer(
         response, to: request, ruleDelay: claim.rule.delay, depth: 0)
@@ -197,7 +192,7 @@ public struct StubClient: HTTPClient {
 
   private func answer(
     _ response: StubResponse,
-    to request: StubbedRequest,
+    to request: RecordedRequest,
     ruleDelay: Duration?,
     depth: Int
   ) async throws -> (HTTPResponse, Data, HTTPFields?) {

@@ -16,7 +16,7 @@ public struct StubResponse: Sendable {
     case reply(status: Int, headers: HTTPFields, body: Data)
     case failure(any Error)
     case hang
-    case compute(@Sendable (StubbedRequest) async throws -> StubResponse)
+    case compute(@Sendable (RecordedRequest) async throws -> StubResponse)
     /// Why the response cannot work; using it throws ``TestDoubleFailure/Kind/invalidStub``.
     case invalid(String)
   }
@@ -125,7 +125,7 @@ public struct StubResponse: Sendable {
 
   /// A response computed from each request, for fakes that keep state or echo what they get.
   public static func computed(
-    _ compute: @escaping @Sendable (StubbedRequest) async throws -> StubResponse
+    _ compute: @escaping @Sendable (RecordedRequest) async throws -> StubResponse
   ) -> StubResponse {
     StubResponse(action: .compute(compute))
   }

@@ -101,7 +101,7 @@ public struct StubRuleBuilder: Sendable {
   /// ```
   public func matching(
     _ description: String,
-    _ predicate: @escaping @Sendable (StubbedRequest) -> Bool
+    _ predicate: @escaping @Sendable (RecordedRequest) -> Bool
   ) -> StubRuleBuilder {
     var copy = self
     copy.matcher.predicates.append(RequestMatcher.Predicate(name: description, test: predicate))
@@ -168,7 +168,7 @@ public struct StubRuleBuilder: Sendable {
   /// ```
   @discardableResult
   public func reply(
-    with compute: @escaping @Sendable (StubbedRequest) async throws -> StubResponse
+    with compute: @escaping @Sendable (RecordedRequest) async throws -> StubResponse
   ) -> StubRule {
     reply(.computed(compute))
   }

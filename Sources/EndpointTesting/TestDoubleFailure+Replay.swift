@@ -119,7 +119,7 @@ extension TestDoubleFailure {
     "Refusing to write \(file ?? ""): \(secretDescription ?? "") appears \(secretForm ?? "") in "
       + "\(secretLocation ?? ""). "
       + "Redact the header, query parameter or JSON key that carries it "
-      + "(FixtureRedaction(headers:queryParameters:jsonKeys:))."
+      + "(Redaction.adding(headerNames:queryParameterNames:jsonKeys:))."
   }
 
   /// A sentence listing the accepted values.

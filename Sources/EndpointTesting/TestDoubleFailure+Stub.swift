@@ -21,7 +21,7 @@ extension TestDoubleFailure {
         ($0.element.mismatches.count, $0.offset) < ($1.element.mismatches.count, $1.offset)
       }
       .prefix(3)
-      .map(\.element)
+      .map(\.element.description)
     return TestDoubleFailure(
       .noMatchingStub,
       method: request.method,

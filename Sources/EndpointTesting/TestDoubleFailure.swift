@@ -51,7 +51,10 @@ public struct TestDoubleFailure: Error, Sendable, CustomStringConvertible {
   public let body: Data?
   /// ``Kind/noMatchingStub``: up to three rules, the closest first (fewest failed checks);
   /// empty for the other kinds.
-  public let nearestRules: [NearRule]
+  ///
+  /// Each is the rule on one line (`#1 GET /rates`) and the result of each of its checks on
+  /// the next: `✓ method ✓ path ✗ query: expected currency=USD, got currency=EUR`.
+  public let nearestRules: [String]
   /// ``Kind/noMatchingStub``: Swift code for a rule that would match the request.
   public let suggestedRule: String?
 
@@ -80,7 +83,7 @@ public struct TestDoubleFailure: Error, Sendable, CustomStringConvertible {
   /// replayed; 0 when none, and for the other kinds.
   public let alreadyReplayed: Int
 
-  /// ``Kind/secretInFixture``: the secret's position in ``FixtureRedaction/secrets``, from 1; 0
+  /// ``Kind/secretInFixture``: the secret's position in the `secrets` a ``ReplayClient`` was made with, from 1; 0
   /// when it is not a registered secret.
   public let secretNumber: Int?
   /// ``Kind/secretInFixture``: the form the secret was found in: `as written`,
@@ -109,7 +112,7 @@ public struct TestDoubleFailure: Error, Sendable, CustomStringConvertible {
     underlyingError: (any Error)? = nil,
     request: HTTPRequest? = nil,
     body: Data? = nil,
-    nearestRules: [NearRule] = [],
+    nearestRules: [String] = [],
     suggestedRule: String? = nil,
     reason: String? = nil,
     rule: String? = nil,

@@ -8,12 +8,12 @@ import Testing
 @Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct TLSTests {
   /// A client that trusts the test authority only, recording every transfer's metrics.
   private func trustingClient(
-    minimumVersion: CurlHTTPClient.TLS.Version = .tls12,
+    requiresTLS13: Bool = false,
     recorder: Recorder<TransferMetrics>? = nil
   ) throws -> CurlHTTPClient {
     let tls = CurlHTTPClient.TLS(
       caBundlePath: try TestServers.testCAPath,
-      minimumVersion: minimumVersion
+      requiresTLS13: requiresTLS13
     )
     var observer: (@Sendable (TransferMetrics) -> Void)?
     if let recorder { observer = { recorder.append($0) } }
@@ -186,7 +186,7 @@ import Testing
 
   @Test func requiringTLS13SucceedsAgainstAServerThatOffersIt() async throws {
     let recorded = Recorder<TransferMetrics>()
-    let client = try trustingClient(minimumVersion: .tls13, recorder: recorded)
+    let client = try trustingClient(requiresTLS13: true, recorder: recorded)
     let url = try TestServers.https.adding("/get")
     let (response, _) = try await sendForJSON(client, HTTPRequest(method: .get, url: url))
     #expect(response.status == 200)
@@ -209,7 +209,7 @@ import Testing
   // MARK: - Refused
 
   @Test func requiringTLS13FailsAgainstAServerCappedAtTLS12() async throws {
-    let client = try trustingClient(minimumVersion: .tls13)
+    let client = try trustingClient(requiresTLS13: true)
     let error = try await failure(of: client, try TestServers.httpsTLS12Only.adding("/get"))
     #expect(error.kind == .tls)
     #expect(error.code == 35)

@@ -20,9 +20,9 @@ import Testing
         }
         try await group.waitForAll()
       }
-      let fixture = try Fixture(contentsOf: file)
-      let paths = Set(fixture.interactions.map(\.request.url.path))
-      #expect(fixture.interactions.count == 24)
+      let exchanges = try ReplayClient.exchanges(inFixture: file)
+      let paths = Set(exchanges.map(\.request.url.path))
+      #expect(exchanges.count == 24)
       #expect(paths.count == 24)
       // Nothing is left beside the fixture.
       let siblings = try FileManager.default.contentsOfDirectory(

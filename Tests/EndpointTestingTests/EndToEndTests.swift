@@ -19,13 +19,13 @@ import Testing
   @Test func recordsRealTrafficThenReplaysWithNoNetwork() async throws {
     let base = try httpbin()
     try await withTemporaryFixture { file in
-      let redaction = FixtureRedaction(
-        headers: ["X-Api-Key"],
-        queryParameters: ["token"],
+      let redaction = Redaction.standard.adding(
+        headerNames: ["X-Api-Key"],
+        queryParameterNames: ["token"],
         // httpbin echoes the request: its echoed headers and raw body text carry the secrets too.
-        jsonKeys: ["password", "data", "X-Api-Key", "Authorization"],
-        secrets: ["key-abc123", "tok-xyz789", "pw-secret42"]
+        jsonKeys: ["password", "data", "X-Api-Key", "Authorization"]
       )
+      let secrets = ["key-abc123", "tok-xyz789", "pw-secret42"]
       let get = Endpoint<Echo>(
         .get,
         path: "headers",
@@ -50,6 +50,7 @@ import Testing
         recordingWith: URLSessionHTTPClient(),
         mode: .recordMissing,
         redaction: redaction,
+        secrets: secrets,
         environment: [:]
       )
       let recordedGet = try await recorder.call(get)
@@ -80,6 +81,7 @@ import Testing
         fixture: file,
         recordingWith: NoNetworkClient(),
         redaction: redaction,
+        secrets: secrets,
         environment: ["CI": "true"]
       )
       let replayedGet = try await replayer.call(get)

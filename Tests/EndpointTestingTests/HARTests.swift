@@ -1,6 +1,7 @@
-import EndpointTesting
 import Foundation
 import Testing
+
+@testable import EndpointTesting
 
 @Suite struct HARTests {
   @Test func exportThenImportKeepsEveryInteraction() throws {
@@ -39,6 +40,21 @@ import Testing
     #expect(imported.interactions == fixture.interactions)
   }
 
+  @Test func anInteractionWhoseClientThrewReadsAsARecordedFailure() throws {
+    let url = try #require(URL(string: "https://x.test/a"))
+    let fixture = Fixture(interactions: [
+      Fixture.Interaction(
+        request: Fixture.Request(method: .get, url: url), response: nil, error: "timed out")
+    ])
+    let exchange = try #require(fixture.exchanges.first)
+    #expect(exchange.request.url == url)
+    #expect(exchange.response == nil)
+    #expect(exchange.isComplete)
+    let failure = try #require(exchange.error as? TestDoubleFailure)
+    #expect(failure.kind == .recordedFailure)
+    #expect(failure.recordedError == "timed out")
+  }
+
   @Test func importsABrowserHAR() throws {
     let har = #"""
       {"log": {"version": "1.2", "creator": {"name": "Firefox", "version": "120"}, "entries": [
@@ -54,10 +70,12 @@ import Testing
       ]}}
       """#
     let fixture = try Fixture(har: Data(har.utf8))
-    let interaction = try #require(fixture.interactions.first)
-    #expect(interaction.request.headerFields.map(\.name) == ["accept"])
-    #expect(interaction.response?.status == 200)
-    #expect(interaction.response?.body == Data(#"{"id":1,"name":"Ada"}"#.utf8))
+    let exchange = try #require(fixture.exchanges.first)
+    #expect(exchange.request.headerFields.map(\.name) == ["accept"])
+    #expect(exchange.request.url.absoluteString == "https://api.example.com/users/1")
+    #expect(exchange.response?.status == 200)
+    #expect(exchange.responseBody == Data(#"{"id":1,"name":"Ada"}"#.utf8))
+    #expect(exchange.error == nil)
   }
 
   @Test func importedHARReplaysThroughTheParser() async throws {

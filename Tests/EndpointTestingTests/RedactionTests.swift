@@ -11,9 +11,9 @@ import Testing
         json:
           #"{"access_token": "token-secret", "user": {"Refresh_Token": "refresh-secret", "id": 1}}"#
       )
-      let redaction = FixtureRedaction(
-        headers: ["x-session", "X-Api-Key"],
-        queryParameters: ["api_key"],
+      let redaction = Redaction.standard.adding(
+        headerNames: ["x-session", "X-Api-Key"],
+        queryParameterNames: ["api_key"],
         jsonKeys: ["access_token", "refresh_token", "password"]
       )
       let login = try request(
@@ -60,7 +60,7 @@ import Testing
       let client = ReplayClient(
         fixture: file,
         recordingWith: server,
-        redaction: FixtureRedaction(queryParameters: ["client_secret"]),
+        redaction: .standard.adding(queryParameterNames: ["client_secret"]),
         environment: [:]
       )
       _ = try await client.send(
@@ -92,7 +92,7 @@ import Testing
       let client = ReplayClient(
         fixture: file,
         recordingWith: server,
-        redaction: FixtureRedaction(secrets: [secret]),
+        secrets: [secret],
         environment: [:]
       )
       // A field the rule does not know as secret, so the check is what stops it.
@@ -116,7 +116,7 @@ import Testing
       let client = ReplayClient(
         fixture: file,
         recordingWith: server,
-        redaction: FixtureRedaction(secrets: ["", "tok-123456"]),
+        secrets: ["", "tok-123456"],
         environment: [:]
       )
       let error = await expectFailure(.secretInFixture) {

@@ -1,6 +1,7 @@
-import EndpointTesting
 import Foundation
 import Testing
+
+@testable import EndpointTesting
 
 /// Runs `body` with a fixture file's URL, named after the test, in a fresh directory that is
 /// removed with everything in it when `body` returns or throws.
@@ -130,8 +131,8 @@ func withTemporaryFixture<Result>(
         """
       #expect(written == expected)
       let reread = try Fixture(contentsOf: file)
-      #expect(reread.interactions.count == 3)
-      #expect(reread.interactions[2].response?.body == Data([0, 1, 2, 255]))
+      #expect(reread.exchanges.count == 3)
+      #expect(reread.exchanges[2].responseBody == Data([0, 1, 2, 255]))
       #expect(reread.encoded() == Data(written.utf8))
     }
   }
@@ -205,8 +206,8 @@ func withTemporaryFixture<Result>(
       // /a replays (the server would refuse a second /a), /b is recorded.
       #expect(try await text(updater.send(request(.get, "https://x.test/a")).1) == "A")
       #expect(try await text(updater.send(request(.get, "https://x.test/b")).1) == "B")
-      let fixture = try Fixture(contentsOf: file)
-      #expect(fixture.interactions.map(\.request.url.path) == ["/a", "/b"])
+      let exchanges = try ReplayClient.exchanges(inFixture: file)
+      #expect(exchanges.map(\.request.url.path) == ["/a", "/b"])
     }
   }
 
@@ -221,9 +222,9 @@ func withTemporaryFixture<Result>(
       let rerecorder = ReplayClient(
         fixture: file, recordingWith: new, mode: .reRecordAll, environment: local)
       #expect(try await text(rerecorder.send(request(.get, "https://x.test/v")).1) == "new")
-      let fixture = try Fixture(contentsOf: file)
-      #expect(fixture.interactions.count == 1)
-      #expect(fixture.interactions[0].response?.body == Data("new".utf8))
+      let exchanges = try ReplayClient.exchanges(inFixture: file)
+      #expect(exchanges.count == 1)
+      #expect(exchanges[0].responseBody == Data("new".utf8))
     }
   }
 
@@ -342,7 +343,7 @@ func withTemporaryFixture<Result>(
         headers: ["Content-Length": "40"],
         json: #"{"name": "Ada",    "token": "abcdef"}"#
       )
-      let redaction = FixtureRedaction(jsonKeys: ["token"])
+      let redaction = Redaction.standard.adding(jsonKeys: ["token"])
       _ = try await ReplayClient(
         fixture: file,
         recordingWith: server,

@@ -1,7 +1,8 @@
-import EndpointTesting
 import Foundation
 import Synchronization
 import Testing
+
+@testable import EndpointTesting
 
 /// Requests carrying a distinct canary secret in every place a secret can hide; nothing a
 /// recording writes may contain the word `canary`.
@@ -89,7 +90,7 @@ enum GzipSamples {
         #expect(try await text(body).contains("canary-response"))
       }
       let written = try Data(contentsOf: file)
-      let har = try Fixture(contentsOf: file).har()
+      let har = try ReplayClient.har(ofFixture: file)
       for output in [written, har, client.fixture.har(), client.fixture.encoded()] {
         let text = String(decoding: output, as: UTF8.self)
         #expect(!text.contains("canary"), "\(text)")
@@ -118,7 +119,7 @@ enum GzipSamples {
       let client = ReplayClient(
         fixture: file,
         recordingWith: LeakyFailureClient(),
-        redaction: FixtureRedaction(queryParameters: ["sig2"]),
+        redaction: .standard.adding(queryParameterNames: ["sig2"]),
         environment: [:]
       )
       let request = try #require(try Canaries.requests().first)

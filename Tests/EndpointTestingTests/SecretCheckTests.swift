@@ -1,6 +1,7 @@
-import EndpointTesting
 import Foundation
 import Testing
+
+@testable import EndpointTesting
 
 @Suite struct SecretCheckTests {
   @Test func aJSONWebTokenIsRefusedWhateverCarriesIt() async throws {
@@ -27,7 +28,7 @@ import Testing
       }
       #expect(error?.secretLocation == "interaction 2 request")
       #expect(error?.secretDescription == "the value of a field redacted earlier in this recording")
-      #expect(try Fixture(contentsOf: file).interactions.count == 1)
+      #expect(try ReplayClient.exchanges(inFixture: file).count == 1)
     }
   }
 
@@ -37,7 +38,7 @@ import Testing
         headers: ["Content-Type": "application/octet-stream"], body: GzipSamples.registeredSecret)
       let client = ReplayClient(
         fixture: file, recordingWith: server,
-        redaction: FixtureRedaction(secrets: ["reg-secret-77"]), environment: [:])
+        secrets: ["reg-secret-77"], environment: [:])
       let error = await expectFailure(.secretInFixture) {
         try await client.send(request(.get, "https://x.test/archive"))
       }
@@ -52,7 +53,7 @@ import Testing
         headers: ["Content-Type": "text/plain"], body: #"{"note":"reg\u002dsecret\u002d88"}"#)
       let client = ReplayClient(
         fixture: file, recordingWith: server,
-        redaction: FixtureRedaction(secrets: ["reg-secret-88"]), environment: [:])
+        secrets: ["reg-secret-88"], environment: [:])
       let error = await expectFailure(.secretInFixture) {
         try await client.send(request(.get, "https://x.test/note"))
       }
@@ -71,8 +72,8 @@ import Testing
           "content": {"mimeType": "application/json", "text": "{\"id_token\": \"har-secret-3\"}"}}
       }]}}
       """#.utf8)
-    let redacted = FixtureRedaction().redact(try Fixture(har: har))
-    let text = String(decoding: redacted.har() + redacted.encoded(), as: UTF8.self)
+    let fixture = try ReplayClient.fixture(fromHAR: har)
+    let text = String(decoding: try Fixture(data: fixture).har() + fixture, as: UTF8.self)
     #expect(!text.contains("har-secret"))
   }
 }

@@ -1,8 +1,9 @@
 import EndpointTestSupport
-import EndpointTesting
 import Foundation
 import Synchronization
 import Testing
+
+@testable import EndpointTesting
 
 /// Every secret form the SDK promises to hide, each value holding the word `canary`, sent
 /// through every sink of EndpointTesting.
@@ -54,8 +55,8 @@ enum SecretSweep {
   }
 
   /// The caller's own names added to the rule.
-  static let redaction = FixtureRedaction(
-    headers: ["X-Shop-Key"], queryParameters: ["shopsig"], jsonKeys: ["pin"])
+  static let redaction = Redaction.standard.adding(
+    headerNames: ["X-Shop-Key"], queryParameterNames: ["shopsig"], jsonKeys: ["pin"])
 
   /// A server answering with cookies, a token in JSON and a redirect holding an implicit
   /// grant's token in its fragment.
@@ -236,7 +237,7 @@ enum SecretSweep {
     let url = request.url
     let fields = request.headerFields
     var values: [(name: String, value: Any, shows: [String])] = [
-      ("StubbedRequest", StubbedRequest(request: request, body: body), []),
+      ("RecordedRequest (as a rule sees it)", RecordedRequest(request: request, body: body), []),
       (
         "Fixture.Request",
         Fixture.Request(method: .post, url: url, headerFields: fields, body: body), []
@@ -266,9 +267,10 @@ enum SecretSweep {
       ))
     values.append(("StubClient", StubClient(baseURL: url), ["api.example.com", "page=2"]))
 
-    var redaction = SecretSweep.redaction
-    redaction.secrets = ["canary-registered-secret"]
-    values.append(("FixtureRedaction", redaction, ["X-Shop-Key", "1 registered"]))
+    let replay = ReplayClient(
+      fixture: URL(fileURLWithPath: "/nonexistent/fixture.json"), recordingWith: NoNetworkClient(),
+      redaction: SecretSweep.redaction, secrets: ["canary-registered-secret"], environment: [:])
+    values.append(("ReplayClient", replay, ["x-shop-key", "1 registered, values hidden"]))
 
     let stub = StubClient()
     stub.on(.post, "/v1/items").header("X-Other", "1").reply(status: 200)
@@ -355,7 +357,7 @@ enum SecretSweep {
         || ["TestDoubleFailure (noMatchingStub)", "TestDoubleFailure (verificationFailed)"]
           .contains(name)
       let sent =
-        ["Fixture.Response", "FixtureRedaction", "StubResponse", "StubClient"].contains(name)
+        ["Fixture.Response", "ReplayClient", "StubResponse", "StubClient"].contains(name)
         ? [] : ["api.example.com", "page=2"] + (fieldsShown ? ["Accept"] : [])
       for marker in sent + shows {
         #expect(text.contains(marker), "\(name) dump lacks \(marker): \(text)")

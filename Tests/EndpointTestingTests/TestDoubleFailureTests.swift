@@ -1,6 +1,7 @@
-import EndpointTesting
 import Foundation
 import Testing
+
+@testable import EndpointTesting
 
 /// Every kind of ``TestDoubleFailure``: how it is thrown, what it carries, and its whole message.
 @Suite struct TestDoubleFailureTests {
@@ -30,8 +31,12 @@ import Testing
     #expect(error.url?.absoluteString == "https://x.test/a")
     #expect(error.request?.headerFields["Accept"] == "application/json")
     #expect(error.body == Data())
-    #expect(error.nearestRules.map(\.rule) == ["#1 GET /b"])
-    #expect(error.nearestRules.first?.mismatches.map(\.part) == ["path"])
+    #expect(error.nearestRules.count == 1)
+    let nearest = try #require(error.nearestRules.first)
+    #expect(nearest.hasPrefix("#1 GET /b\n"))
+    #expect(nearest.contains("✓ method"))
+    #expect(nearest.contains("✗ path"))
+    #expect(nearest.components(separatedBy: "✗").count == 2)
     #expect(
       error.description == """
         No stub rule matches GET https://x.test/a
@@ -170,7 +175,7 @@ import Testing
     try await withTemporaryFixture { file in
       let client = ReplayClient(
         fixture: file, recordingWith: FixedClient(body: "reg-secret-77"),
-        redaction: FixtureRedaction(secrets: ["reg-secret-77"]), environment: [:])
+        secrets: ["reg-secret-77"], environment: [:])
       let error = await expectFailure(.secretInFixture) {
         try await client.send(request(.get, "https://x.test/note"))
       }
@@ -182,7 +187,7 @@ import Testing
       #expect(
         error?.description == "Refusing to write \(file.path): registered secret #1 appears as "
           + "written in interaction 1 response. Redact the header, query parameter or JSON key "
-          + "that carries it (FixtureRedaction(headers:queryParameters:jsonKeys:)).")
+          + "that carries it (Redaction.adding(headerNames:queryParameterNames:jsonKeys:)).")
     }
   }
 

@@ -124,8 +124,8 @@ private func streamedBody(trailers: @escaping @Sendable () -> HTTPFields) -> HTT
       #expect(written.contains(#"["X-Sum", "ab"]"#))
       #expect(written.contains(#""trailers""#))
       #expect(!written.contains("sk-trailer-secret-123"))
-      let fixture = try Fixture(contentsOf: file)
-      let trailers = try #require(fixture.interactions.first?.response?.trailerFields)
+      let exchanges = try ReplayClient.exchanges(inFixture: file)
+      let trailers = try #require(exchanges.first?.responseTrailerFields)
       #expect(trailers["Authorization"] == HTTPFields.redactedValue)
 
       let replayer = ReplayClient(

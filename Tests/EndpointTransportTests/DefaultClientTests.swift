@@ -9,10 +9,10 @@ import Testing
     let client = DefaultHTTPClient.make(idleTimeout: .seconds(5))
     #if os(Linux)
       let curlLoads = (try? CurlHTTPClient()) != nil
-      #expect(client.transport == (curlLoads ? .curl : .urlSession))
       #expect((client.base is CurlHTTPClient) == curlLoads)
+      #expect((client.base is URLSessionHTTPClient) == !curlLoads)
     #else
-      #expect(client.transport == .urlSession)
+      #expect(client.base is URLSessionHTTPClient)
     #endif
     let url = try TestServers.fault.adding("/echo")
     let (response, body) = try await client.with([]).send(HTTPRequest(method: .get, url: url))
@@ -20,9 +20,17 @@ import Testing
     #expect(try await body.collect(upTo: 1 << 20).count > 0)
   }
 
-  @Test func theTransportIsNamedAfterItsClientType() {
-    #expect(DefaultHTTPClient.Transport.curl.description == "CurlHTTPClient")
-    #expect(DefaultHTTPClient.Transport.urlSession.description == "URLSessionHTTPClient")
+  @Test func theTransportIsNamedAfterItsClientType() async throws {
+    let curl = DefaultHTTPClient.choosing(
+      curl: .success(try CurlHTTPClient()),
+      session: {
+        URLSessionHTTPClient()
+      })
+    let session = DefaultHTTPClient.choosing(curl: nil, session: { URLSessionHTTPClient() })
+    #expect("\(type(of: curl.base))" == "CurlHTTPClient")
+    #expect("\(type(of: session.base))" == "URLSessionHTTPClient")
+    await curl.shutdown()
+    await session.shutdown()
   }
 
   @Test func aFallbackToURLSessionSaysWhy() async throws {
@@ -31,7 +39,6 @@ import Testing
       isTransient: false)
     let client = DefaultHTTPClient.choosing(
       curl: .failure(missing), session: { URLSessionHTTPClient() })
-    #expect(client.transport == .urlSession)
     #expect(client.base is URLSessionHTTPClient)
     #expect(client.fallbackReason == missing)
     #expect(client.fallbackReason?.kind == .libraryUnavailable)
@@ -41,7 +48,7 @@ import Testing
   @Test func thePreferredTransportHasNoFallbackReason() async throws {
     let client = DefaultHTTPClient.make()
     #if os(Linux)
-      #expect((client.fallbackReason == nil) == (client.transport == .curl))
+      #expect((client.fallbackReason == nil) == (client.base is CurlHTTPClient))
     #else
       #expect(client.fallbackReason == nil)
     #endif
