@@ -31,6 +31,27 @@ public struct StubRuleBuilder: Sendable {
     return copy
   }
 
+  /// Requires these query items, built at run time; the request may have others. An item
+  /// without a value matches a name given without one (`?flag`) or with an empty one.
+  ///
+  /// ```swift
+  /// let filters = selected.map { URLQueryItem(name: "tag", value: $0) }
+  /// stub.on(.get, "/posts").query(filters).reply(json: posts)
+  /// ```
+  public func query(_ items: [URLQueryItem]) -> StubRuleBuilder {
+    var copy = self
+    copy.matcher.query += items.map { PathPattern.QueryItem(name: $0.name, value: $0.value ?? "") }
+    return copy
+  }
+
+  /// Requires exactly these query items, built at run time, and no others, in any order.
+  public func query(exactly items: [URLQueryItem]) -> StubRuleBuilder {
+    var copy = self
+    copy.matcher.query = items.map { PathPattern.QueryItem(name: $0.name, value: $0.value ?? "") }
+    copy.matcher.queryIsExact = true
+    return copy
+  }
+
   /// Requires a header field called `name` (in any case) with exactly `value`.
   public func header(_ name: String, _ value: String) -> StubRuleBuilder {
     var copy = self

@@ -132,6 +132,23 @@ import Testing
     )
   }
 
+  @Test func queryItemsBuiltAtRunTimeMatchAsLiteralsDo() async throws {
+    let stub = StubClient()
+    let tags = ["swift", "http"].map { URLQueryItem(name: "tag", value: $0) }
+    stub.on(.get, "/posts").query(tags).reply(status: 200)
+    stub.on(.get, "/rates").query(exactly: [URLQueryItem(name: "a", value: "1")]).reply(status: 201)
+    #expect(
+      try await stub.send(request(.get, "https://x.test/posts?tag=http&tag=swift&n=3")).0.status
+        == 200)
+    #expect(try await stub.send(request(.get, "https://x.test/rates?a=1")).0.status == 201)
+    await expectFailure(.noMatchingStub) {
+      try await stub.send(request(.get, "https://x.test/posts?tag=swift"))
+    }
+    await expectFailure(.noMatchingStub) {
+      try await stub.send(request(.get, "https://x.test/rates?a=1&b=2"))
+    }
+  }
+
   @Test func exactURLMatchesQueryInAnyOrder() async throws {
     let stub = StubClient()
     let url = try #require(URL(string: "https://x.test/p?a=1&b=2"))

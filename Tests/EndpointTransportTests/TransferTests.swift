@@ -29,6 +29,27 @@ import Testing
   }
 
   @Test(arguments: TransportUnderTest.allCases)
+  func aChunkedDownloadReportsBytesWithNoExpectedLength(transport: TransportUnderTest)
+    async throws
+  {
+    let client = try transport.makeClient()
+    try await withTemporaryDirectory { directory in
+      let destination = directory.appendingPathComponent("chunks.txt")
+      let progress = Recorder<TransferProgress>()
+      let url = try TestServers.fault.adding("/slow-body?chunks=5&interval_ms=20")
+      try await client.download(HTTPRequest(method: .get, url: url), to: destination) {
+        progress.append($0)
+      }
+      let size = try Data(contentsOf: destination).count
+      let reports = progress.values
+      #expect(!reports.isEmpty)
+      #expect(reports.allSatisfy { $0.expected == nil && $0.fractionCompleted == nil })
+      #expect(reports.last?.completed == Int64(size))
+      #expect(size == "chunk-0\n".utf8.count * 5)
+    }
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
   func aDownloadReplacesAnExistingFile(transport: TransportUnderTest) async throws {
     let client = try transport.makeClient()
     try await withTemporaryDirectory { directory in
