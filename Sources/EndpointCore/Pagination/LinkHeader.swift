@@ -12,12 +12,6 @@ struct WebLink: Sendable, Hashable {
   /// space-separated relation types.
   let parameters: [String: String]
 
-  /// Creates a link.
-  init(target: String, parameters: [String: String]) {
-    self.target = target
-    self.parameters = parameters
-  }
-
   /// Whether the link's `rel` names `relation` (compared ignoring case, among several).
   func hasRelation(_ relation: String) -> Bool {
     guard let rel = parameters["rel"] else { return false }
