@@ -5,18 +5,14 @@
 #endif
 
 /// Bounded, UTF-8-safe previews of message bodies for error messages and logs.
-public enum BodyPreview {
+enum BodyPreview {
   /// The default number of bytes shown.
-  public static let defaultLimit = 512
+  static let defaultLimit = 512
 
   /// A printable preview of `body`: at most `limit` bytes of its text, cut on a character boundary,
   /// with the number of bytes left out; binary data is described by its size only.
   ///
-  /// ```swift
-  /// BodyPreview.text(of: Data("hello world".utf8), limit: 5)
-  /// // "hello… (6 more bytes)"
-  /// ```
-  public static func text(of body: Data, limit: Int = defaultLimit) -> String {
+  static func text(of body: Data, limit: Int = defaultLimit) -> String {
     if body.isEmpty { return "<empty>" }
     let limit = max(0, limit)
     var end = min(body.count, limit)

@@ -16,7 +16,9 @@ extension HTTPBody {
   /// let (_, body) = try await client.send(request)
   /// for try await line in body.lines { print(line) }
   /// ```
-  public var lines: Lines { Lines(body: self, maximumLength: Self.defaultMaximumLineLength) }
+  public var lines: some AsyncSequence<String, any Error> & Sendable {
+    Lines(body: self, maximumLength: Self.defaultMaximumLineLength)
+  }
 
   /// The longest line ``lines`` and ``serverSentEvents`` read before they throw a
   /// ``TransportFailure`` of kind ``TransportFailure/Kind/lineTooLong``: 1 MiB.
@@ -28,32 +30,25 @@ extension HTTPBody {
   /// - Parameter maximumLength: the longest line in bytes (its ending not counted); a longer
   ///   one throws a ``TransportFailure`` of kind ``TransportFailure/Kind/lineTooLong`` as soon as
   ///   the limit is passed, without reading further.
-  public func lines(maximumLength: Int) -> Lines {
+  public func lines(maximumLength: Int) -> some AsyncSequence<String, any Error> & Sendable {
     Lines(body: self, maximumLength: maximumLength)
   }
 
   /// The lines of a body; see ``EndpointCore/HTTPBody/lines``.
-  public struct Lines: AsyncSequence, Sendable {
-    /// One line, without its ending.
-    public typealias Element = String
+  struct Lines: AsyncSequence, Sendable {
+    typealias Element = String
 
     let body: HTTPBody
     let maximumLength: Int
 
-    /// Creates an iterator over the lines.
-    public func makeAsyncIterator() -> AsyncIterator {
+    func makeAsyncIterator() -> AsyncIterator {
       AsyncIterator(reader: LineReader(body, maximumLength: maximumLength, kind: .line))
     }
 
-    /// Iterates over the lines of a body.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    struct AsyncIterator: AsyncIteratorProtocol {
       var reader: LineReader
 
-      /// The next line, or `nil` at the end of the body.
-      ///
-      /// - Throws: a ``TransportFailure`` of kind ``TransportFailure/Kind/lineTooLong`` past the
-      ///   limit, or the body's error.
-      public mutating func next() async throws -> String? {
+      mutating func next() async throws -> String? {
         guard let bytes = try await reader.next(includeUnterminated: true) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
       }

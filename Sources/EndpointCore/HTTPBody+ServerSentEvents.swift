@@ -13,7 +13,7 @@ extension HTTPBody {
   ///   apply(event.data)
   /// }
   /// ```
-  public var serverSentEvents: ServerSentEvents {
+  public var serverSentEvents: some AsyncSequence<ServerSentEvent, any Error> & Sendable {
     ServerSentEvents(body: self, maximumLength: Self.defaultMaximumLineLength)
   }
 
@@ -23,34 +23,29 @@ extension HTTPBody {
   /// - Parameter maximumLength: the longest line, and the longest data of one event, in bytes;
   ///   past it the sequence throws a ``TransportFailure`` of kind
   ///   ``TransportFailure/Kind/lineTooLong``.
-  public func serverSentEvents(maximumLength: Int) -> ServerSentEvents {
+  public func serverSentEvents(
+    maximumLength: Int
+  ) -> some AsyncSequence<ServerSentEvent, any Error> & Sendable {
     ServerSentEvents(body: self, maximumLength: maximumLength)
   }
 
   /// The server-sent events of a body; see ``EndpointCore/HTTPBody/serverSentEvents``.
-  public struct ServerSentEvents: AsyncSequence, Sendable {
-    /// One event.
-    public typealias Element = ServerSentEvent
+  struct ServerSentEvents: AsyncSequence, Sendable {
+    typealias Element = ServerSentEvent
 
     let body: HTTPBody
     let maximumLength: Int
 
-    /// Creates an iterator over the events.
-    public func makeAsyncIterator() -> AsyncIterator {
+    func makeAsyncIterator() -> AsyncIterator {
       AsyncIterator(
         reader: LineReader(body, maximumLength: maximumLength, kind: .serverSentEvent))
     }
 
-    /// Iterates over the events of a body.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    struct AsyncIterator: AsyncIteratorProtocol {
       var reader: LineReader
       var parser = ServerSentEventParser()
 
-      /// The next event, or `nil` at the end of the body.
-      ///
-      /// - Throws: a ``TransportFailure`` of kind ``TransportFailure/Kind/lineTooLong`` when a
-      ///   line or an event's data passes the limit, or the body's error.
-      public mutating func next() async throws -> ServerSentEvent? {
+      mutating func next() async throws -> ServerSentEvent? {
         while let line = try await reader.next(includeUnterminated: false) {
           if let event = parser.consume(line) { return event }
           if parser.pendingDataLength > reader.maximumLength {

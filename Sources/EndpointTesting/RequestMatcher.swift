@@ -180,8 +180,9 @@ struct RequestMatcher: Sendable {
       parts.append("header \(header.name): \(value)")
     }
     switch body {
-    case .bytes(let data): parts.append("body \(BodyPreview.text(of: data, limit: 60))")
-    case .text(let text): parts.append("body \(BodyPreview.text(of: Data(text.utf8), limit: 60))")
+    case .bytes(let data): parts.append("body \(Redaction.none.preview(of: data, limit: 60))")
+    case .text(let text):
+      parts.append("body \(Redaction.none.preview(of: Data(text.utf8), limit: 60))")
     case .json(_, let source): parts.append("JSON body \(source)")
     case nil: break
     }

@@ -107,7 +107,7 @@ public struct StubResponse: Sendable {
   ) -> StubResponse {
     guard JSONTree(parsing: data) != nil else {
       return StubResponse(
-        action: .invalid("the JSON body is not valid JSON: \(BodyPreview.text(of: data))")
+        action: .invalid("the JSON body is not valid JSON: \(Redaction.none.preview(of: data))")
       )
     }
     return make(status: status, headers: headers, body: data, contentType: "application/json")

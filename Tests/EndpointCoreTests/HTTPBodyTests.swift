@@ -167,41 +167,42 @@ where Base.Element == Data {
 
 @Suite struct BodyPreviewTests {
   @Test func shortTextIsShownWhole() {
-    #expect(BodyPreview.text(of: bytes("hello world")) == "hello world")
-    #expect(BodyPreview.text(of: bytes("line 1\r\n\tline 2")) == "line 1\r\n\tline 2")
+    #expect(Redaction.none.preview(of: bytes("hello world")) == "hello world")
+    #expect(Redaction.none.preview(of: bytes("line 1\r\n\tline 2")) == "line 1\r\n\tline 2")
   }
 
   @Test func longTextIsCutWithACount() {
-    #expect(BodyPreview.text(of: bytes("hello world"), limit: 5) == "hello… (6 more bytes)")
-    #expect(BodyPreview.text(of: bytes("hello"), limit: 5) == "hello")
+    #expect(Redaction.none.preview(of: bytes("hello world"), limit: 5) == "hello… (6 more bytes)")
+    #expect(Redaction.none.preview(of: bytes("hello"), limit: 5) == "hello")
   }
 
   @Test func cutFallsOnACharacterBoundary() {
     // "é" is 2 bytes, "✓" 3, "😀" 4: a cut inside any of them backs off to its start.
-    #expect(BodyPreview.text(of: bytes("aé"), limit: 2) == "a… (2 more bytes)")
-    #expect(BodyPreview.text(of: bytes("a✓b"), limit: 3) == "a… (4 more bytes)")
-    #expect(BodyPreview.text(of: bytes("a✓b"), limit: 4) == "a✓… (1 more bytes)")
-    #expect(BodyPreview.text(of: bytes("😀😀"), limit: 7) == "😀… (4 more bytes)")
-    #expect(BodyPreview.text(of: bytes("😀"), limit: 1) == "… (4 more bytes)")
+    #expect(Redaction.none.preview(of: bytes("aé"), limit: 2) == "a… (2 more bytes)")
+    #expect(Redaction.none.preview(of: bytes("a✓b"), limit: 3) == "a… (4 more bytes)")
+    #expect(Redaction.none.preview(of: bytes("a✓b"), limit: 4) == "a✓… (1 more bytes)")
+    #expect(Redaction.none.preview(of: bytes("😀😀"), limit: 7) == "😀… (4 more bytes)")
+    #expect(Redaction.none.preview(of: bytes("😀"), limit: 1) == "… (4 more bytes)")
   }
 
   @Test func binaryIsDescribedBySize() {
-    #expect(BodyPreview.text(of: Data([0x89, 0x50, 0x4E, 0x47])) == "<4 bytes of binary data>")
-    #expect(BodyPreview.text(of: Data([0x41, 0x00, 0x42])) == "<3 bytes of binary data>")
+    #expect(
+      Redaction.none.preview(of: Data([0x89, 0x50, 0x4E, 0x47])) == "<4 bytes of binary data>")
+    #expect(Redaction.none.preview(of: Data([0x41, 0x00, 0x42])) == "<3 bytes of binary data>")
   }
 
   @Test func emptyIsSaidSo() {
-    #expect(BodyPreview.text(of: Data()) == "<empty>")
+    #expect(Redaction.none.preview(of: Data()) == "<empty>")
   }
 
   @Test func nonPositiveLimitShowsNoText() {
-    #expect(BodyPreview.text(of: bytes("abc"), limit: 0) == "… (3 more bytes)")
-    #expect(BodyPreview.text(of: bytes("abc"), limit: -5) == "… (3 more bytes)")
+    #expect(Redaction.none.preview(of: bytes("abc"), limit: 0) == "… (3 more bytes)")
+    #expect(Redaction.none.preview(of: bytes("abc"), limit: -5) == "… (3 more bytes)")
   }
 
   @Test func dataSliceIsPreviewedFromItsOwnStart() {
     let data = bytes("xxhello")
     let slice = data[2...]
-    #expect(BodyPreview.text(of: slice, limit: 3) == "hel… (2 more bytes)")
+    #expect(Redaction.none.preview(of: slice, limit: 3) == "hel… (2 more bytes)")
   }
 }

@@ -1,6 +1,7 @@
-import EndpointCore
 import Synchronization
 import Testing
+
+@testable import EndpointCore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -58,6 +59,12 @@ import Testing
     #expect(links.map(\.target) == ["https://a.test/p?x=1,2", "/q", "https://b.test/"])
     #expect(links[0].parameters["title"] == "one, two; three")
     #expect(links[0].hasRelation("next") && links[0].hasRelation("PREV"))
+    let fields: HTTPFields = [
+      "Link": #"<https://a.test/p?x=1,2>; rel="prev next"; title="a, b", </q>;rel=last"#
+    ]
+    #expect(fields.linkTargets(relation: "NEXT") == ["https://a.test/p?x=1,2"])
+    #expect(fields.linkTargets(relation: "last") == ["/q"])
+    #expect(fields.linkTargets(relation: "first").isEmpty)
     #expect(links[1].hasRelation("last"))
     #expect(links[2].parameters["rel"] == "next")
   }

@@ -51,7 +51,7 @@ import Testing
     let error = UnexpectedResponse(
       method: .get, url: try makeURL("https://a.example"), response: try response(500), body: body)
     let snippet = try #require(error.description.split(separator: "body: ").last)
-    #expect(snippet.utf8.count < BodyPreview.defaultLimit + 40)
+    #expect(snippet.utf8.count < 512 + 40)
     #expect(snippet.hasPrefix(String(repeating: "é", count: 256)))
     #expect(snippet.hasSuffix("… (3488 more bytes)"))
     #expect(!snippet.contains("\u{FFFD}"))

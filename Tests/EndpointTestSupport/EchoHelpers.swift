@@ -5,7 +5,8 @@ import Testing
 /// Decodes a JSON object for assertions.
 public func jsonObject(_ data: Data) throws -> [String: Any] {
   let object = try JSONSerialization.jsonObject(with: data)
-  return try #require(object as? [String: Any], "not a JSON object: \(BodyPreview.text(of: data))")
+  return try #require(
+    object as? [String: Any], "not a JSON object: \(Redaction.none.preview(of: data))")
 }
 
 /// The body of an httpbin or fault-server answer as a JSON object.

@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointTestSupport
 import EndpointTesting
 import Foundation
 import Synchronization
@@ -23,7 +24,7 @@ import Testing
     let now = Now()
     let client = stub.with(CacheMiddleware(now: now.provider))
     let request = HTTPRequest(method: .get, url: url)
-    func get() async throws -> (CacheStatus.Outcome?, String) {
+    func get() async throws -> (CacheOutcome?, String) {
       let (response, body) = try await client.send(request)
       return (
         response.cacheStatus?.outcome, String(decoding: try await body.collect(), as: UTF8.self)

@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -22,7 +23,8 @@ private final class Offset: Sendable {
     let key = UUID().uuidString
     let offset = Offset()
 
-    init(_ under: TransportUnderTest, store: any CacheStore = MemoryCacheStore()) throws {
+    init(_ under: TransportUnderTest, store: any CacheStore = CacheMiddleware.memoryStore()) throws
+    {
       transport = AnyClient(try under.makeClient())
       let offset = offset
       cache = CacheMiddleware(store: store, now: offset.now)
@@ -192,9 +194,9 @@ private final class Offset: Sendable {
   @Test(arguments: TransportUnderTest.allCases)
   func theDiskStoreAnswersAfterARestart(under: TransportUnderTest) async throws {
     try await withTemporaryDirectory { directory in
-      let first = try Setup(under, store: try DiskCacheStore(directory: directory))
+      let first = try Setup(under, store: try CacheMiddleware.diskStore(directory: directory))
       let (_, stored) = try await first.send(.get, "cc=max-age%3D60")
-      let reopened = try DiskCacheStore(directory: directory)
+      let reopened = try CacheMiddleware.diskStore(directory: directory)
       let client = first.transport.with(CacheMiddleware(store: reopened))
       let (response, body) = try await client.send(
         HTTPRequest(method: .get, url: try first.url("cc=max-age%3D60")))

@@ -209,7 +209,8 @@ private final class Entries: Sendable {
     let data = try await body.collect(upTo: 1 << 20)
     #expect(data.count == 3000)
     #expect(entries.recorded.map(\.bytes) == [3000])
-    #expect(entries.recorded.map(\.outcome) == [.completed])
+    #expect(entries.recorded.map(\.failure) == [nil])
+    #expect(entries.recorded.map(\.isAbandoned) == [false])
   }
 
   @Test(arguments: TransportUnderTest.allCases)

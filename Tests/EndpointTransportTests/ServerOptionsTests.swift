@@ -103,7 +103,7 @@ import Testing
     #expect(span.traceID == sent.traceID)
     #expect(span.spanID == sent.spanID)
     #expect(span.status == 200)
-    #expect(span.outcome == .completed)
+    #expect(span.failure == nil && !span.isAbandoned)
     let metrics = try #require(span.metrics)
     #expect(metrics.status == 200)
     #expect(metrics.url == url)

@@ -26,7 +26,7 @@ extension CacheMiddleware {
     fields.append(checkedValue: String(Int(age)), for: "Age")
     let ttl = lookup.remaining.rounded(.down)
     let status = CacheStatus(
-      outcome: outcome,
+      outcome,
       timeToLive: Int(max(min(ttl, 2_147_483_648), -2_147_483_648)),
       forwardReason: forwardStatus == nil ? nil : "stale",
       forwardStatus: forwardStatus)
@@ -37,7 +37,7 @@ extension CacheMiddleware {
   /// The `504` of `only-if-cached` when nothing usable is stored (RFC 9111 §5.2.1.7).
   func gatewayTimeout(_ request: HTTPRequest) -> (HTTPResponse, HTTPBody) {
     let response = HTTPResponse(status: 504, url: request.url)
-    return (response.adding(CacheStatus(outcome: .miss, forwardReason: "miss")), .empty)
+    return (response.adding(CacheStatus(.miss, forwardReason: "miss")), .empty)
   }
 
   /// Sends an unsafe request on; a success forgets its URL and the same-origin `Location` and
@@ -96,7 +96,7 @@ extension CacheMiddleware {
   ) async -> (HTTPResponse, HTTPBody) {
     let storable = isStorable(response, body: body, request: request, control: control)
     let status = CacheStatus(
-      outcome: .miss, forwardReason: reason, forwardStatus: response.status, isStored: storable)
+      .miss, forwardReason: reason, forwardStatus: response.status, isStored: storable)
     let head = response.adding(status)
     guard storable else { return (head, body) }
     let responseTime = now()

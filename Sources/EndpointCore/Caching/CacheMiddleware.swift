@@ -8,11 +8,11 @@
 /// network, stale ones are revalidated with `If-None-Match`/`If-Modified-Since`.
 ///
 /// ```swift
-/// let store = try DiskCacheStore(
+/// let store = try CacheMiddleware.diskStore(
 ///   directory: cachesURL.appending(path: "api"), limit: 50 << 20)
 /// let client = transport.with(CacheMiddleware(store: store))
 /// let (response, body) = try await client.send(request)
-/// print(response.cacheStatus?.outcome as Any)   // hit, revalidated, miss or stale
+/// print(response.cacheStatus as Any)   // Endpoint; hit; ttl=42
 /// ```
 ///
 /// Every `GET` and `HEAD` that passes it gets a `Cache-Status` member (RFC 9211) saying how it
@@ -43,12 +43,12 @@ public struct CacheMiddleware: Middleware {
   /// Creates the middleware.
   ///
   /// - Parameters:
-  ///   - store: where responses are kept; a 10 MiB ``MemoryCacheStore`` unless given.
+  ///   - store: where responses are kept; a 10 MiB ``memoryStore(limit:)`` unless given.
   ///   - maximumBodySize: the largest body stored, in bytes; 1 MiB unless given.
   ///   - heuristicLimit: the longest heuristic freshness; one day unless given.
   ///   - now: the current time; tests pass a manual one.
   public init(
-    store: any CacheStore = MemoryCacheStore(),
+    store: any CacheStore = CacheMiddleware.memoryStore(),
     maximumBodySize: Int = 1024 * 1024,
     heuristicLimit: Duration = .seconds(86_400),
     now: @escaping @Sendable () -> Date = { Date() }
@@ -89,7 +89,7 @@ public struct CacheMiddleware: Middleware {
       return (
         response.adding(
           CacheStatus(
-            outcome: .miss, forwardReason: "request",
+            .miss, forwardReason: "request",
             forwardStatus: response.status)), body
       )
     }
@@ -128,7 +128,7 @@ public struct CacheMiddleware: Middleware {
       return (
         response.adding(
           CacheStatus(
-            outcome: .miss, forwardReason: "stale",
+            .miss, forwardReason: "stale",
             forwardStatus: response.status)), body
       )
     }

@@ -5,14 +5,14 @@
 ///
 /// ```swift
 /// let (response, body) = try await client.send(request)
-/// if response.cacheStatus?.outcome == .hit { print("served without the network") }
+/// if response.cacheStatus?.isHit == true { print("served from the cache") }
 /// ```
 public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
   /// The cache's name in `Cache-Status`.
   public static let cacheName = "Endpoint"
 
-  /// How the response was served.
-  public enum Outcome: String, Sendable, Hashable {
+  /// How the response was served, as the middleware says it.
+  enum Outcome: Sendable, Hashable {
     /// From the cache, fresh, without the network.
     case hit
     /// From the cache after the server confirmed it with a `304`.
@@ -24,8 +24,14 @@ public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
     case stale
   }
 
-  /// How the response was served.
-  public var outcome: Outcome
+  /// Whether the response came from the cache (RFC 9211 `hit`): fresh without the network, or
+  /// stale (``isStale``). A response that did not is from the network, and was revalidated
+  /// when ``forwardStatus`` is `304` (``isRevalidated``).
+  public var isHit: Bool
+  /// Whether the response came from the cache past its freshness, as the request
+  /// (`max-stale`) or the response (`stale-while-revalidate`, `stale-if-error`) allowed; such a
+  /// response is also a hit.
+  public var isStale: Bool
   /// Seconds of freshness left when served from the cache; negative when stale.
   public var timeToLive: Int?
   /// Why the request went to the network (`uri-miss`, `vary-miss`, `stale`, `request`,
@@ -36,26 +42,45 @@ public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
   /// Whether the network's response is being stored.
   public var isStored: Bool
 
+  /// Whether the response came from the cache after the server confirmed it with a `304`.
+  public var isRevalidated: Bool { !isHit && forwardStatus == 304 }
+
   /// Creates a status.
   ///
   /// - Parameters:
-  ///   - outcome: how the response was served.
+  ///   - isHit: whether the response came from the cache.
+  ///   - isStale: whether it came from the cache past its freshness; implies `isHit`.
   ///   - timeToLive: seconds of freshness left, negative when stale.
   ///   - forwardReason: why the request went to the network.
   ///   - forwardStatus: the status the network answered with.
   ///   - isStored: whether the network's response is being stored.
   public init(
-    outcome: Outcome,
+    isHit: Bool = false,
+    isStale: Bool = false,
     timeToLive: Int? = nil,
     forwardReason: String? = nil,
     forwardStatus: Int? = nil,
     isStored: Bool = false
   ) {
-    self.outcome = outcome
+    self.isHit = isHit || isStale
+    self.isStale = isStale
     self.timeToLive = timeToLive
     self.forwardReason = forwardReason
     self.forwardStatus = forwardStatus
     self.isStored = isStored
+  }
+
+  /// A status for a response served as `outcome` says.
+  init(
+    _ outcome: Outcome,
+    timeToLive: Int? = nil,
+    forwardReason: String? = nil,
+    forwardStatus: Int? = nil,
+    isStored: Bool = false
+  ) {
+    self.init(
+      isHit: outcome == .hit, isStale: outcome == .stale, timeToLive: timeToLive,
+      forwardReason: forwardReason, forwardStatus: forwardStatus, isStored: isStored)
   }
 
   /// The status in the last `Cache-Status` member named ``cacheName`` of `response`, or `nil`.
@@ -84,26 +109,19 @@ public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
     forwardReason = parameters["fwd"]
     forwardStatus = parameters["fwd-status"].flatMap { Int($0) }
     isStored = parameters["stored"] != nil
-    if parameters["detail"] == "stale" {
-      outcome = .stale
-    } else if hit {
-      outcome = .hit
-    } else if forwardStatus == 304 {
-      outcome = .revalidated
-    } else {
-      outcome = .miss
-    }
+    isStale = parameters["detail"] == "stale"
+    isHit = hit || isStale
   }
 
   /// The `Cache-Status` member: `Endpoint; hit; ttl=42`.
   public var description: String {
     var parts = [Self.cacheName]
-    if outcome == .hit || outcome == .stale { parts.append("hit") }
+    if isHit { parts.append("hit") }
     if let forwardReason { parts.append("fwd=\(forwardReason)") }
     if let forwardStatus { parts.append("fwd-status=\(forwardStatus)") }
     if let timeToLive { parts.append("ttl=\(timeToLive)") }
     if isStored { parts.append("stored") }
-    if outcome == .stale { parts.append("detail=stale") }
+    if isStale { parts.append("detail=stale") }
     return parts.joined(separator: "; ")
   }
 }

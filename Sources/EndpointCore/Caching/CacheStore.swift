@@ -6,8 +6,9 @@
 /// middleware then treats the request as a miss. Errors a store throws are treated the same
 /// way, so a full disk or an unreadable entry never fails a request.
 ///
-/// ``MemoryCacheStore`` keeps entries in memory and ``DiskCacheStore`` in a directory; both
-/// evict the least recently used entries past a limit in bytes.
+/// ``CacheMiddleware/memoryStore(limit:)`` keeps entries in memory and
+/// ``CacheMiddleware/diskStore(directory:limit:)`` in a directory; both evict the least recently
+/// used entries past a limit in bytes.
 public protocol CacheStore: Sendable {
   /// The variants stored for `key`, oldest first; empty when there is none.
   func entries(for key: String) async throws -> [CachedResponse]

@@ -6,25 +6,15 @@ import Synchronization
   import Foundation
 #endif
 
-/// A ``CacheStore`` in a directory the caller names, bounded in bytes, that survives a restart.
+/// A ``CacheStore`` in a directory, bounded in bytes, that survives a restart (see
+/// ``CacheMiddleware/diskStore(directory:limit:)``).
 ///
 /// Each URL's variants are one file, written atomically (a new file renamed over the old), so
 /// a crash leaves the old entry or the new one, never half of one. Each file carries a
 /// checksum: a file that is truncated, corrupt or not the store's own is a miss, and is
-/// removed. Past ``limit`` the least recently used files are deleted.
-///
-/// No URL is written with its user information or secret query values (``URLRedaction``'s
-/// rule): an entry reads back under the request's full URL, and one reached through a redirect
-/// with that URL redacted.
-///
-/// ```swift
-/// let caches = FileManager.default.urls(
-///   for: .cachesDirectory, in: .userDomainMask)[0]
-/// let store = try DiskCacheStore(
-///   directory: caches.appending(path: "api"), limit: 50 << 20)
-/// let client = transport.with(CacheMiddleware(store: store))
-/// ```
-public final class DiskCacheStore: CacheStore {
+/// removed. Past ``limit`` the least recently used files are deleted. No URL is written with
+/// its user information or secret query values.
+final class DiskCacheStore: CacheStore {
   private struct FileInfo {
     var size: Int
     var lastUse: UInt64
@@ -37,9 +27,9 @@ public final class DiskCacheStore: CacheStore {
   }
 
   /// The directory holding the entries.
-  public let directory: URL
+  let directory: URL
   /// The most bytes the entry files take together.
-  public let limit: Int
+  let limit: Int
   private let state: Mutex<State>
 
   /// Opens the store in `directory`, creating it when needed; entries already there are kept.
@@ -48,7 +38,7 @@ public final class DiskCacheStore: CacheStore {
   ///   - directory: the store's own directory; files in it that are not entries are left alone.
   ///   - limit: the most bytes the entry files take together; 50 MiB unless given.
   /// - Throws: the file system's error when the directory cannot be created or read.
-  public init(directory: URL, limit: Int = 50 * 1024 * 1024) throws {
+  init(directory: URL, limit: Int = 50 * 1024 * 1024) throws {
     self.directory = directory
     self.limit = max(0, limit)
     let manager = FileManager.default
@@ -74,10 +64,10 @@ public final class DiskCacheStore: CacheStore {
   }
 
   /// The bytes the entry files take now.
-  public var size: Int { state.withVisibleLock { $0.size } }
+  var size: Int { state.withVisibleLock { $0.size } }
 
   /// The variants stored for `key`; an unreadable file is removed and reads as none.
-  public func entries(for key: String) -> [CachedResponse] {
+  func entries(for key: String) -> [CachedResponse] {
     let name = Self.fileName(for: key)
     let url = directory.appending(path: name)
     return state.withVisibleLock { state in
@@ -101,7 +91,7 @@ public final class DiskCacheStore: CacheStore {
   /// the limit; a file larger than the whole limit is not written.
   ///
   /// - Throws: the file system's error when the file cannot be written.
-  public func setEntries(_ entries: [CachedResponse], for key: String) throws {
+  func setEntries(_ entries: [CachedResponse], for key: String) throws {
     let name = Self.fileName(for: key)
     guard !entries.isEmpty else {
       state.withVisibleLock { remove(name, in: &$0) }
@@ -124,13 +114,13 @@ public final class DiskCacheStore: CacheStore {
   }
 
   /// Deletes the file of `key`.
-  public func removeEntries(for key: String) {
+  func removeEntries(for key: String) {
     let name = Self.fileName(for: key)
     state.withVisibleLock { remove(name, in: &$0) }
   }
 
   /// Deletes every entry file.
-  public func removeAll() {
+  func removeAll() {
     state.withVisibleLock { state in
       for name in Array(state.files.keys) { remove(name, in: &state) }
     }

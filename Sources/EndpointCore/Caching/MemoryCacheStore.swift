@@ -1,13 +1,8 @@
 import Synchronization
 
 /// A ``CacheStore`` in memory, bounded in bytes: past the limit the least recently used keys
-/// are evicted.
-///
-/// ```swift
-/// let store = MemoryCacheStore(limit: 16 << 20)
-/// let client = transport.with(CacheMiddleware(store: store))
-/// ```
-public final class MemoryCacheStore: CacheStore {
+/// are evicted (see ``CacheMiddleware/memoryStore(limit:)``).
+final class MemoryCacheStore: CacheStore {
   private struct Slot {
     var entries: [CachedResponse]
     var size: Int
@@ -56,24 +51,24 @@ public final class MemoryCacheStore: CacheStore {
   }
 
   /// The most bytes the store holds (as ``CachedResponse/size`` counts them).
-  public let limit: Int
+  let limit: Int
   private let state = Mutex(State())
 
   /// Creates an empty store.
   ///
   /// - Parameter limit: the most bytes held; 10 MiB unless given.
-  public init(limit: Int = 10 * 1024 * 1024) {
+  init(limit: Int = 10 * 1024 * 1024) {
     self.limit = max(0, limit)
   }
 
   /// The bytes held now.
-  public var size: Int { state.withVisibleLock { $0.size } }
+  var size: Int { state.withVisibleLock { $0.size } }
 
   /// How many uses the eviction order holds, superseded ones included (for tests).
   var recordedUses: Int { state.withVisibleLock { $0.uses.count - $0.usesStart } }
 
   /// The variants stored for `key`, which becomes the most recently used.
-  public func entries(for key: String) -> [CachedResponse] {
+  func entries(for key: String) -> [CachedResponse] {
     state.withVisibleLock { state in
       guard let slot = state.slots[key] else { return [] }
       _ = state.use(key)
@@ -83,7 +78,7 @@ public final class MemoryCacheStore: CacheStore {
 
   /// Replaces the variants for `key`, then evicts the least recently used keys past the limit;
   /// a list larger than the whole limit is not stored.
-  public func setEntries(_ entries: [CachedResponse], for key: String) {
+  func setEntries(_ entries: [CachedResponse], for key: String) {
     let size = entries.reduce(key.utf8.count) { $0 + $1.size }
     state.withVisibleLock { state in
       if let old = state.slots.removeValue(forKey: key) { state.size -= old.size }
@@ -96,12 +91,12 @@ public final class MemoryCacheStore: CacheStore {
   }
 
   /// Forgets every key.
-  public func removeAll() {
+  func removeAll() {
     state.withVisibleLock { $0 = State() }
   }
 
   /// Forgets `key`.
-  public func removeEntries(for key: String) {
+  func removeEntries(for key: String) {
     state.withVisibleLock { state in
       if let old = state.slots.removeValue(forKey: key) { state.size -= old.size }
     }

@@ -7,16 +7,6 @@
 /// GET https://api.example.com/users?token=<redacted> → 200 OK, 1532 bytes in 84 ms
 /// ```
 public struct HTTPLogEntry: Sendable, Hashable, CustomStringConvertible {
-  /// How the exchange ended.
-  public enum Outcome: Sendable, Hashable {
-    /// The response body was read to its end.
-    case completed
-    /// The caller released the response body before reading it to the end (or never read it).
-    case abandoned
-    /// The exchange or the reading of the body failed; the error's description.
-    case failed(String)
-  }
-
   /// The request method.
   public var method: HTTPMethod
   /// The request URL, with hidden query parameters and password redacted.
@@ -27,8 +17,12 @@ public struct HTTPLogEntry: Sendable, Hashable, CustomStringConvertible {
   public var duration: Duration
   /// The response body bytes the caller read.
   public var bytes: Int64
-  /// How the exchange ended.
-  public var outcome: Outcome
+  /// The error's description when the exchange or the reading of the body failed; `nil` when
+  /// the body was read to its end or released.
+  public var failure: String?
+  /// Whether the caller released the response body before reading it to the end (or never read
+  /// it). An exchange neither failed nor abandoned read its body to the end.
+  public var isAbandoned: Bool
   /// The request's header fields, redacted, when the middleware logs headers.
   public var requestHeaders: HTTPFields?
   /// The response's header fields, redacted, when the middleware logs headers.
@@ -45,7 +39,8 @@ public struct HTTPLogEntry: Sendable, Hashable, CustomStringConvertible {
     status: Int? = nil,
     duration: Duration = .zero,
     bytes: Int64 = 0,
-    outcome: Outcome = .completed,
+    failure: String? = nil,
+    isAbandoned: Bool = false,
     requestHeaders: HTTPFields? = nil,
     responseHeaders: HTTPFields? = nil,
     requestBodyPreview: String? = nil,
@@ -56,7 +51,8 @@ public struct HTTPLogEntry: Sendable, Hashable, CustomStringConvertible {
     self.status = status
     self.duration = duration
     self.bytes = bytes
-    self.outcome = outcome
+    self.failure = failure
+    self.isAbandoned = isAbandoned
     self.requestHeaders = requestHeaders
     self.responseHeaders = responseHeaders
     self.requestBodyPreview = requestBodyPreview
@@ -77,15 +73,12 @@ public struct HTTPLogEntry: Sendable, Hashable, CustomStringConvertible {
   private var summary: String {
     let time = Self.format(duration)
     guard let status else {
-      if case .failed(let error) = outcome { return "failed after \(time): \(error)" }
+      if let failure { return "failed after \(time): \(failure)" }
       return "no response after \(time)"
     }
     let head = "\(HTTPResponse(status: status)), \(bytes) byte\(bytes == 1 ? "" : "s") in \(time)"
-    switch outcome {
-    case .completed: return head
-    case .abandoned: return "\(head) (body released before its end)"
-    case .failed(let error): return "\(head), then the body failed: \(error)"
-    }
+    if let failure { return "\(head), then the body failed: \(failure)" }
+    return isAbandoned ? "\(head) (body released before its end)" : head
   }
 
   /// `12.3 ms` below a second, `1.25 s` above.
@@ -103,10 +96,6 @@ extension HTTPLogEntry: CustomReflectable {
   /// URL credential, no secret field value and no secret in a preview or a failure.
   public var customMirror: Mirror {
     let redaction = Redaction.standard
-    let shownOutcome: Outcome =
-      if case .failed(let error) = outcome { .failed(redaction.apply(toText: error)) } else {
-        outcome
-      }
     return Mirror(
       self,
       children: [
@@ -115,7 +104,8 @@ extension HTTPLogEntry: CustomReflectable {
         "status": status as Any,
         "duration": duration,
         "bytes": bytes,
-        "outcome": shownOutcome,
+        "failure": failure.map { redaction.apply(toText: $0) } as Any,
+        "isAbandoned": isAbandoned,
         "requestHeaders": requestHeaders?.redacted() as Any,
         "responseHeaders": responseHeaders?.redacted() as Any,
         "requestBodyPreview": requestBodyPreview.map { redaction.apply(toText: $0) } as Any,

@@ -46,8 +46,8 @@ struct ObservedBody<Observer: BodyReadObserver>: AsyncSequence, Sendable {
 
 extension LoggedBodyTracker: BodyReadObserver {
   func chunkRead(_ chunk: Data) { received(chunk) }
-  func bodyEnded() { finish(.completed) }
-  func bodyFailed(_ error: any Error) { finish(.failed("\(error)")) }
+  func bodyEnded() { finish() }
+  func bodyFailed(_ error: any Error) { finish(failure: "\(error)") }
 }
 
 /// Counts a streamed body's bytes and reports the entry once: at the end of the body, on its
@@ -83,7 +83,7 @@ final class LoggedBodyTracker: Sendable {
   }
 
   deinit {
-    finish(.abandoned)
+    finish(isAbandoned: true)
   }
 
   func received(_ chunk: Data) {
@@ -96,15 +96,12 @@ final class LoggedBodyTracker: Sendable {
     }
   }
 
-  func finish(_ outcome: HTTPLogEntry.Outcome) {
+  func finish(failure: String? = nil, isAbandoned: Bool = false) {
     let entry = state.withVisibleLock { state -> HTTPLogEntry? in
       if state.reported { return nil }
       state.reported = true
-      if case .failed(let error) = outcome {
-        state.entry.outcome = .failed(redaction.apply(toText: error))
-      } else {
-        state.entry.outcome = outcome
-      }
+      state.entry.failure = failure.map { redaction.apply(toText: $0) }
+      state.entry.isAbandoned = isAbandoned
       state.entry.duration = start.duration(to: .now)
       if let previewLimit {
         state.entry.responseBodyPreview = redaction.preview(

@@ -26,9 +26,9 @@
 /// - a body held in memory is complete when the response arrives: reported at once;
 /// - a streamed body is counted as the caller reads it and reported when it ends or fails;
 /// - a streamed body the caller releases without reading it to the end is reported when it is
-///   released, as ``HTTPLogEntry/Outcome/abandoned`` with the bytes read so far;
-/// - an error from the rest of the chain is reported as ``HTTPLogEntry/Outcome/failed(_:)`` and
-///   thrown on.
+///   released, with ``HTTPLogEntry/isAbandoned`` and the bytes read so far;
+/// - an error from the rest of the chain is reported with its description in
+///   ``HTTPLogEntry/failure`` and thrown on.
 ///
 /// Placed innermost (last in `client.with(...)`), it reports every
 /// attempt that goes to the transport; placed outermost, one entry per call.
@@ -47,7 +47,7 @@ public struct LoggingMiddleware: Middleware {
   /// - Parameters:
   ///   - redaction: what to hide; ``Redaction/standard`` hides credentials and common secrets.
   ///   - includesHeaders: whether to report the header fields.
-  ///   - bodyPreviewLimit: the most bytes of each body to preview (``BodyPreview``); `nil`, the
+  ///   - bodyPreviewLimit: the most bytes of each body to preview (``Redaction/preview(of:contentType:totalLength:limit:)``); `nil`, the
   ///     default, shows no bodies.
   ///   - sink: receives each entry; by default prints it.
   public init(
@@ -82,7 +82,7 @@ public struct LoggingMiddleware: Middleware {
       (response, body) = try await next(request)
     } catch {
       entry.duration = start.duration(to: .now)
-      entry.outcome = .failed(redaction.apply(toText: "\(error)"))
+      entry.failure = redaction.apply(toText: "\(error)")
       sink(entry)
       throw error
     }

@@ -346,19 +346,26 @@ extension Redaction {
     PercentEncoding.decode(String(text.map { $0 == "+" ? " " : $0 }))
   }
 
-  /// A bounded, UTF-8-safe preview of a body with its secrets hidden: ``apply(toBody:contentType:)``,
-  /// then ``BodyPreview/text(of:limit:)``.
+  /// A bounded, UTF-8-safe preview of a body with its secrets hidden, for error messages and
+  /// logs: ``apply(toBody:contentType:)``, then at most `limit` bytes of its text, cut on a
+  /// character boundary, with the number of bytes left out; binary data is described by its
+  /// size only. ``none`` previews a body as it is.
+  ///
+  /// ```swift
+  /// Redaction.none.preview(of: Data("hello world".utf8), limit: 5)
+  /// // "hello… (6 more bytes)"
+  /// ```
   ///
   /// - Parameters:
   ///   - body: the body, or its first bytes when `totalLength` says it is longer.
   ///   - contentType: the message's `Content-Type`, when known.
   ///   - totalLength: the whole body's length, when `body` holds only its first bytes.
-  ///   - limit: the most bytes shown.
+  ///   - limit: the most bytes shown, 512 unless given.
   public func preview(
     of body: Data,
     contentType: String? = nil,
     totalLength: Int64? = nil,
-    limit: Int = BodyPreview.defaultLimit
+    limit: Int = 512
   ) -> String {
     // A huge body is redacted only as far as a preview can reach.
     let reach = max(limit, 0) * 4 + 64 * 1024

@@ -5,21 +5,15 @@
 #endif
 
 /// One link of a `Link` header field (RFC 8288): a target and its parameters.
-public struct WebLink: Sendable, Hashable {
+struct WebLink: Sendable, Hashable {
   /// The target as written between `<` and `>`, not yet resolved.
-  public let target: String
+  let target: String
   /// The parameters, names lower-cased, values unquoted; `rel` may hold several
   /// space-separated relation types.
-  public let parameters: [String: String]
-
-  /// Creates a link.
-  public init(target: String, parameters: [String: String]) {
-    self.target = target
-    self.parameters = parameters
-  }
+  let parameters: [String: String]
 
   /// Whether the link's `rel` names `relation` (compared ignoring case, among several).
-  public func hasRelation(_ relation: String) -> Bool {
+  func hasRelation(_ relation: String) -> Bool {
     guard let rel = parameters["rel"] else { return false }
     return rel.split(separator: " ").contains { $0.lowercased() == relation.lowercased() }
   }
@@ -27,18 +21,12 @@ public struct WebLink: Sendable, Hashable {
   /// The links of `Link` field values, in order: commas and semicolons inside a quoted string or
   /// inside `<…>` do not split them; parameters may be quoted or not; a malformed link is
   /// skipped.
-  ///
-  /// ```swift
-  /// WebLink.parse(
-  ///   #"<https://api.x/items?page=2>; rel="next", </items?page=9>; rel=last"#
-  /// )
-  /// ```
-  public static func parse(_ values: [String]) -> [WebLink] {
+  static func parse(_ values: [String]) -> [WebLink] {
     values.flatMap { parse($0) }
   }
 
   /// The links of one `Link` field value.
-  public static func parse(_ value: String) -> [WebLink] {
+  static func parse(_ value: String) -> [WebLink] {
     var links: [WebLink] = []
     var scanner = Substring(value)[...]
     while true {

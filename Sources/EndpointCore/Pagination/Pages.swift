@@ -4,15 +4,10 @@
   import Foundation
 #endif
 
-/// The pages of a paginated endpoint, fetched as the consumer asks for them.
-///
-/// Every page goes through the client (its middleware: authorization, retries, caching,
-/// logging) and the endpoint's parser. The next page is fetched only when the consumer asks for
-/// it, or, with `prefetch`, while the consumer works on the current one (one page ahead, never
-/// more). Cancelling the consuming task stops the walk at once.
-public struct Pages<Client: HTTPClient, Resource: Sendable>: AsyncSequence, Sendable {
-  /// One page.
-  public typealias Element = Paginator<Resource>.Page
+/// The pages of a paginated endpoint, fetched as the consumer asks for them (see
+/// ``HTTPClient/pages(of:paginator:maximumPages:prefetch:)``).
+struct Pages<Client: HTTPClient, Resource: Sendable>: AsyncSequence, Sendable {
+  typealias Element = Paginator<Resource>.Page
 
   let client: Client
   let first: Endpoint<Resource>
@@ -20,13 +15,11 @@ public struct Pages<Client: HTTPClient, Resource: Sendable>: AsyncSequence, Send
   let maximumPages: Int?
   let prefetch: Bool
 
-  /// Creates an iterator that starts at the first page.
-  public func makeAsyncIterator() -> AsyncIterator {
+  func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(pages: self)
   }
 
-  /// Walks the pages.
-  public struct AsyncIterator: AsyncIteratorProtocol {
+  struct AsyncIterator: AsyncIteratorProtocol {
     let pages: Pages
     var nextEndpoint: Endpoint<Resource>?
     var index = 0
@@ -37,11 +30,7 @@ public struct Pages<Client: HTTPClient, Resource: Sendable>: AsyncSequence, Send
       nextEndpoint = pages.first
     }
 
-    /// The next page, or `nil` after the last (or past the page limit).
-    ///
-    /// - Throws: the client's or the parser's error, ``PageLinkRefused``, or
-    ///   `CancellationError`.
-    public mutating func next() async throws -> Element? {
+    mutating func next() async throws -> Element? {
       try Task.checkCancellation()
       if let limit = pages.maximumPages, index >= limit {
         ahead?.cancel()
@@ -84,32 +73,27 @@ public struct Pages<Client: HTTPClient, Resource: Sendable>: AsyncSequence, Send
   }
 }
 
-/// The items of every page of a paginated endpoint whose resource is a sequence, in order.
-public struct PageItems<Client: HTTPClient, Resource: Sequence & Sendable>: AsyncSequence, Sendable
+/// The items of every page of a paginated endpoint whose resource is a sequence, in order (see
+/// ``HTTPClient/items(of:paginator:maximumItems:maximumPages:prefetch:)``).
+struct PageItems<Client: HTTPClient, Resource: Sequence & Sendable>: AsyncSequence, Sendable
 where Resource.Element: Sendable {
-  /// One item.
-  public typealias Element = Resource.Element
+  typealias Element = Resource.Element
 
   let pages: Pages<Client, Resource>
   let maximumItems: Int?
 
-  /// Creates an iterator that starts at the first item of the first page.
-  public func makeAsyncIterator() -> AsyncIterator {
+  func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(pages: pages.makeAsyncIterator(), maximumItems: maximumItems)
   }
 
-  /// Walks the items, fetching pages as it needs them.
-  public struct AsyncIterator: AsyncIteratorProtocol {
+  struct AsyncIterator: AsyncIteratorProtocol {
     var pages: Pages<Client, Resource>.AsyncIterator
     let maximumItems: Int?
     var buffer: [Resource.Element] = []
     var position = 0
     var delivered = 0
 
-    /// The next item, or `nil` after the last (or past the item limit).
-    ///
-    /// - Throws: what fetching a page throws.
-    public mutating func next() async throws -> Resource.Element? {
+    mutating func next() async throws -> Resource.Element? {
       if let maximumItems, delivered >= maximumItems { return nil }
       while position == buffer.count {
         guard let page = try await pages.next() else { return nil }
@@ -126,7 +110,14 @@ where Resource.Element: Sendable {
 }
 
 extension HTTPClient {
-  /// The pages of `endpoint`, each found by `paginator` from the one before.
+  /// The pages of `endpoint`, each found by `paginator` from the one before, fetched as the
+  /// consumer asks for them.
+  ///
+  /// Every page goes through the client (its middleware: authorization, retries, caching,
+  /// logging) and the endpoint's parser. The next page is fetched only when the consumer asks
+  /// for it, or, with `prefetch`, while the consumer works on the current one (one page ahead,
+  /// never more). Cancelling the consuming task stops the walk at once. Iterating throws the
+  /// client's or the parser's error, ``PageLinkRefused``, or `CancellationError`.
   ///
   /// ```swift
   /// let pages = client.pages(of: Issues.open(), paginator: .linkHeader())
@@ -145,13 +136,16 @@ extension HTTPClient {
     paginator: Paginator<Resource>,
     maximumPages: Int? = nil,
     prefetch: Bool = false
-  ) -> Pages<Self, Resource> {
+  ) -> some AsyncSequence<Paginator<Resource>.Page, any Error> & Sendable {
     Pages(
       client: self, first: endpoint, paginator: paginator, maximumPages: maximumPages,
       prefetch: prefetch)
   }
 
   /// The items of every page of `endpoint`, in order, fetching pages as they are needed.
+  ///
+  /// Pages are fetched as ``pages(of:paginator:maximumPages:prefetch:)`` fetches them, and
+  /// iterating throws what fetching a page throws.
   ///
   /// ```swift
   /// let repos = client.items(
@@ -174,10 +168,11 @@ extension HTTPClient {
     maximumItems: Int? = nil,
     maximumPages: Int? = nil,
     prefetch: Bool = false
-  ) -> PageItems<Self, Resource> where Resource.Element: Sendable {
+  ) -> some AsyncSequence<Resource.Element, any Error> & Sendable where Resource.Element: Sendable {
     PageItems(
-      pages: pages(
-        of: endpoint, paginator: paginator, maximumPages: maximumPages, prefetch: prefetch),
+      pages: Pages(
+        client: self, first: endpoint, paginator: paginator, maximumPages: maximumPages,
+        prefetch: prefetch),
       maximumItems: maximumItems)
   }
 }

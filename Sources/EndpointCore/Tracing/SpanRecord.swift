@@ -12,16 +12,6 @@
 /// middleware's ``Redaction`` (the SDK's rule unless you pass your own), and a failure is the
 /// error's description, redacted by the same rule.
 public struct SpanRecord: Sendable {
-  /// How the exchange ended.
-  public enum Outcome: Sendable, Hashable {
-    /// The body was read to its end.
-    case completed
-    /// The request or the body failed; the error's description.
-    case failed(String)
-    /// The caller released the body before its end.
-    case abandoned
-  }
-
   /// The span's name: the request's method, as OpenTelemetry's HTTP conventions name client
   /// spans (`GET`).
   public var name: String
@@ -49,8 +39,12 @@ public struct SpanRecord: Sendable {
   public var end: ContinuousClock.Instant
   /// The response status; `nil` when no response arrived.
   public var status: Int?
-  /// How the exchange ended.
-  public var outcome: Outcome
+  /// The error's description when the request or the body failed; `nil` when the body was read
+  /// to its end or released.
+  public var failure: String?
+  /// Whether the caller released the body before its end. An exchange neither failed nor
+  /// abandoned read its body to the end.
+  public var isAbandoned: Bool
   /// Body bytes the caller read.
   public var bytesRead: Int64
   /// The transport's timings (name lookup, connect, TLS, first byte…), when the client's
@@ -64,7 +58,6 @@ public struct SpanRecord: Sendable {
   /// Whether the exchange failed: an error, or a status of 500 or more (OpenTelemetry's rule for
   /// client spans; a 4xx answer is a completed exchange).
   public var isError: Bool {
-    if case .failed = outcome { return true }
-    return (status ?? 0) >= 500
+    failure != nil || (status ?? 0) >= 500
   }
 }

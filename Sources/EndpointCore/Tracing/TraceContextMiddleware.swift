@@ -89,7 +89,8 @@ public struct TraceContextMiddleware: Middleware {
       responseStart: nil,
       end: .now,
       status: nil,
-      outcome: .completed,
+      failure: nil,
+      isAbandoned: false,
       bytesRead: 0,
       metrics: nil
     )
@@ -99,7 +100,7 @@ public struct TraceContextMiddleware: Middleware {
     do {
       (response, body) = try await next(traced)
     } catch {
-      tracker.finish(.failed(store.redaction.apply(toText: "\(error)")))
+      tracker.finish(failure: store.redaction.apply(toText: "\(error)"))
       throw error
     }
     tracker.received(response)
@@ -183,7 +184,7 @@ final class SpanTracker: Sendable {
   }
 
   deinit {
-    finish(.abandoned)
+    finish(isAbandoned: true)
   }
 
   var acceptsMetrics: Bool {
@@ -212,11 +213,12 @@ final class SpanTracker: Sendable {
     state.withVisibleLock { $0.record.bytesRead += Int64(count) }
   }
 
-  func finish(_ outcome: SpanRecord.Outcome) {
+  func finish(failure: String? = nil, isAbandoned: Bool = false) {
     let record = state.withVisibleLock { state -> SpanRecord? in
       if state.reported { return nil }
       state.reported = true
-      state.record.outcome = outcome
+      state.record.failure = failure
+      state.record.isAbandoned = isAbandoned
       state.record.end = .now
       return state.record
     }
@@ -228,8 +230,8 @@ final class SpanTracker: Sendable {
 
 extension SpanTracker: BodyReadObserver {
   func chunkRead(_ chunk: Data) { read(chunk.count) }
-  func bodyEnded() { finish(.completed) }
+  func bodyEnded() { finish() }
   func bodyFailed(_ error: any Error) {
-    finish(.failed(store.redaction.apply(toText: "\(error)")))
+    finish(failure: store.redaction.apply(toText: "\(error)"))
   }
 }

@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointTestSupport
 import Testing
 
 /// stale-while-revalidate: the stale response at once, one revalidation in the background.
@@ -25,7 +26,7 @@ import Testing
     }
     _ = try await cache.get()
     cache.clock.advance(30)
-    let results = try await withThrowingTaskGroup(of: (CacheStatus.Outcome?, String).self) {
+    let results = try await withThrowingTaskGroup(of: (CacheOutcome?, String).self) {
       group in
       for _ in 0..<8 { group.addTask { try await cache.get() } }
       return try await group.reduce(into: []) { $0.append($1) }

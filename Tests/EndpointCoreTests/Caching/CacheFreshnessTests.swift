@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointTestSupport
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -14,7 +15,7 @@ import Testing
     cache.clock.advance(30)
     let (response, body) = try await cache.send()
     #expect(body == "v0")
-    #expect(response.cacheStatus == CacheStatus(outcome: .hit, timeToLive: 30))
+    #expect(response.cacheStatus == CacheStatus(isHit: true, timeToLive: 30))
     #expect(response.headerFields["Age"] == "30")
     cache.clock.advance(31)
     #expect(try await cache.get() == (.miss, "v1"))

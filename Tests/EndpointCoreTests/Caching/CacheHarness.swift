@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointTestSupport
 import Synchronization
 import Testing
 
@@ -61,7 +62,7 @@ struct CacheHarness {
   let client: MiddlewareClient<ScriptedClient>
 
   init(
-    store: any CacheStore = MemoryCacheStore(),
+    store: any CacheStore = CacheMiddleware.memoryStore(),
     maximumBodySize: Int = 1024 * 1024,
     heuristicLimit: Duration = .seconds(86_400),
     origin:
@@ -101,7 +102,7 @@ struct CacheHarness {
   func get(
     _ url: String = "https://api.example.com/items",
     headers: [(String, String)] = []
-  ) async throws -> (CacheStatus.Outcome?, String) {
+  ) async throws -> (CacheOutcome?, String) {
     let (response, body) = try await send(.get, url, headers: headers)
     return (response.cacheStatus?.outcome, body)
   }

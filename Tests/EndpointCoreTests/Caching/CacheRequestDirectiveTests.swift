@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointTestSupport
 import Testing
 
 @Suite struct CacheRequestDirectiveTests {

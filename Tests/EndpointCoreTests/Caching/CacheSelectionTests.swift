@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointTestSupport
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -138,7 +139,7 @@ import Testing
   }
 
   @Test func setCookieIsNotStoredOrReplayed() async throws {
-    let store = MemoryCacheStore()
+    let store = CacheMiddleware.memoryStore()
     let cache = CacheHarness(store: store) { _, index, _ in
       reply(
         200, headers: [("Cache-Control", "max-age=60"), ("Set-Cookie", "session=s3cret")],
@@ -149,12 +150,12 @@ import Testing
     let (hit, _) = try await cache.send()
     #expect(hit.cacheStatus?.outcome == .hit)
     #expect(hit.headerFields["Set-Cookie"] == nil)
-    let stored = store.entries(for: "https://api.example.com/items")
+    let stored = try await store.entries(for: "https://api.example.com/items")
     #expect(stored.allSatisfy { !$0.headerFields.contains("Set-Cookie") })
   }
 
   @Test func credentialsInVaryAreMatchedButNeverStored() async throws {
-    let store = MemoryCacheStore()
+    let store = CacheMiddleware.memoryStore()
     let cache = CacheHarness(store: store) { request, index, _ in
       reply(
         200, headers: [("Cache-Control", "max-age=60"), ("Vary", "Authorization")],
@@ -165,7 +166,7 @@ import Testing
     #expect(try await cache.get(headers: alice) == (.miss, "v0"))
     #expect(try await cache.get(headers: bob) == (.miss, "v1"))
     #expect(try await cache.get(headers: alice) == (.hit, "v0"))
-    let stored = store.entries(for: "https://api.example.com/items")
+    let stored = try await store.entries(for: "https://api.example.com/items")
     #expect(stored.count == 2)
     for entry in stored {
       #expect(entry.varyValues.values.allSatisfy { !$0.contains("token") })

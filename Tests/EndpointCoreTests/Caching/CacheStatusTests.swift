@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointTestSupport
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -9,18 +10,24 @@ import Testing
 
 @Suite struct CacheStatusTests {
   @Test func eachOutcomeReadsBackFromItsField() throws {
-    let statuses = [
-      CacheStatus(outcome: .hit, timeToLive: 30),
-      CacheStatus(outcome: .stale, timeToLive: -5),
-      CacheStatus(
-        outcome: .revalidated, timeToLive: 10, forwardReason: "stale", forwardStatus: 304),
-      CacheStatus(outcome: .miss, forwardReason: "uri-miss", forwardStatus: 200, isStored: true),
-      CacheStatus(outcome: .stale, timeToLive: -20, forwardReason: "stale", forwardStatus: 503),
+    let statuses: [(CacheStatus, CacheOutcome)] = [
+      (CacheStatus(isHit: true, timeToLive: 30), .hit),
+      (CacheStatus(isStale: true, timeToLive: -5), .stale),
+      (CacheStatus(timeToLive: 10, forwardReason: "stale", forwardStatus: 304), .revalidated),
+      (CacheStatus(forwardReason: "uri-miss", forwardStatus: 200, isStored: true), .miss),
+      (
+        CacheStatus(isStale: true, timeToLive: -20, forwardReason: "stale", forwardStatus: 503),
+        .stale
+      ),
     ]
-    for status in statuses {
+    for (status, outcome) in statuses {
       let response = try response(200, [("Cache-Status", status.description)])
       #expect(response.cacheStatus == status)
+      #expect(response.cacheStatus?.outcome == outcome)
     }
+    #expect(CacheStatus(isStale: true).isHit)
+    #expect(CacheStatus(forwardStatus: 304).isRevalidated)
+    #expect(!CacheStatus(isHit: true, forwardStatus: 304).isRevalidated)
   }
 
   @Test func theLastMemberNamedEndpointCountsAndOthersAreIgnored() throws {
