@@ -105,6 +105,33 @@ import Testing
     #expect(server.requests.map { $0.url.query() ?? "" } == ["", "after=c1", "after=c2"])
   }
 
+  /// A cursor page with its items inside, made a `Sequence` of them as the Pagination article says.
+  private struct CursorPage: Sequence, Sendable {
+    var items: [String]
+    var next: String
+    func makeIterator() -> IndexingIterator<[String]> { items.makeIterator() }
+  }
+
+  @Test func itemsWalksAPageTypeThatIsASequenceOfItsItems() async throws {
+    let server = ScriptedClient { request, _ in
+      switch request.url.query() ?? "" {
+      case "": reply(200, body: "1,2|c1")
+      default: reply(200, body: "3|")
+      }
+    }
+    let endpoint = Endpoint<String>(.get, url: testURL(), parser: .string).map { text in
+      let parts = text.split(separator: "|", omittingEmptySubsequences: false)
+      return CursorPage(
+        items: parts[0].split(separator: ",").map(String.init), next: String(parts.last ?? ""))
+    }
+    var items: [String] = []
+    for try await item in server.items(of: endpoint, paginator: .cursor(name: "after") { $0.next })
+    {
+      items.append(item)
+    }
+    #expect(items == ["1", "2", "3"])
+  }
+
   @Test func pageNumbersStopAtAShortPage() async throws {
     let server = ScriptedClient { request, index in
       reply(200, body: ["a,b", "c,d", "e"][min(index, 2)])
