@@ -23,7 +23,7 @@ package enum HTTPToken {
   }
 
   /// Whether two field names are equal, ignoring ASCII case.
-  static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+  package static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
     let left = lhs.utf8
     let right = rhs.utf8
     guard left.count == right.count else { return false }
@@ -63,7 +63,7 @@ package enum HTTPToken {
 
   /// `text` cut to `limit` characters for an error message, with the size of the whole when
   /// it was cut.
-  package static func cut(_ text: String, limit: Int) -> String {
+  static func cut(_ text: String, limit: Int) -> String {
     guard text.utf8.count > limit else { return text }
     let head = String(text.prefix(limit))
     guard head.utf8.count < text.utf8.count else { return text }

@@ -24,7 +24,7 @@ extension Duration {
   }
 
   /// `12.3 ms`, to a tenth of a millisecond.
-  package var millisecondsDescription: String {
+  var millisecondsDescription: String {
     let tenths = nanoseconds / 100_000
     return "\(tenths / 10).\(tenths % 10) ms"
   }

@@ -1,3 +1,5 @@
+import EndpointCore
+
 /// The header fields a transport puts on the wire for a request, by one rule for every client,
 /// so the URLSession and curl clients send the same fields for the same request.
 package enum WireFields {

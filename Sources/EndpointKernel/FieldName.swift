@@ -1,3 +1,5 @@
+import EndpointCore
+
 /// Header field name comparisons that ignore ASCII case without building lowercased strings:
 /// the transports run them for every field of every request and response.
 ///
