@@ -23,7 +23,7 @@ package enum HTTPToken {
   }
 
   /// Whether two field names are equal, ignoring ASCII case.
-  package static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+  static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
     let left = lhs.utf8
     let right = rhs.utf8
     guard left.count == right.count else { return false }

@@ -20,6 +20,11 @@ package enum FieldName {
     }
   }
 
+  /// Whether `lhs` and `rhs` are the same name, ignoring ASCII case.
+  package static func same(_ lhs: String, _ rhs: String) -> Bool {
+    lhs.utf8.elementsEqual(rhs.utf8) { lower($0) == lower($1) }
+  }
+
   /// Whether `lhs` sorts before `rhs` once both are lowercased (ASCII).
   package static func precedes(_ lhs: String, _ rhs: String) -> Bool {
     var left = lhs.utf8.makeIterator()
