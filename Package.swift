@@ -17,18 +17,20 @@ let package = Package(
   targets: [
     .target(name: "EndpointCore"),
     .target(name: "EndpointJSON", dependencies: ["EndpointCore"]),
-    .target(name: "EndpointTransport", dependencies: ["EndpointCore"]),
-    .target(name: "EndpointTesting", dependencies: ["EndpointCore"]),
+    // The HTTP rules and structures both transports run on; a target, not a product.
+    .target(name: "EndpointKernel", dependencies: ["EndpointCore"]),
+    .target(name: "EndpointTransport", dependencies: ["EndpointCore", "EndpointKernel"]),
+    .target(name: "EndpointTesting", dependencies: ["EndpointCore", "EndpointKernel"]),
     // libcurl is opened at run time (dlopen): no curl headers or link flags at build time.
     .target(
       name: "CCurl",
       linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
     ),
-    .target(name: "EndpointCurl", dependencies: ["EndpointCore", "CCurl"]),
+    .target(name: "EndpointCurl", dependencies: ["EndpointCore", "EndpointKernel", "CCurl"]),
     // The one module that imports both transports: the platform's default client.
     .target(
       name: "EndpointDefaultClient",
-      dependencies: ["EndpointCore", "EndpointTransport", "EndpointCurl"]
+      dependencies: ["EndpointCore", "EndpointKernel", "EndpointTransport", "EndpointCurl"]
     ),
     .executableTarget(
       name: "EndpointExample",
@@ -54,7 +56,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "TransportBenchmarks",
-      dependencies: ["EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointCurl"],
+      dependencies: [
+        "EndpointCore", "EndpointKernel", "EndpointJSON", "EndpointTransport", "EndpointCurl",
+      ],
       path: "Benchmarks/TransportBenchmarks"
     ),
     // What a request to a server that never answers costs in CPU (scripts/bench-silent-cpu.sh).
@@ -66,7 +70,7 @@ let package = Package(
     // Run by the transport tests as a child process: wedges and crashes fail a test, not the run.
     .executableTarget(
       name: "TransportProbe",
-      dependencies: ["EndpointCore", "EndpointTransport", "EndpointCurl"],
+      dependencies: ["EndpointCore", "EndpointKernel", "EndpointTransport", "EndpointCurl"],
       path: "Tests/TransportProbe"
     ),
     // Shared by the test targets that reach the loopback test servers; not a product.
@@ -75,18 +79,23 @@ let package = Package(
       dependencies: ["EndpointCore"],
       path: "Tests/EndpointTestSupport"
     ),
-    .testTarget(name: "EndpointCoreTests", dependencies: ["EndpointCore", "EndpointTestSupport"]),
+    .testTarget(
+      name: "EndpointCoreTests",
+      dependencies: ["EndpointCore", "EndpointKernel", "EndpointTestSupport"]
+    ),
     .testTarget(name: "EndpointJSONTests", dependencies: ["EndpointCore", "EndpointJSON"]),
     .testTarget(
       name: "EndpointTransportTests",
       dependencies: [
-        "EndpointCore", "EndpointJSON", "EndpointTransport", "EndpointCurl", "EndpointTestSupport",
-        "EndpointDefaultClient", "EndpointTesting",
+        "EndpointCore", "EndpointKernel", "EndpointJSON", "EndpointTransport", "EndpointCurl",
+        "EndpointTestSupport", "EndpointDefaultClient", "EndpointTesting",
       ]
     ),
     .testTarget(
       name: "EndpointCurlTests",
-      dependencies: ["EndpointCore", "EndpointJSON", "EndpointCurl", "EndpointTestSupport"]
+      dependencies: [
+        "EndpointCore", "EndpointKernel", "EndpointJSON", "EndpointCurl", "EndpointTestSupport",
+      ]
     ),
     // The seed documents' samples, compiled and run against the loopback servers.
     .testTarget(
@@ -104,7 +113,7 @@ let package = Package(
       name: "EndpointTestingTests",
       dependencies: [
         "EndpointCore", "EndpointJSON", "EndpointTesting", "EndpointTransport",
-        "EndpointTestSupport",
+        "EndpointTestSupport", "EndpointKernel",
       ]
     ),
   ]

@@ -4,10 +4,11 @@
 #   scripts/fuzz.sh [seconds] [target...]     default: 60 seconds each, every target
 #
 # Each target is one harness, Fuzz/<Target>Fuzzer.swift, compiled with Fuzz/Support/*.swift and
-# linked against EndpointCore (and EndpointTesting, or EndpointCurl's HeadParser.swift, where it
-# needs them), all instrumented with `-sanitize=fuzzer,address` and built with `-enable-testing`
-# so the harness reaches internal types (the parsers are internal). Builds go to .build/fuzz and
-# are redone only when a source is newer. Each run starts from the committed seeds,
+# linked against EndpointCore (and EndpointTesting, or EndpointCurl's HeadParser.swift, with the
+# transport kernel EndpointKernel they import, where it needs them), all instrumented with
+# `-sanitize=fuzzer,address` and built with `-enable-testing` so the harness reaches internal
+# types (the parsers are internal). Builds go to .build/fuzz and are redone only when a source
+# is newer. Each run starts from the committed seeds,
 # Fuzz/corpus/<Target>/, and keeps what it learns in .build/fuzz/corpus/<Target>/ for the next
 # run. Crashes, and inputs that break a harness's invariants, are written to
 # .build/fuzz/crashes/<Target>-crash-… (the directory is printed); logs to .build/fuzz/logs.
@@ -29,7 +30,7 @@ fi
 
 OUT="$ROOT/.build/fuzz"
 CRASHES="$OUT/crashes"
-mkdir -p "$OUT/core" "$OUT/testing" "$OUT/bin" "$OUT/logs" "$CRASHES"
+mkdir -p "$OUT/core" "$OUT/kernel" "$OUT/testing" "$OUT/bin" "$OUT/logs" "$CRASHES"
 
 # Swift 6 mode and warnings as errors, as the package builds; lld, because gold warns about
 # the sanitizer runtime's local symbols.
@@ -51,12 +52,13 @@ build_module() {
   if stale "$dir/$name.o" "$@"; then
     echo "fuzz: building $name (instrumented)"
     "${SWIFTC[@]}" -parse-as-library -enable-testing -wmo -c -module-name "$name" \
-      -I "$OUT/core" -emit-module -emit-module-path "$dir/$name.swiftmodule" \
+      -I "$OUT/core" -I "$OUT/kernel" -emit-module -emit-module-path "$dir/$name.swiftmodule" \
       "$@" -o "$dir/$name.o"
   fi
 }
 
 mapfile -t CORE_SOURCES < <(find Sources/EndpointCore -name '*.swift' | sort)
+mapfile -t KERNEL_SOURCES < <(find Sources/EndpointKernel -name '*.swift' | sort)
 mapfile -t TESTING_SOURCES < <(find Sources/EndpointTesting -name '*.swift' | sort)
 mapfile -t SUPPORT < <(find Fuzz/Support -name '*.swift' | sort)
 
@@ -72,9 +74,13 @@ build_target() {
     # HeadParser is internal to EndpointCurl: its file (with the module's re-export of
     # EndpointCore, which it relies on) joins the harness's module.
     HeadParser)
+      build_module EndpointKernel "$OUT/kernel" "${KERNEL_SOURCES[@]}"
       sources=(Sources/EndpointCurl/HeadParser.swift Sources/EndpointCurl/Exports.swift)
+      objects+=("$OUT/kernel/EndpointKernel.o")
       ;;
     Fixture)
+      build_module EndpointKernel "$OUT/kernel" "${KERNEL_SOURCES[@]}"
+      objects+=("$OUT/kernel/EndpointKernel.o")
       build_module EndpointTesting "$OUT/testing" "${TESTING_SOURCES[@]}"
       flags=(-I "$OUT/testing")
       objects+=("$OUT/testing/EndpointTesting.o")
@@ -82,7 +88,8 @@ build_target() {
   esac
   if stale "$OUT/bin/$target" "$harness" "${SUPPORT[@]}" "${sources[@]}" "${objects[@]}"; then
     echo "fuzz: building $target"
-    "${SWIFTC[@]}" -parse-as-library -module-name "Fuzz$target" -I "$OUT/core" "${flags[@]}" \
+    "${SWIFTC[@]}" -parse-as-library -module-name "Fuzz$target" -I "$OUT/core" -I "$OUT/kernel" \
+      "${flags[@]}" \
       "$harness" "${SUPPORT[@]}" "${sources[@]}" "${objects[@]}" -o "$OUT/bin/$target"
   fi
 }

@@ -12,7 +12,7 @@
 #endif
 
 /// Reads a file body in chunks with plain POSIX calls (no FileHandle in FoundationEssentials).
-package final class FileReader {
+final class FileReader {
   static let chunkSize = 64 * 1024
 
   private let url: URL
@@ -31,7 +31,7 @@ package final class FileReader {
   ///
   /// - Throws: ``InvalidRequest`` (`.body`) when it is not a file URL, cannot be read or is not a
   ///   regular file.
-  package static func size(of url: URL) throws(InvalidRequest) -> Int64 {
+  static func size(of url: URL) throws(InvalidRequest) -> Int64 {
     guard url.isFileURL else {
       throw InvalidRequest.unreadableBodyFile(url, reason: "not a file URL")
     }

@@ -15,7 +15,7 @@ extension HTTPBody: CustomReflectable {
   }
 
   /// The body as mirrors show it; `contentType` lets the redaction find a multipart boundary.
-  package func shownContent(contentType: String?) -> String {
+  func shownContent(contentType: String?) -> String {
     switch storage {
     case .buffer(let data): Redaction.standard.preview(of: data, contentType: contentType)
     case .file(let url): "file \(url.path)"

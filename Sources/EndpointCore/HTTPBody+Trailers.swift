@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -19,7 +17,7 @@ extension HTTPBody {
   /// let data = try await body.collect()
   /// let checksum = body.trailerFields?["X-Checksum"]
   /// ```
-  public var trailerFields: HTTPFields? { trailers?.fields }
+  public var trailerFields: HTTPFields? { trailers?() }
 
   /// Creates a request body from chunks of unknown length, sent in chunks and followed by
   /// trailer fields, such as a checksum of what was sent.
@@ -47,46 +45,14 @@ extension HTTPBody {
   /// Whether the body sends trailer fields after its last chunk.
   public var sendsTrailerFields: Bool { requestTrailers != nil }
 
-  /// A streamed body whose trailer fields the transport puts in `trailers` (middleware that
-  /// wrap a body pass the original's on, so the caller still sees them).
-  package init<Chunks: AsyncSequence & Sendable>(
+  /// A streamed body that reads its trailer fields from `trailers` (middleware that wrap a body
+  /// pass the original's on, so the caller still sees them).
+  init<Chunks: AsyncSequence & Sendable>(
     _ sequence: Chunks,
     length: Int64?,
-    trailers: TrailerBox?
+    trailers: (@Sendable () -> HTTPFields?)?
   ) where Chunks.Element == Data {
     self.init(sequence, length: length)
     self.trailers = trailers
-  }
-}
-
-/// The trailer fields of one response, set by the transport as they arrive and read by the
-/// caller once the body has ended.
-package final class TrailerBox: Sendable {
-  private let storage = Mutex<HTTPFields?>(nil)
-
-  package init() {}
-
-  package var fields: HTTPFields? { storage.withVisibleLock { $0 } }
-
-  package func set(_ fields: HTTPFields?) {
-    storage.withVisibleLock { $0 = fields }
-  }
-
-  /// Adds one trailer line as libcurl hands it over (`Name: value` and its line end); an empty
-  /// line or a field HTTPFields refuses is skipped.
-  package func add(line: some Collection<UInt8>) {
-    let bytes = Array(line)
-    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
-    let name = String(decoding: bytes[..<colon], as: UTF8.self)
-    // The value without the optional white space and line end around it.
-    var value = bytes[(colon + 1)...]
-    let edge: Set<UInt8> = [0x20, 0x09, 0x0d, 0x0a]
-    while let first = value.first, edge.contains(first) { value.removeFirst() }
-    while let last = value.last, edge.contains(last) { value.removeLast() }
-    let text = String(decoding: value, as: UTF8.self)
-    storage.withVisibleLock { fields in
-      var updated = fields ?? HTTPFields()
-      if (try? updated.append(text, for: name)) != nil { fields = updated }
-    }
   }
 }

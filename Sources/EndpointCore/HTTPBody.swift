@@ -31,8 +31,9 @@ public struct HTTPBody: AsyncSequence, Sendable {
   /// The body's length in bytes, when it is known before reading it.
   public let length: Int64?
 
-  /// Where the transport puts the response's trailer fields (see ``trailerFields``).
-  package var trailers: TrailerBox? = nil
+  /// Reads the response's trailer fields, which the transport sets as they arrive (see
+  /// ``trailerFields``); a body that wraps another takes the original's.
+  package var trailers: (@Sendable () -> HTTPFields?)? = nil
 
   /// The trailer fields a request body sends after its last chunk (see
   /// ``init(_:trailerFields:)``).

@@ -43,7 +43,7 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
 
     /// A field whose name and value the caller has already checked, for a transport's parser of
     /// response heads; it skips the second check.
-    package init(checkedName name: String, value: String) {
+    init(checkedName name: String, value: String) {
       self.name = name
       self.value = value
     }

@@ -93,7 +93,7 @@ public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
 
 extension StringProtocol {
   /// The text without leading and trailing characters from `characters`.
-  package func trimmed(_ characters: String) -> Substring {
+  func trimmed(_ characters: String) -> Substring {
     let text = Substring(self)
     let start = text.firstIndex { !characters.contains($0) } ?? text.endIndex
     let end = text.lastIndex { !characters.contains($0) }.map(text.index(after:)) ?? start

@@ -63,7 +63,7 @@ package enum HTTPToken {
 
   /// `text` cut to `limit` characters for an error message, with the size of the whole when
   /// it was cut.
-  package static func cut(_ text: String, limit: Int) -> String {
+  static func cut(_ text: String, limit: Int) -> String {
     guard text.utf8.count > limit else { return text }
     let head = String(text.prefix(limit))
     guard head.utf8.count < text.utf8.count else { return text }

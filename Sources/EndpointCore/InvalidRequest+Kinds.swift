@@ -18,14 +18,14 @@ extension InvalidRequest {
   }
 
   /// A method that is not an RFC 9110 token.
-  package static func invalidMethod(_ method: HTTPMethod, url: URL? = nil) -> Self {
+  static func invalidMethod(_ method: HTTPMethod, url: URL? = nil) -> Self {
     Self(
       .method, subject: "Invalid HTTP method \(HTTPToken.quotedForMessage(method.rawValue))",
       reason: "a method must be a non-empty RFC 9110 token", method: method, url: url)
   }
 
   /// A header field name that is empty or holds a character outside RFC 9110's `tchar` set.
-  package static func headerFieldNameNotAToken(_ name: String) -> Self {
+  static func headerFieldNameNotAToken(_ name: String) -> Self {
     Self(
       .headerField, subject: "Invalid header field name \(HTTPToken.quotedForMessage(name))",
       reason: "a name must be a non-empty RFC 9110 token (letters, digits and !#$%&'*+-.^_`|~)",
@@ -34,7 +34,7 @@ extension InvalidRequest {
 
   /// A header field value holding `character` (`"CR"`, `"LF"` or `"NUL"`), which would end the
   /// field; the value itself is not kept.
-  package static func headerFieldValue(named name: String, contains character: String) -> Self {
+  static func headerFieldValue(named name: String, contains character: String) -> Self {
     Self(
       .headerField,
       subject: "Invalid value for header field \(HTTPToken.quotedForMessage(name))",
@@ -42,7 +42,7 @@ extension InvalidRequest {
   }
 
   /// A timeout that is zero or negative.
-  package static func invalidTimeout(_ timeout: Duration) -> Self {
+  static func invalidTimeout(_ timeout: Duration) -> Self {
     Self(
       .timeout, subject: "Invalid timeout \(timeout)",
       reason: "a timeout must be greater than zero; use nil for the client's default",
@@ -50,14 +50,14 @@ extension InvalidRequest {
   }
 
   /// A ``RequestOptions`` setting no transfer can use.
-  package static func invalidOption(_ name: String, value: String, reason: String) -> Self {
+  static func invalidOption(_ name: String, value: String, reason: String) -> Self {
     Self(
       .option, subject: "Invalid request option \(name) = \(value)", reason: reason,
       setting: name, value: value)
   }
 
   /// A multipart boundary that cannot delimit the body.
-  package static func invalidBoundary(_ boundary: String, reason: String) -> Self {
+  static func invalidBoundary(_ boundary: String, reason: String) -> Self {
     Self(
       .multipartBoundary,
       subject: "Invalid multipart boundary \(HTTPToken.quotedForMessage(boundary))",
@@ -66,7 +66,7 @@ extension InvalidRequest {
 
   /// A public-key pin that is not the base64 text of a 32-byte SHA-256 digest; a digest is
   /// public, so the text is kept whole up to 100 characters.
-  package static func invalidPublicKeyPin(_ text: String) -> Self {
+  static func invalidPublicKeyPin(_ text: String) -> Self {
     let text = String(text.prefix(100))
     return Self(
       .publicKeyPin, subject: "invalid public-key pin \"\(text)\"",
@@ -81,17 +81,5 @@ extension InvalidRequest {
     Self(
       .body, subject: "Cannot read body file \(fileURL.path)", reason: reason,
       fileURL: fileURL, underlyingError: underlyingError)
-  }
-
-  /// A client configuration's setting no request could work with.
-  package static func invalidConfiguration(_ setting: String, reason: String) -> Self {
-    Self(
-      .configuration, subject: "invalid configuration: \(setting)", reason: reason,
-      setting: setting)
-  }
-
-  /// A request the client cannot send as it is.
-  package static func unsupported(method: HTTPMethod, url: URL, reason: String) -> Self {
-    Self(.unsupported, reason: reason, method: method, url: url)
   }
 }

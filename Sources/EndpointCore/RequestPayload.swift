@@ -20,7 +20,7 @@ public struct RequestPayload: Sendable {
 
   /// An error found while building the payload (such as a value that cannot be encoded),
   /// reported by ``Endpoint/request()`` so that endpoint factories need not throw.
-  package var deferredError: (any Error & Sendable)?
+  var deferredError: (any Error & Sendable)?
 
   /// A payload that makes ``Endpoint/request()`` throw `error`.
   package init(deferring error: any Error & Sendable) {

@@ -104,7 +104,7 @@ public enum URLRedaction {
   /// replaced by `replacement`, as ``redacted(_:additionalQueryNames:)`` treats such a value
   /// inside a URL; any other value unchanged. The values taken out (decoded) are added to
   /// `removed`.
-  package static func redacted(
+  static func redacted(
     value: String,
     replacement: String = HTTPFields.redactedValue,
     hidesQueryItem: (String) -> Bool = { isSensitiveQueryName($0) },

@@ -1,3 +1,5 @@
+import EndpointKernel
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -31,9 +33,7 @@ package struct CurlFailure: Error, CustomStringConvertible {
     let underlying = CurlFailure(code: code, detail: Redaction.standard.apply(toText: detail))
     return TransportFailure(
       kind, method: method, url: url,
-      message: "\(explanation ?? kind.explanation) (\(underlying))",
-      isTransient: isTransient ?? kind.isTransientByDefault,
-      underlyingError: underlying,
-      details: .init(code: code == 0 ? nil : code))
+      redactedMessage: "\(explanation ?? kind.explanation) (\(underlying))",
+      isTransient: isTransient, underlyingError: underlying, code: code == 0 ? nil : code)
   }
 }

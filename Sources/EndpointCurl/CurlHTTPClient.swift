@@ -1,3 +1,5 @@
+import EndpointKernel
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -179,7 +181,7 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
       } else if let fileURL = requestBody.fileURL {
         let length = requestBody.length ?? 0
         // A file read as empty is sent without a body, so no read can see it grew: look now.
-        if length == 0, let size = try? FileReader.size(of: fileURL), size > 0 {
+        if length == 0, let size = (try? HTTPBody(contentsOf: fileURL))?.length, size > 0 {
           throw TransportFailure.bodyLengthMismatch(
             method: request.method, url: request.url, declared: 0, produced: size,
             fileURL: fileURL)

@@ -77,8 +77,9 @@ extension CurlLibrary {
   static func unavailable(libraryName: String, reason: String) -> TransportFailure {
     TransportFailure(
       .libraryUnavailable, method: nil, url: nil,
-      message: "libcurl is unavailable: \(reason); EndpointCurl needs \(libraryName) version "
+      redactedMessage:
+        "libcurl is unavailable: \(reason); EndpointCurl needs \(libraryName) version "
         + "\(minimumVersionText) or newer (Debian and Ubuntu: apt-get install libcurl4)",
-      isTransient: false, details: .init())
+      isTransient: false)
   }
 }

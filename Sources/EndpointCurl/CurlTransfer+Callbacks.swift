@@ -1,4 +1,5 @@
 internal import CCurl
+import EndpointKernel
 import Synchronization
 
 #if canImport(Glibc)
@@ -113,7 +114,8 @@ extension CurlTransfer {
   private func startStreaming(length: Int64?) {
     delivery = .streaming
     guard let response else { return }
-    let body = HTTPBody(TransferBody(transfer: self), length: length, trailers: trailers)
+    var body = HTTPBody(TransferBody(transfer: self), length: length)
+    body.trailers = trailers.read
     let head = shared.withVisibleLock { shared -> HeadContinuation? in
       guard shared.isOpen else { return nil }
       defer { shared.head = nil }

@@ -1,4 +1,5 @@
 internal import CCurl
+import EndpointKernel
 
 /// The client-wide options of server deployments: a client certificate, pinned public keys, a
 /// connect timeout, a Unix socket and the client's cookie store, set once on each handle with its baseline.

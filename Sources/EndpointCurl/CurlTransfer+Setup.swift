@@ -1,4 +1,5 @@
 internal import CCurl
+import EndpointKernel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 internal import CCurl
+import EndpointKernel
 import Synchronization
 
 #if canImport(FoundationEssentials)

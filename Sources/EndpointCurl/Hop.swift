@@ -1,3 +1,5 @@
+import EndpointKernel
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

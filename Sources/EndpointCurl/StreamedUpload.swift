@@ -1,3 +1,4 @@
+import EndpointKernel
 import Synchronization
 
 #if canImport(FoundationEssentials)

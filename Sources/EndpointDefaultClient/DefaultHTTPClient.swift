@@ -1,4 +1,5 @@
 import EndpointCurl
+import EndpointKernel
 import EndpointTransport
 
 #if canImport(FoundationEssentials)

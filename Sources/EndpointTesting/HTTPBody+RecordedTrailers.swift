@@ -5,11 +5,7 @@ extension HTTPBody {
   /// be after the body had been read to its end.
   static func inMemory(_ data: Data, trailerFields: HTTPFields?) -> HTTPBody {
     var body = HTTPBody(data)
-    if let trailerFields {
-      let box = TrailerBox()
-      box.set(trailerFields)
-      body.trailers = box
-    }
+    if let trailerFields { body.trailers = { trailerFields } }
     return body
   }
 }

@@ -12,10 +12,8 @@ enum Tee {
     onEnd: @escaping @Sendable ((any Error)?) -> Void = { _ in }
   ) -> HTTPBody {
     var copy = HTTPBody(
-      TeeSequence(base: body, onChunk: onChunk, onEnd: onEnd),
-      length: body.length,
-      trailers: body.trailers
-    )
+      TeeSequence(base: body, onChunk: onChunk, onEnd: onEnd), length: body.length)
+    copy.trailers = body.trailers
     copy.requestTrailers = body.requestTrailers
     return copy
   }

@@ -1,3 +1,4 @@
+import EndpointKernel
 import Foundation
 
 /// Uploads and downloads answered through a test double's `send(_:)`: the request goes through

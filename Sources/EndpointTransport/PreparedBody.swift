@@ -1,3 +1,4 @@
+import EndpointKernel
 import Foundation
 
 /// A request body in the form URLSession can send.
@@ -70,7 +71,7 @@ struct PreparedBody: Sendable {
 
   /// The size of the file at `url` now, or `nil` when it cannot be read.
   static func fileSize(_ url: URL) -> Int64? {
-    try? FileReader.size(of: url)
+    (try? HTTPBody(contentsOf: url))?.length
   }
 
   private static func spool(

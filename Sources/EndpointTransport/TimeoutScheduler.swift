@@ -60,6 +60,10 @@ final class TimeoutScheduler: Sendable {
   /// How many transfers are watched (for tests of clean-up).
   var count: Int { state.withVisibleLock { $0.entries.count } }
 
+  /// Whether the timer is armed for a check. With no transfer watched and the timer not armed,
+  /// no transfer can be checked again (for tests, which need not wait to see it).
+  var isArmed: Bool { state.withVisibleLock { $0.armed != nil } }
+
   /// Watches `target`, first checking it at `due`.
   func add(_ target: any TimeoutTarget, checkAt due: ContinuousClock.Instant) {
     state.withVisibleLock { state in

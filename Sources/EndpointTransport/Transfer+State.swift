@@ -1,3 +1,4 @@
+import EndpointKernel
 import Foundation
 import Synchronization
 

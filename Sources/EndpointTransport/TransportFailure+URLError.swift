@@ -1,3 +1,4 @@
+import EndpointKernel
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -23,9 +24,8 @@ extension TransportFailure {
     // A lost connection behind `.unknown` is worth another attempt, as on the curl client.
     let transient = Self.isTransient(code) || (code == .unknown && kind == .connectionLost)
     return TransportFailure(
-      kind, method: method, url: url, message: message,
-      isTransient: transient, underlyingError: error,
-      details: .init(code: code.rawValue))
+      kind, method: method, url: url, redactedMessage: message,
+      isTransient: transient, underlyingError: error, code: code.rawValue)
   }
 
   private static func kind(of code: URLError.Code, message: String) -> Kind {

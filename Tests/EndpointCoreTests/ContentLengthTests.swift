@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointKernel
 import Testing
 
 /// The strict `Content-Length` parser the transports share (RFC 9110, section 8.6).

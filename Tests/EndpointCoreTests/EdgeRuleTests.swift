@@ -1,5 +1,7 @@
-import EndpointCore
+import EndpointKernel
 import Testing
+
+@testable import EndpointCore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

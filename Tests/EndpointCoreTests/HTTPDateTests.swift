@@ -1,6 +1,7 @@
-import EndpointCore
 import Foundation
 import Testing
+
+@testable import EndpointCore
 
 /// The one HTTP-date parser: `Retry-After`, cache freshness and the URLSession client's cookie jar.
 @Suite struct HTTPDateTests {

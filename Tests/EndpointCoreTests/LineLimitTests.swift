@@ -1,5 +1,6 @@
-import EndpointCore
 import Testing
+
+@testable import EndpointCore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,6 +1,7 @@
-import EndpointCore
 import Foundation
 import Testing
+
+@testable import EndpointCore
 
 /// URLs carried inside a value of another URL (`?next=…`, `?redirect_uri=…`) lose their own
 /// user information and secret query values, by the same rule, wherever the outer URL is shown.

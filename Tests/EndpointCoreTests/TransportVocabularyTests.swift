@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointKernel
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -135,7 +136,7 @@ import Testing
       ("http://a.test/x", "http://b.test/x", false),
     ]
     for (first, second, same) in pairs {
-      let outcome = RedirectRule.sameOrigin(
+      let outcome = HTTPRequest.sameOrigin(
         try #require(URL(string: first)),
         try #require(URL(string: second))
       )

@@ -1,3 +1,4 @@
+import EndpointKernel
 import Foundation
 import Synchronization
 import Testing
@@ -30,8 +31,8 @@ private final class TrailerTransport: HTTPClient {
       continuation.finish()
     }
     let marked = chunks.map { $0 }
-    let body = HTTPBody(
-      EndMarker(base: marked) { box.set(trailers) }, length: nil, trailers: box)
+    var body = HTTPBody(EndMarker(base: marked) { box.set(trailers) }, length: nil)
+    body.trailers = box.read
     return (HTTPResponse(status: 200, headerFields: ["Content-Type": "text/plain"]), body)
   }
 }

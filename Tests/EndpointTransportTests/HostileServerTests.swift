@@ -1,4 +1,5 @@
 import EndpointCurl
+import EndpointKernel
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import EndpointKernel
 import EndpointTestSupport
 import Foundation
 import Testing

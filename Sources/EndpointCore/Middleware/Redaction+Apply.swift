@@ -88,7 +88,7 @@ extension Redaction {
   /// `url` with its hidden query values and user information replaced by `<redacted>`,
   /// percent-encoded so the result is still a URL: for values that must stay a `URL` (the
   /// metrics of a span); without its query, user information and fragment if that fails.
-  package func redactedURL(_ url: URL) -> URL {
+  func redactedURL(_ url: URL) -> URL {
     var removed: [String] = []
     let text = redactURL(
       text: url.absoluteString, replacement: "%3Credacted%3E", removed: &removed)

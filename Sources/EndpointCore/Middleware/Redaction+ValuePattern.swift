@@ -8,14 +8,14 @@ extension Redaction {
   /// ])
   /// ```
   public struct ValuePattern: Sendable, Hashable {
-    package enum Kind: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
       case exactly(String)
       case prefixed(String)
       case jsonWebToken
       case authorizationCredential
     }
 
-    package let kind: Kind
+    let kind: Kind
 
     /// This exact text; an empty text matches nothing.
     public static func exactly(_ value: String) -> ValuePattern {

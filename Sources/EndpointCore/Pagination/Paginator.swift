@@ -57,7 +57,7 @@ public struct Paginator<Resource: Sendable>: Sendable {
       if let reason = HTTPRequest.unsendableReason(target) {
         throw PageLinkRefused(link: Redaction.standard.apply(toText: next.target), reason: reason)
       }
-      guard allowingOtherOrigins || RedirectRule.sameOrigin(current, target) else {
+      guard allowingOtherOrigins || HTTPRequest.sameOrigin(current, target) else {
         throw PageLinkRefused(
           link: URLRedaction.redacted(target),
           reason: "it leads to another origin; allow it with linkHeader(allowingOtherOrigins: true)"

@@ -7,12 +7,6 @@ extension Duration {
     return max(0, total.partialValue + attoseconds / 1_000_000_000)
   }
 
-  /// Seconds as a `Double`, for Foundation's `TimeInterval`.
-  package var seconds: Double {
-    let (seconds, attoseconds) = components
-    return Double(seconds) + Double(attoseconds) / 1e18
-  }
-
   /// A short human reading such as `0.3 s` or `1.25 s`, to the millisecond.
   package var shortDescription: String {
     let milliseconds = nanoseconds / 1_000_000
@@ -24,7 +18,7 @@ extension Duration {
   }
 
   /// `12.3 ms`, to a tenth of a millisecond.
-  package var millisecondsDescription: String {
+  var millisecondsDescription: String {
     let tenths = nanoseconds / 100_000
     return "\(tenths / 10).\(tenths % 10) ms"
   }

@@ -44,7 +44,7 @@ extension HTTPRequest {
   /// Why the host of `url` is not one a request can reach, or `nil` when it is (or when the URL
   /// has none): a registered name of letters, digits, `-`, `.`, `_` and `~`, or an IP literal in
   /// brackets.
-  package static func hostProblem(_ url: URL) -> String? {
+  static func hostProblem(_ url: URL) -> String? {
     guard let host = url.host(percentEncoded: true), !host.isEmpty else { return nil }
     // An IPv6 literal (Foundation gives it without its brackets) may hold `:` and a zone.
     let isIPv6 = host.utf8.contains(UInt8(ascii: ":"))
@@ -61,6 +61,24 @@ extension HTTPRequest {
       UInt8(ascii: "_"), UInt8(ascii: "~"):
       true
     default: false
+    }
+  }
+
+  /// Whether two URLs share scheme, host and port (default ports made explicit).
+  package static func sameOrigin(_ first: URL, _ second: URL) -> Bool {
+    let firstScheme = first.scheme?.lowercased()
+    let secondScheme = second.scheme?.lowercased()
+    return firstScheme == secondScheme
+      && first.host?.lowercased() == second.host?.lowercased()
+      && port(of: first, scheme: firstScheme) == port(of: second, scheme: secondScheme)
+  }
+
+  private static func port(of url: URL, scheme: String?) -> Int? {
+    if let port = url.port { return port }
+    switch scheme {
+    case "http": return 80
+    case "https": return 443
+    default: return nil
     }
   }
 }

@@ -49,7 +49,7 @@ extension HTTPRequest {
 
   /// `path` without its `.` and `..` segments (RFC 3986, section 5.2.4); `path` itself when it
   /// has none.
-  package static func removingDotSegments(_ path: String) -> String {
+  static func removingDotSegments(_ path: String) -> String {
     let dot = UInt8(ascii: ".")
     let slash = UInt8(ascii: "/")
     let bytes = Array(path.utf8)

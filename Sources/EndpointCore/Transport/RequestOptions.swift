@@ -64,31 +64,8 @@ public struct RequestOptions: Sendable, Hashable, CustomStringConvertible {
     return parts.isEmpty ? "client's" : parts.joined(separator: ", ")
   }
 
-  /// The idle timeout to apply, given the client's.
-  package func idleTimeout(client: Duration?) -> Duration? {
-    Self.resolve(idleTimeout, client: client)
-  }
-
-  /// The response size limit to apply, given the client's.
-  package func maximumResponseSize(client: Int?) -> Int? {
-    Self.resolve(maximumResponseSize, client: client)
-  }
-
-  /// The redirect policy to apply, given the client's.
-  package func redirectPolicy(client: RedirectPolicy) -> RedirectPolicy {
-    redirectPolicy ?? client
-  }
-
-  private static func resolve<Value>(_ limit: Limit<Value>?, client: Value?) -> Value? {
-    switch limit {
-    case nil: client
-    case .unlimited?: nil
-    case .limited(let value)?: value
-    }
-  }
-
   /// Throws ``InvalidRequest`` (`.option`) for a setting no transfer can use.
-  package func check() throws(InvalidRequest) {
+  func check() throws(InvalidRequest) {
     if case .limited(let value)? = idleTimeout, value <= .zero {
       throw InvalidRequest.invalidOption(
         "idleTimeout",

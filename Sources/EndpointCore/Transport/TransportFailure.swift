@@ -135,9 +135,9 @@ public struct TransportFailure: Error, Hashable, Sendable, CustomStringConvertib
     underlyingError: (any Error)? = nil
   ) {
     self.init(
-      kind, method: method, url: url, message: Redaction.standard.apply(toText: message),
-      isTransient: isTransient ?? kind.isTransientByDefault,
-      underlyingError: underlyingError, details: Details())
+      kind, method: method, url: url,
+      redactedMessage: Redaction.standard.apply(toText: message), isTransient: isTransient,
+      underlyingError: underlyingError)
   }
 
   /// The kinds a new attempt may cure, unless the transport knows better.
@@ -147,7 +147,7 @@ public struct TransportFailure: Error, Hashable, Sendable, CustomStringConvertib
   ]
 
   /// The particulars some kinds carry.
-  package struct Details: Hashable, Sendable {
+  struct Details: Hashable, Sendable {
     var code: Int?
     var timeout: Duration?
     var elapsed: Duration?
@@ -157,7 +157,7 @@ public struct TransportFailure: Error, Hashable, Sendable, CustomStringConvertib
     var redirects: [URL] = []
     var fileURL: URL?
 
-    package init(
+    init(
       code: Int? = nil, timeout: Duration? = nil, elapsed: Duration? = nil, limit: Int? = nil,
       byteCount: Int64? = nil, declaredLength: Int64? = nil, redirects: [URL] = [],
       fileURL: URL? = nil
@@ -173,23 +173,28 @@ public struct TransportFailure: Error, Hashable, Sendable, CustomStringConvertib
     }
   }
 
-  /// Creates a failure whose `message` is already free of credentials.
+  /// Creates a failure whose `message` is already free of credentials, with the particulars its
+  /// kind carries; `isTransient` defaults to the kind's.
   package init(
     _ kind: Kind,
     method: HTTPMethod?,
     url: URL?,
-    message: String,
-    isTransient: Bool,
+    redactedMessage message: String,
+    isTransient: Bool? = nil,
     underlyingError: (any Error)? = nil,
-    details: Details
+    code: Int? = nil, timeout: Duration? = nil, elapsed: Duration? = nil, limit: Int? = nil,
+    byteCount: Int64? = nil, declaredLength: Int64? = nil, redirects: [URL] = [],
+    fileURL: URL? = nil
   ) {
     self.kind = kind
     self.method = method
     self.url = url
     self.message = message
-    self.isTransient = isTransient
+    self.isTransient = isTransient ?? kind.isTransientByDefault
     self.underlyingError = underlyingError
-    self.details = details
+    self.details = Details(
+      code: code, timeout: timeout, elapsed: elapsed, limit: limit, byteCount: byteCount,
+      declaredLength: declaredLength, redirects: redirects, fileURL: fileURL)
   }
 
   /// A sentence naming the request (credentials in its URL redacted) and what failed.

@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointKernel
 import EndpointTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointKernel
 import Testing
 
 /// Whether a response has a body and the length it declares, as both transports read them.

@@ -1,5 +1,7 @@
-import EndpointCore
+import EndpointKernel
 import Testing
+
+@testable import EndpointCore
 
 /// The fields both transports put on the wire: values without the whitespace around them, so a
 /// request is the same over HTTP/1.1 and HTTP/2 (which refuses such a value).

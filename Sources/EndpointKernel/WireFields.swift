@@ -1,3 +1,5 @@
+import EndpointCore
+
 /// The header fields a transport puts on the wire for a request, by one rule for every client,
 /// so the URLSession and curl clients send the same fields for the same request.
 package enum WireFields {
@@ -33,11 +35,11 @@ package enum WireFields {
       if !hasUserAgent, FieldName.equals(name, "user-agent") { hasUserAgent = true }
       if FieldName.equals(name, "accept-encoding") { hasAcceptEncoding = true }
       // A name seen before was emitted with its first occurrence.
-      if fields[..<index].contains(where: { HTTPToken.namesEqual($0.name, name) }) { continue }
+      if fields[..<index].contains(where: { FieldName.same($0.name, name) }) { continue }
       var value = trimmed(fields[index].value)
       var later = fields.index(after: index)
       while later < fields.endIndex {
-        if HTTPToken.namesEqual(fields[later].name, name) {
+        if FieldName.same(fields[later].name, name) {
           value += (FieldName.equals(name, "cookie") ? "; " : ", ") + trimmed(fields[later].value)
         }
         later = fields.index(after: later)

@@ -1,3 +1,4 @@
+import EndpointCore
 import Synchronization
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,5 @@
+import EndpointCore
+
 /// Strict parsing of a response's `Content-Length` (RFC 9110, section 8.6), shared by the
 /// transports.
 ///

@@ -1,3 +1,5 @@
+import EndpointCore
+
 /// The limits and callbacks of one transfer, the same on both transports: the request's own
 /// options resolved against its client's.
 ///

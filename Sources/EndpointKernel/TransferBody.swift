@@ -1,3 +1,5 @@
+import EndpointCore
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

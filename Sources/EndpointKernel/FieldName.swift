@@ -1,3 +1,5 @@
+import EndpointCore
+
 /// Header field name comparisons that ignore ASCII case without building lowercased strings:
 /// the transports run them for every field of every request and response.
 ///
@@ -16,6 +18,11 @@ package enum FieldName {
       }
       return true
     }
+  }
+
+  /// Whether `lhs` and `rhs` are the same name, ignoring ASCII case.
+  package static func same(_ lhs: String, _ rhs: String) -> Bool {
+    lhs.utf8.elementsEqual(rhs.utf8) { lower($0) == lower($1) }
   }
 
   /// Whether `lhs` sorts before `rhs` once both are lowercased (ASCII).

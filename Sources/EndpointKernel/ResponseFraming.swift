@@ -1,3 +1,5 @@
+import EndpointCore
+
 /// Whether a response has a body, and the length it declares: the rules both transports apply to
 /// a response head before the body arrives.
 package enum ResponseFraming {

@@ -1,3 +1,5 @@
+import EndpointCore
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -83,7 +85,7 @@ package enum RedirectRule {
         location: location
       )
     }
-    if !sameOrigin(hop.url, location) {
+    if !HTTPRequest.sameOrigin(hop.url, location) {
       let dropped = Set(
         next.headerFields.lazy.map(\.name).filter {
           isOriginBound($0, additionalNames: credentialFieldNames)
@@ -93,21 +95,4 @@ package enum RedirectRule {
     return next
   }
 
-  /// Whether two URLs share scheme, host and port (default ports made explicit).
-  package static func sameOrigin(_ first: URL, _ second: URL) -> Bool {
-    let firstScheme = first.scheme?.lowercased()
-    let secondScheme = second.scheme?.lowercased()
-    return firstScheme == secondScheme
-      && first.host?.lowercased() == second.host?.lowercased()
-      && port(of: first, scheme: firstScheme) == port(of: second, scheme: secondScheme)
-  }
-
-  private static func port(of url: URL, scheme: String?) -> Int? {
-    if let port = url.port { return port }
-    switch scheme {
-    case "http": return 80
-    case "https": return 443
-    default: return nil
-    }
-  }
 }
