@@ -78,7 +78,7 @@ public struct Pages<Client: HTTPClient, Resource: Sendable>: AsyncSequence, Send
       index: Int,
       from pages: Pages
     ) async throws -> Element? {
-      let (resource, response) = try await pages.client.response(endpoint)
+      let (resource, response) = try await pages.client.call(endpoint.withResponse())
       return Element(endpoint: endpoint, response: response, resource: resource, index: index)
     }
   }
