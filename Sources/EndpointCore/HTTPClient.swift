@@ -58,7 +58,8 @@ extension HTTPClient {
   /// read. Lines of NDJSON are one chain:
   ///
   /// ```swift
-  /// // A 404 page never streams as lines: it throws UnexpectedResponse, body kept, instead.
+  /// // A 404 page never streams as lines: it throws UnexpectedResponse,
+  /// // with the start of its body, instead.
   /// let lines = try await client.stream(Logs.follow(app: "api")).body.lines
   /// for try await line in lines { print(line) }
   /// ```

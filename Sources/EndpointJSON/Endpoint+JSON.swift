@@ -9,7 +9,8 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
   ///
   /// ```swift
   /// let todos = Endpoint<[Todo]>(json: .get, url: api.appending(path: "todos"))
-  /// let create = Endpoint<Todo>(json: .post, url: todosURL, body: NewTodo(title: "Docs"))
+  /// let draft = NewTodo(title: "Docs")
+  /// let create = Endpoint<Todo>(json: .post, url: todosURL, body: draft)
   /// ```
   /// - Parameters:
   ///   - method: the request method.
@@ -52,7 +53,8 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
   ///
   /// ```swift
   /// let user = Endpoint<User>(json: .get, path: "users/\(login)", relativeTo: api)
-  /// let same = Endpoint<User>(json: .get, path: "users/\(login)")  // base from the client
+  /// // The base URL from the client's BaseURLMiddleware:
+  /// let same = Endpoint<User>(json: .get, path: "users/\(login)")
   /// ```
   /// Interpolated values in `path` stay single segments; see ``EndpointCore/URLPath``. A path that
   /// cannot be resolved makes ``EndpointCore/Endpoint/request()`` throw

@@ -209,6 +209,19 @@ import Testing
   }
 }
 
+/// The Transport article's event type and its streaming endpoint, as written there.
+private struct BuildEvent: Decodable, Sendable {
+  var step: String
+  var ok: Bool
+
+  static func follow(build: Int) -> Endpoint<Data> {
+    Endpoint(
+      .get, path: "builds/\(build)/events", relativeTo: testURL("https://api.example.com/v1/"),
+      parser: .data
+    ).settingHeader("application/x-ndjson", for: .accept)
+  }
+}
+
 /// Streaming an endpoint checks its status first.
 @Suite struct StreamEndpointTests {
   @Test func aRejectedStatusNeverStreams() async throws {
@@ -223,19 +236,12 @@ import Testing
 
   /// The Transport article's NDJSON sample, as written there.
   @Test func ndjsonLinesOfAnEndpointAreOneChain() async throws {
-    struct BuildEvent: Decodable, Sendable {
-      var step: String
-      var ok: Bool
-    }
     let client = ScriptedClient { _, _ in
       reply(200, body: "{\"step\":\"fetch\",\"ok\":true}\n{\"step\":\"test\",\"ok\":false}\n")
     }
-    let api = testURL("https://api.example.com/v1/")
-    let follow = Endpoint(.get, path: "builds/7/events", relativeTo: api, parser: .data)
-      .settingHeader("application/x-ndjson", for: .accept)
 
     var events: [String] = []
-    let lines = try await client.stream(follow).body.lines
+    let lines = try await client.stream(BuildEvent.follow(build: 7)).body.lines
     for try await line in lines {
       let event = try JSONDecoder().decode(BuildEvent.self, from: Data(line.utf8))
       events.append("\(event.step) \(event.ok)")
@@ -249,7 +255,7 @@ import Testing
   /// The article's error sample: a 503 never reaches the loop of lines.
   @Test func aRejectedStreamThrowsBeforeTheFirstLine() async throws {
     let client = ScriptedClient { _, _ in reply(503, body: "{\"step\":\"down\"}\n") }
-    let follow = Endpoint(.get, url: testURL(), parser: .data)
+    let follow = BuildEvent.follow(build: 7)
     var seen: [String] = []
     let error = await #expect(throws: UnexpectedResponse.self) {
       for try await line in try await client.stream(follow).body.lines {
