@@ -5,6 +5,7 @@ import Foundation
 
 let client = URLSessionHTTPClient()
 
+let api = URL(string: "https://api.example.com/v1/")!
 let eventsURL = URL(string: "https://api.example.com/v1/events")!
 let logURL = URL(string: "https://api.example.com/v1/build/log")!
 let archiveURL = URL(string: "https://api.example.com/v1/archive.zip")!

@@ -80,7 +80,7 @@ struct Tour<Client: HTTPClient> {
     let endpoint = Todo.create(draft, on: api)
     try show(endpoint)
     note("body \(try json(draft))")
-    let (todo, response) = try await client.response(endpoint)
+    let (todo, response) = try await client.call(endpoint.withResponse())
     note("\(response.status) \(HTTPResponse.reasonPhrase(for: response.status)): \(line(todo))")
     try expect(todo.title == draft.title, "the server stored '\(todo.title)'")
     return todo

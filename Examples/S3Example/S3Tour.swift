@@ -153,8 +153,8 @@ final class S3Tour<Transport: HTTPTransferClient> {
 
     try await step("a ranged GET across the parts' boundary answers 206 with those bytes") {
       let range = Int64(partSize - 10)...Int64(partSize + 9)
-      let (bytes, response) = try await client.response(
-        S3.getObject(bucket, key: bigKey, range: range))
+      let (bytes, response) = try await client.call(
+        S3.getObject(bucket, key: bigKey, range: range).withResponse())
       let reader = try FileHandle(forReadingFrom: big)
       defer { try? reader.close() }
       try reader.seek(toOffset: UInt64(range.lowerBound))

@@ -60,7 +60,11 @@ extension Endpoint {
   }
 
   /// Parses canned data without a network, returning the outcome as a `Result`: the way to
-  /// test an endpoint synchronously.
+  /// test an endpoint synchronously, as TinyNetworking wrote it.
+  ///
+  /// Both arguments may be `nil`, and nothing throws until `get()`. Where you hold a real
+  /// response and its body, ``parse(_:_:)-(HTTPResponse,Data)`` takes them in the order
+  /// ``HTTPClient/send(_:)`` returns them and throws.
   ///
   /// A `nil` response stands for `200 OK` with no header fields; a `nil` body for an empty one.
   /// The status is checked first, as in a real call.

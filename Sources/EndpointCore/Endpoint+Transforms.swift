@@ -43,6 +43,27 @@ extension Endpoint {
     )
   }
 
+  /// An endpoint for the same call whose resource comes with the response head, for header
+  /// fields such as `ETag`, `Link` or a rate limit beside the parsed value.
+  ///
+  /// The status is checked and the body parsed as before; any client verb that takes an
+  /// endpoint returns the pair.
+  ///
+  /// ```swift
+  /// let endpoint = User.with(id: 42).withResponse()
+  /// let (user, response) = try await client.call(endpoint)
+  /// let etag = response.headerFields[.eTag]
+  /// ```
+  /// - Returns: an endpoint whose resource is the parsed value and the response head.
+  public func withResponse() -> Endpoint<(resource: Resource, response: HTTPResponse)> {
+    replacingParser(
+      ResponseParser(accept: parser.accept, acceptedStatus: parser.acceptedStatus) {
+        [parser] response, body in
+        (try parser.parse(response, body), response)
+      }
+    )
+  }
+
   /// A copy with the header field `name` set to `value`, replacing any field of that name in any
   /// case.
   ///

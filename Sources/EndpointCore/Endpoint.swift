@@ -101,54 +101,27 @@ public struct Endpoint<Resource>: Sendable {
     self.timeout = timeout
   }
 
-  /// Creates an endpoint for a path relative to an API's base URL.
+  /// Creates an endpoint for a path, relative to an API's base URL or to the client's.
   ///
-  /// Interpolated values in `path` are encoded as single segments; see ``URLPath`` for how the path
-  /// resolves. A path that cannot be resolved makes ``request()`` throw ``InvalidRequest``
-  /// (`.url`).
-  public init(
-    _ method: HTTPMethod,
-    path: URLPath,
-    relativeTo baseURL: URL,
-    query: [URLQueryItem] = [],
-    headers: [String: String] = [:],
-    payload: RequestPayload = .empty,
-    timeout: Duration? = nil,
-    parser: ResponseParser<Resource>
-  ) {
-    var url = baseURL
-    var urlError: InvalidRequest?
-    do {
-      url = try path.resolved(against: baseURL)
-    } catch {
-      urlError = error
-    }
-    self.init(
-      method,
-      url: url,
-      query: query,
-      headers: headers,
-      payload: payload,
-      timeout: timeout,
-      parser: parser
-    )
-    self.urlError = urlError
-  }
-
-  /// Creates an endpoint with a path and no base URL: the client gives the base, through
-  /// ``BaseURLMiddleware``, so one set of endpoints serves staging and production.
+  /// With a `baseURL`, the path resolves against it at once. Without one, the client gives the
+  /// base through ``BaseURLMiddleware``, so one set of endpoints serves staging and production;
+  /// the endpoint's ``url`` stays relative until then.
   ///
   /// ```swift
-  /// let user = Endpoint(.get, path: "users/\(id)", parser: .string)
+  /// let user = Endpoint(.get, path: "users/\(id)", relativeTo: api, parser: .string)
+  /// let anywhere = Endpoint(.get, path: "users/\(id)", parser: .string)
   /// let client = URLSessionHTTPClient().with(BaseURLMiddleware(api))
   /// ```
   ///
-  /// The endpoint's ``url`` is relative until the middleware resolves it; an absolute path
-  /// (`"https://…"`) is used as it is.
+  /// Interpolated values in `path` are encoded as single segments; see ``URLPath`` for how the
+  /// path resolves. An absolute path (`"https://…"`) is used as it is. A path that cannot be
+  /// resolved makes ``request()`` throw ``InvalidRequest`` (`.url`).
   ///
   /// - Parameters:
   ///   - method: the request method.
-  ///   - path: the path relative to the client's base URL; interpolations are one segment each.
+  ///   - path: the path; interpolations are one segment each.
+  ///   - baseURL: the API's base URL, whose path is kept; `nil` (the default) leaves the base to
+  ///     the client's ``BaseURLMiddleware``.
   ///   - query: items appended to the query.
   ///   - headers: extra request fields.
   ///   - payload: the request body.
@@ -157,16 +130,21 @@ public struct Endpoint<Resource>: Sendable {
   public init(
     _ method: HTTPMethod,
     path: URLPath,
+    relativeTo baseURL: URL? = nil,
     query: [URLQueryItem] = [],
     headers: [String: String] = [:],
     payload: RequestPayload = .empty,
     timeout: Duration? = nil,
     parser: ResponseParser<Resource>
   ) {
-    var url = URL(fileURLWithPath: "/")
+    var url = baseURL ?? URL(fileURLWithPath: "/")
     var urlError: InvalidRequest?
     do {
-      url = try path.relativeURL()
+      if let baseURL {
+        url = try path.resolved(against: baseURL)
+      } else {
+        url = try path.relativeURL()
+      }
     } catch {
       urlError = error
     }
@@ -212,8 +190,23 @@ public struct Endpoint<Resource>: Sendable {
     )
   }
 
-  /// Validates the status and parses the body with the endpoint's parser.
+  /// Validates the status and parses the body with the endpoint's parser: the step
+  /// ``HTTPClient/call(_:bodyLimit:)`` runs after reading the body.
   ///
+  /// Use it where you hold a real response, such as a body read from
+  /// ``HTTPClient/stream(_:errorBodyLimit:)`` or a middleware's answer. To test an endpoint
+  /// against canned data, the TinyNetworking form ``parse(_:_:)-(Data?,HTTPResponse?)`` takes
+  /// optionals and returns a `Result`.
+  ///
+  /// ```swift
+  /// let (response, body) = try await client.send(try endpoint.request())
+  /// let data = try await body.collect(upTo: 1 << 20)
+  /// let user = try endpoint.parse(response, data)
+  /// ```
+  /// - Parameters:
+  ///   - response: the response head; its status is checked first.
+  ///   - body: the whole response body.
+  /// - Returns: the resource the parser made.
   /// - Throws: ``UnexpectedResponse`` for a status the parser does not accept, or the parser's
   ///   error (``ParsingFailure`` for the built-in parsers).
   public func parse(_ response: HTTPResponse, _ body: Data) throws -> Resource {
@@ -272,56 +265,5 @@ public struct Endpoint<Resource>: Sendable {
       throw InvalidRequest.invalidURL(text, reason: "the query could not be added")
     }
     return resolved
-  }
-}
-
-extension Endpoint where Resource == Void {
-  /// Creates an endpoint that checks the status and ignores the body.
-  public init(
-    _ method: HTTPMethod,
-    url: URL,
-    query: [URLQueryItem] = [],
-    headers: [String: String] = [:],
-    payload: RequestPayload = .empty,
-    timeout: Duration? = nil,
-    expecting status: AcceptedStatus = .success
-  ) {
-    self.init(
-      method,
-      url: url,
-      query: query,
-      headers: headers,
-      payload: payload,
-      timeout: timeout,
-      parser: .void(expecting: status)
-    )
-  }
-
-  /// Creates an endpoint for a path relative to an API's base URL that checks the status and
-  /// ignores the body, with no `Accept` field.
-  ///
-  /// ```swift
-  /// let remove = Endpoint<Void>(.delete, path: "todos/\(id)", relativeTo: api)
-  /// ```
-  public init(
-    _ method: HTTPMethod,
-    path: URLPath,
-    relativeTo baseURL: URL,
-    query: [URLQueryItem] = [],
-    headers: [String: String] = [:],
-    payload: RequestPayload = .empty,
-    timeout: Duration? = nil,
-    expecting status: AcceptedStatus = .success
-  ) {
-    self.init(
-      method,
-      path: path,
-      relativeTo: baseURL,
-      query: query,
-      headers: headers,
-      payload: payload,
-      timeout: timeout,
-      parser: .void(expecting: status)
-    )
   }
 }

@@ -37,21 +37,17 @@ extension HTTPClient {
 }
 
 extension HTTPClient {
-  /// Sends the endpoint's request and returns the parsed resource: the async form of
-  /// ``load(_:bodyLimit:completion:)``, the same call as ``call(_:bodyLimit:)``.
+  /// TinyNetworking's name for ``call(_:bodyLimit:)``, kept so its code compiles as written:
+  /// the async form of ``load(_:bodyLimit:completion:)``.
   ///
   /// ```swift
   /// let user = try await URLSession.shared.load(userInfo(login: "objcio"))
   /// ```
-  /// - Parameters:
-  ///   - endpoint: what to call.
-  ///   - bodyLimit: the largest body read, as in ``call(_:bodyLimit:)``.
+  /// New code writes `call`, which also takes a body limit.
+  /// - Parameter endpoint: what to call.
   /// - Returns: the resource the endpoint's parser made.
   /// - Throws: what ``call(_:bodyLimit:)`` throws.
-  public func load<Resource>(
-    _ endpoint: Endpoint<Resource>,
-    bodyLimit: Int = defaultBodyLimit
-  ) async throws -> Resource {
-    try await call(endpoint, bodyLimit: bodyLimit)
+  public func load<Resource>(_ endpoint: Endpoint<Resource>) async throws -> Resource {
+    try await call(endpoint)
   }
 }

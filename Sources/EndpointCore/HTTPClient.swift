@@ -24,7 +24,14 @@ extension HTTPClient {
   ///
   /// ```swift
   /// let user = try await client.call(User.with(id: 42))
+  /// // The response head too, for fields such as ETag:
+  /// let (same, head) = try await client.call(User.with(id: 42).withResponse())
   /// ```
+  /// - Parameters:
+  ///   - endpoint: the call to make.
+  ///   - bodyLimit: the most bytes of body read before the call fails.
+  /// - Returns: the resource the endpoint's parser made; ``Endpoint/withResponse()`` adds the
+  ///   response head.
   /// - Throws: the errors of ``Endpoint/request()``, of the client, a ``TransportFailure`` of
   ///   kind ``TransportFailure/Kind/responseTooLarge`` past `bodyLimit`,
   ///   ``UnexpectedResponse`` or the parser's error.
@@ -32,46 +39,41 @@ extension HTTPClient {
     _ endpoint: Endpoint<Resource>,
     bodyLimit: Int = defaultBodyLimit
   ) async throws -> Resource {
-    try await response(endpoint, bodyLimit: bodyLimit).resource
-  }
-
-  /// Like ``call(_:bodyLimit:)``, also returning the response head (for headers such as `ETag`
-  /// or pagination links).
-  public func response<Resource>(
-    _ endpoint: Endpoint<Resource>,
-    bodyLimit: Int = defaultBodyLimit
-  ) async throws -> (resource: Resource, response: HTTPResponse) {
     let request = try endpoint.request()
     let (response, body) = try await send(request)
     let data = try await body.collect(upTo: bodyLimit)
-    let resource = try endpoint.parse(
+    return try endpoint.parse(
       response,
       data,
       method: request.method,
       url: response.url ?? request.url
     )
-    return (resource, response)
   }
 
   /// Sends the endpoint's request and returns the head with the body still to be read, once the
   /// status is one the endpoint's parser accepts: for bodies read as they arrive (lines,
   /// server-sent events, a large file), with the same status check as ``call(_:bodyLimit:)``.
   ///
+  /// The endpoint's parser is not run: its accepted statuses decide, and the body is yours to
+  /// read. Lines of NDJSON are one chain:
+  ///
   /// ```swift
-  /// let (_, body) = try await client.stream(Logs.follow(app: "api"))
-  /// // A 404 page never streams as lines: it throws instead.
-  /// for try await line in body.lines { print(line) }
+  /// // A 404 page never streams as lines: it throws UnexpectedResponse,
+  /// // with the start of its body, instead.
+  /// let lines = try await client.stream(Logs.follow(app: "api")).body.lines
+  /// for try await line in lines { print(line) }
   /// ```
   ///
   /// - Parameters:
   ///   - endpoint: the call to make.
   ///   - errorBodyLimit: the most bytes of a rejected response's body kept on the error.
+  /// - Returns: the response head and its body, still to be read (once).
   /// - Throws: the errors of ``Endpoint/request()``, of the client, or ``UnexpectedResponse`` for
   ///   a status the parser does not accept.
   public func stream<Resource>(
     _ endpoint: Endpoint<Resource>,
     errorBodyLimit: Int = 64 << 10
-  ) async throws -> (HTTPResponse, HTTPBody) {
+  ) async throws -> (response: HTTPResponse, body: HTTPBody) {
     let request = try endpoint.request()
     let (response, body) = try await send(request)
     let accepted = endpoint.parser.acceptedStatus

@@ -5,40 +5,11 @@
 #endif
 
 extension Endpoint where Resource == Void {
-  /// Creates an endpoint that asks for JSON, checks the status and ignores the body.
+  /// Creates an endpoint that asks for JSON, checks the status and ignores the response body,
+  /// sending `body` as JSON when given.
   ///
   /// ```swift
   /// let ping = Endpoint<Void>(json: .get, url: api.appending(path: "health"))
-  /// ```
-  /// - Parameters:
-  ///   - method: the request method.
-  ///   - url: the URL; `query` is added after any query it has.
-  ///   - query: query items, percent-encoded.
-  ///   - headers: header fields.
-  ///   - timeout: how long the whole exchange may take.
-  ///   - status: the statuses that succeed; 2xx by default.
-  public init(
-    json method: HTTPMethod,
-    url: URL,
-    query: [URLQueryItem] = [],
-    headers: [String: String] = [:],
-    timeout: Duration? = nil,
-    expecting status: AcceptedStatus = .success
-  ) {
-    self.init(
-      method,
-      url: url,
-      query: query,
-      headers: headers,
-      timeout: timeout,
-      parser: .json(expecting: status)
-    )
-  }
-
-  /// Creates an endpoint that sends `body` as JSON, checks the status and ignores the response
-  /// body.
-  ///
-  /// ```swift
   /// let update = Endpoint<Void>(
   ///   json: .put, url: todoURL, body: todo, expecting: .codes(204)
   /// )
@@ -48,19 +19,19 @@ extension Endpoint where Resource == Void {
   ///   - url: the URL; `query` is added after any query it has.
   ///   - query: query items, percent-encoded.
   ///   - headers: header fields; `Content-Type` here wins over `application/json`.
-  ///   - body: the value to send.
+  ///   - body: the value sent as JSON, or `nil` (the default) for no body.
   ///   - timeout: how long the whole exchange may take.
-  ///   - encoder: the encoder; a shared one with `.sortedKeys` by default.
+  ///   - encoder: the body's encoder; a shared one with `.sortedKeys` by default.
   ///   - status: the statuses that succeed; 2xx by default.
   ///
   /// A `body` that cannot be encoded makes ``EndpointCore/Endpoint/request()`` throw
   /// ``EncodingFailure``.
-  public init<Body: Encodable>(
+  public init(
     json method: HTTPMethod,
     url: URL,
     query: [URLQueryItem] = [],
     headers: [String: String] = [:],
-    body: Body,
+    body: (any Encodable)? = nil,
     timeout: Duration? = nil,
     encoder: JSONEncoder = SharedCoders.encoder,
     expecting status: AcceptedStatus = .success
@@ -70,66 +41,40 @@ extension Endpoint where Resource == Void {
       url: url,
       query: query,
       headers: headers,
-      payload: .jsonDeferringFailure(body, encoder: encoder),
+      payload: RequestPayload.jsonBody(body, encoder: encoder),
       timeout: timeout,
       parser: .json(expecting: status)
     )
   }
 
-  /// Creates an endpoint for a path relative to an API's base URL that asks for JSON, checks the
-  /// status and ignores the body.
+  /// Creates an endpoint for a path that asks for JSON, checks the status and ignores the
+  /// response body, sending `body` as JSON when given; the path is relative to `baseURL`, or to
+  /// the client's ``EndpointCore/BaseURLMiddleware`` when there is none.
   ///
+  /// ```swift
+  /// let remove = Endpoint<Void>(json: .delete, path: "todos/\(id)", relativeTo: api)
+  /// ```
   /// - Parameters:
   ///   - method: the request method.
-  ///   - path: the path, resolved against `baseURL`.
-  ///   - baseURL: the API's base URL; its path is kept.
-  ///   - query: query items, percent-encoded.
-  ///   - headers: header fields.
-  ///   - timeout: how long the whole exchange may take.
-  ///   - status: the statuses that succeed; 2xx by default.
-  public init(
-    json method: HTTPMethod,
-    path: URLPath,
-    relativeTo baseURL: URL,
-    query: [URLQueryItem] = [],
-    headers: [String: String] = [:],
-    timeout: Duration? = nil,
-    expecting status: AcceptedStatus = .success
-  ) {
-    self.init(
-      method,
-      path: path,
-      relativeTo: baseURL,
-      query: query,
-      headers: headers,
-      timeout: timeout,
-      parser: .json(expecting: status)
-    )
-  }
-
-  /// Creates an endpoint for a path relative to an API's base URL that sends `body` as JSON,
-  /// checks the status and ignores the response body.
-  ///
-  /// - Parameters:
-  ///   - method: the request method.
-  ///   - path: the path, resolved against `baseURL`.
-  ///   - baseURL: the API's base URL; its path is kept.
+  ///   - path: the path; interpolations are one segment each.
+  ///   - baseURL: the API's base URL, whose path is kept; `nil` (the default) leaves the base to
+  ///     the client.
   ///   - query: query items, percent-encoded.
   ///   - headers: header fields; `Content-Type` here wins over `application/json`.
-  ///   - body: the value to send.
+  ///   - body: the value sent as JSON, or `nil` (the default) for no body.
   ///   - timeout: how long the whole exchange may take.
-  ///   - encoder: the encoder; a shared one with `.sortedKeys` by default.
+  ///   - encoder: the body's encoder; a shared one with `.sortedKeys` by default.
   ///   - status: the statuses that succeed; 2xx by default.
   ///
   /// A `body` that cannot be encoded makes ``EndpointCore/Endpoint/request()`` throw
   /// ``EncodingFailure``.
-  public init<Body: Encodable>(
+  public init(
     json method: HTTPMethod,
     path: URLPath,
-    relativeTo baseURL: URL,
+    relativeTo baseURL: URL? = nil,
     query: [URLQueryItem] = [],
     headers: [String: String] = [:],
-    body: Body,
+    body: (any Encodable)? = nil,
     timeout: Duration? = nil,
     encoder: JSONEncoder = SharedCoders.encoder,
     expecting status: AcceptedStatus = .success
@@ -140,16 +85,18 @@ extension Endpoint where Resource == Void {
       relativeTo: baseURL,
       query: query,
       headers: headers,
-      payload: .jsonDeferringFailure(body, encoder: encoder),
+      payload: RequestPayload.jsonBody(body, encoder: encoder),
       timeout: timeout,
       parser: .json(expecting: status)
     )
   }
 
   /// Creates an endpoint that sends `body` as JSON, with the header fields after the body as
-  /// TinyNetworking's README writes them: `Endpoint(json: .put, url: url, body: body, headers: auth)`.
+  /// TinyNetworking's README writes them: `Endpoint<()>(json: .put, url: url, body: body,
+  /// headers: auth)`.
   ///
-  /// The same endpoint as `init(json:url:query:headers:body:)` with these arguments.
+  /// The same endpoint as ``init(json:url:query:headers:body:timeout:encoder:expecting:)`` with
+  /// these arguments, which new code writes with `headers:` before `body:`.
   ///
   /// - Parameters:
   ///   - method: the request method.
@@ -163,69 +110,5 @@ extension Endpoint where Resource == Void {
     headers: [String: String]
   ) {
     self.init(json: method, url: url, headers: headers, body: body)
-  }
-
-  /// Creates a JSON endpoint with a path and no base URL: the client gives the base, through
-  /// ``EndpointCore/BaseURLMiddleware``, so one set of endpoints serves staging and production.
-  ///
-  /// ```swift
-  /// let user = Endpoint<User>(json: .get, path: "users/\(login)")
-  /// ```
-  /// - Parameters:
-  ///   - method: the request method.
-  ///   - path: the path relative to the client's base URL; interpolations are one segment each.
-  ///   - query: items appended to the query.
-  ///   - headers: extra request fields.
-  ///   - timeout: the whole exchange's deadline, or `nil` for the client's.
-  ///   - status: the statuses to parse; 2xx by default.
-  public init(
-    json method: HTTPMethod,
-    path: URLPath,
-    query: [URLQueryItem] = [],
-    headers: [String: String] = [:],
-    timeout: Duration? = nil,
-    expecting status: AcceptedStatus = .success
-  ) {
-    self.init(
-      method,
-      path: path,
-      query: query,
-      headers: headers,
-      timeout: timeout,
-      parser: .json(expecting: status)
-    )
-  }
-
-  /// Creates a JSON endpoint that sends `body`, with a path and no base URL: the client gives
-  /// the base, through ``EndpointCore/BaseURLMiddleware``.
-  ///
-  /// - Parameters:
-  ///   - method: the request method.
-  ///   - path: the path relative to the client's base URL; interpolations are one segment each.
-  ///   - query: items appended to the query.
-  ///   - headers: extra request fields.
-  ///   - body: the value sent as JSON; an encoding failure is thrown by `request()`.
-  ///   - timeout: the whole exchange's deadline, or `nil` for the client's.
-  ///   - encoder: the body's encoder.
-  ///   - status: the statuses to parse; 2xx by default.
-  public init<Body: Encodable>(
-    json method: HTTPMethod,
-    path: URLPath,
-    query: [URLQueryItem] = [],
-    headers: [String: String] = [:],
-    body: Body,
-    timeout: Duration? = nil,
-    encoder: JSONEncoder = SharedCoders.encoder,
-    expecting status: AcceptedStatus = .success
-  ) {
-    self.init(
-      method,
-      path: path,
-      query: query,
-      headers: headers,
-      payload: .jsonDeferringFailure(body, encoder: encoder),
-      timeout: timeout,
-      parser: .json(expecting: status)
-    )
   }
 }

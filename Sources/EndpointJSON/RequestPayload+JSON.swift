@@ -43,11 +43,9 @@ extension RequestPayload {
   }
 
   /// Like ``json(_:encoder:)``, but an encoding failure is kept in the payload and thrown by
-  /// `Endpoint.request()`, so endpoint initialisers need no `try`.
-  static func jsonDeferringFailure<Value: Encodable>(
-    _ value: Value,
-    encoder: JSONEncoder
-  ) -> RequestPayload {
+  /// `Endpoint.request()`, so endpoint initialisers need no `try`; `nil` is no body.
+  static func jsonBody(_ value: (any Encodable)?, encoder: JSONEncoder) -> RequestPayload {
+    guard let value else { return .empty }
     do {
       return try json(value, encoder: encoder)
     } catch {

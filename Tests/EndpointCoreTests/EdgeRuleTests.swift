@@ -202,12 +202,25 @@ import Testing
   @Test func aVoidEndpointForAPathChecksTheStatusOnly() throws {
     let api = try #require(URL(string: "https://api.example.com/v1/"))
     let id = "a@b.com"
-    let remove = Endpoint<Void>(.delete, path: "users/\(id)", relativeTo: api)
+    let remove = Endpoint<Void>(.delete, path: "users/\(id)", relativeTo: api, parser: .void())
     let request = try remove.request()
     #expect(request.url.absoluteString == "https://api.example.com/v1/users/a@b.com")
     #expect(request.headerFields["Accept"] == nil)
     try remove.parse(HTTPResponse(status: 204), Data())
     #expect(throws: UnexpectedResponse.self) { try remove.parse(HTTPResponse(status: 404), Data()) }
+  }
+}
+
+/// The Transport article's event type and its streaming endpoint, as written there.
+private struct BuildEvent: Decodable, Sendable {
+  var step: String
+  var ok: Bool
+
+  static func follow(build: Int) -> Endpoint<Data> {
+    Endpoint(
+      .get, path: "builds/\(build)/events", relativeTo: testURL("https://api.example.com/v1/"),
+      parser: .data
+    ).settingHeader("application/x-ndjson", for: .accept)
   }
 }
 
@@ -221,6 +234,39 @@ import Testing
     }
     #expect(error?.status == 404)
     #expect(error?.body == Data("<html>not found</html>".utf8))
+  }
+
+  /// The Transport article's NDJSON sample, as written there.
+  @Test func ndjsonLinesOfAnEndpointAreOneChain() async throws {
+    let client = ScriptedClient { _, _ in
+      reply(200, body: "{\"step\":\"fetch\",\"ok\":true}\n{\"step\":\"test\",\"ok\":false}\n")
+    }
+
+    var events: [String] = []
+    let lines = try await client.stream(BuildEvent.follow(build: 7)).body.lines
+    for try await line in lines {
+      let event = try JSONDecoder().decode(BuildEvent.self, from: Data(line.utf8))
+      events.append("\(event.step) \(event.ok)")
+    }
+    #expect(events == ["fetch true", "test false"])
+    let sent = try #require(client.requests.first)
+    #expect(sent.url.absoluteString == "https://api.example.com/v1/builds/7/events")
+    #expect(sent.headerFields["Accept"] == "application/x-ndjson")
+  }
+
+  /// The article's error sample: a 503 never reaches the loop of lines.
+  @Test func aRejectedStreamThrowsBeforeTheFirstLine() async throws {
+    let client = ScriptedClient { _, _ in reply(503, body: "{\"step\":\"down\"}\n") }
+    let follow = BuildEvent.follow(build: 7)
+    var seen: [String] = []
+    let error = await #expect(throws: UnexpectedResponse.self) {
+      for try await line in try await client.stream(follow).body.lines {
+        seen.append(line)
+      }
+    }
+    #expect(seen.isEmpty)
+    #expect(error?.status == 503)
+    #expect(error?.body == Data("{\"step\":\"down\"}\n".utf8))
   }
 
   @Test func anAcceptedStatusStreamsTheBody() async throws {

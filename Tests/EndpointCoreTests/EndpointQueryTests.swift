@@ -9,7 +9,8 @@ import Testing
 
 @Suite struct EndpointQueryTests {
   private func requestURL(_ url: String, _ query: [URLQueryItem]) throws -> String {
-    try Endpoint(.get, url: try makeURL(url), query: query).request().url.absoluteString
+    try Endpoint(.get, url: try makeURL(url), query: query, parser: .void()).request().url
+      .absoluteString
   }
 
   @Test func queryIsAddedToAURLWithoutOne() throws {
@@ -80,7 +81,8 @@ import Testing
 
   @Test func addingQueryAppendsAfterTheExistingItems() throws {
     let endpoint = Endpoint(
-      .get, url: try makeURL("https://a.example/x"), query: [.init(name: "a", value: "1")])
+      .get, url: try makeURL("https://a.example/x"), query: [.init(name: "a", value: "1")],
+      parser: .void())
     let added = endpoint.addingQuery("b", "2 3").addingQuery([.init(name: "c", value: nil)])
     #expect(added.query.map(\.name) == ["a", "b", "c"])
     #expect(try added.request().url.absoluteString == "https://a.example/x?a=1&b=2%203&c")

@@ -77,7 +77,7 @@ import Testing
 
   @Test func voidEndpointChecksTheStatusOnly() throws {
     let endpoint = Endpoint(
-      .delete, url: try makeURL("https://a.example/x"), expecting: .codes(204))
+      .delete, url: try makeURL("https://a.example/x"), parser: .void(expecting: .codes(204)))
     #expect(endpoint.parser.acceptedStatus == .codes(204))
     try endpoint.parse(try response(204), bytes("ignored"))
     #expect(throws: UnexpectedResponse.self) { try endpoint.parse(try response(200), Data()) }
@@ -105,37 +105,41 @@ import Testing
   }
 
   @Test func noContentTypeOrAcceptWhenNothingNamesThem() throws {
-    let fields = try Endpoint(.get, url: try makeURL("https://a.example")).request().headerFields
+    let fields = try Endpoint(.get, url: try makeURL("https://a.example"), parser: .void())
+      .request().headerFields
     #expect(fields.isEmpty)
   }
 
   @Test func headersGoOnTheWireOrderedByName() throws {
     let endpoint = Endpoint(
-      .get, url: try makeURL("https://a.example"), headers: ["b": "2", "a": "1", "C": "3"])
+      .get, url: try makeURL("https://a.example"), headers: ["b": "2", "a": "1", "C": "3"],
+      parser: .void())
     #expect(try endpoint.request().headerFields.map(\.name) == ["C", "a", "b"])
   }
 
   @Test func invalidHeaderMakesRequestThrowNamingIt() throws {
     let injected = Endpoint(
-      .get, url: try makeURL("https://a.example"), headers: ["X": "a\r\nEvil: 1"])
+      .get, url: try makeURL("https://a.example"), headers: ["X": "a\r\nEvil: 1"], parser: .void())
     let error = try #require(throws: InvalidRequest.self) { try injected.request() }
     #expect(error.kind == .headerField)
     #expect(error.fieldName == "X")
     #expect(error.reason == "it contains CR, which a field value must not contain")
 
-    let badName = Endpoint(.get, url: try makeURL("https://a.example"), headers: ["Bad Name": "1"])
+    let badName = Endpoint(
+      .get, url: try makeURL("https://a.example"), headers: ["Bad Name": "1"], parser: .void())
     let badNameError = expectInvalidRequest(.headerField) { try badName.request() }
     #expect(badNameError?.fieldName == "Bad Name")
 
     let badContentType = Endpoint(
       .post, url: try makeURL("https://a.example"),
-      payload: .data(Data(), contentType: "a/b\nX: 1"))
+      payload: .data(Data(), contentType: "a/b\nX: 1"), parser: .void())
     expectInvalidRequest(.headerField) { try badContentType.request() }
   }
 
   @Test func settingHeaderReplacesAnyCaseAndRemovingHeaderRemovesAnyCase() throws {
     let endpoint = Endpoint(
-      .get, url: try makeURL("https://a.example"), headers: ["accept": "a", "X": "1"])
+      .get, url: try makeURL("https://a.example"), headers: ["accept": "a", "X": "1"],
+      parser: .void())
     let set = endpoint.settingHeader("b", for: "Accept")
     #expect(set.headers == ["X": "1", "Accept": "b"], "in the place of the field it replaces")
     #expect(try set.request().headerFields.values(for: "accept") == ["b"])
@@ -163,7 +167,7 @@ import Testing
   }
 
   @Test func timeoutIsCarriedToTheRequest() throws {
-    let endpoint = Endpoint(.get, url: try makeURL("https://a.example"))
+    let endpoint = Endpoint(.get, url: try makeURL("https://a.example"), parser: .void())
     #expect(try endpoint.request().timeout == nil)
     #expect(try endpoint.timeout(.milliseconds(250)).request().timeout == .milliseconds(250))
     #expect(endpoint.timeout(.seconds(1)).timeout(nil).timeout == nil)
@@ -171,7 +175,8 @@ import Testing
 
   @Test(arguments: [Duration.zero, .seconds(-1), .nanoseconds(-1)])
   func nonPositiveTimeoutMakesRequestThrowNamingIt(_ timeout: Duration) throws {
-    let endpoint = Endpoint(.get, url: try makeURL("https://a.example"), timeout: timeout)
+    let endpoint = Endpoint(
+      .get, url: try makeURL("https://a.example"), timeout: timeout, parser: .void())
     let error = try #require(throws: InvalidRequest.self) { try endpoint.request() }
     #expect(error.kind == .timeout)
     #expect(error.timeout == timeout)
@@ -229,7 +234,7 @@ import Testing
   }
 
   @Test func parseReportsTheResponseURLWhenThereIsOne() throws {
-    let endpoint = Endpoint(.get, url: try makeURL("https://a.example/x"))
+    let endpoint = Endpoint(.get, url: try makeURL("https://a.example/x"), parser: .void())
     let redirected = try makeURL("https://b.example/y")
     let error = try #require(throws: UnexpectedResponse.self) {
       try endpoint.parse(try response(404, url: redirected), Data())

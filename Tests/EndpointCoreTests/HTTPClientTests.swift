@@ -25,10 +25,10 @@ import Testing
     #expect(sent.body?.data == bytes("ping"))
   }
 
-  @Test func responseReturnsTheHeadToo() async throws {
+  @Test func withResponseReturnsTheHeadToo() async throws {
     let client = StubClient(status: 200, fields: [("ETag", "\"v1\"")], body: HTTPBody("x"))
-    let (value, head) = try await client.response(
-      Endpoint(url: try makeURL("https://a.example"), parser: .string))
+    let (value, head) = try await client.call(
+      Endpoint(url: try makeURL("https://a.example"), parser: .string).withResponse())
     #expect(value == "x")
     #expect(head.headerFields["etag"] == "\"v1\"")
     #expect(head.status == 200)
@@ -37,7 +37,8 @@ import Testing
   @Test func rejectedStatusIsAnUnexpectedResponseWithTheRequest() async throws {
     let client = StubClient(status: 404, fields: [("X", "1")], body: HTTPBody("missing"))
     let endpoint = Endpoint(
-      .delete, url: try makeURL("https://a.example/items/9"), query: [.init(name: "v", value: "2")])
+      .delete, url: try makeURL("https://a.example/items/9"), query: [.init(name: "v", value: "2")],
+      parser: .void())
     let error = try #require(
       await #expect(throws: UnexpectedResponse.self) {
         try await client.call(endpoint)
@@ -51,7 +52,8 @@ import Testing
 
   @Test func invalidEndpointNeverReachesTheClient() async throws {
     let client = StubClient(status: 200)
-    let endpoint = Endpoint(.get, url: try makeURL("https://a.example"), headers: ["X": "\n"])
+    let endpoint = Endpoint(
+      .get, url: try makeURL("https://a.example"), headers: ["X": "\n"], parser: .void())
     await expectInvalidRequest(.headerField) { try await client.call(endpoint) }
     #expect(client.requests.isEmpty)
   }
@@ -85,7 +87,7 @@ import Testing
   @Test func clientErrorsPassThrough() async throws {
     let client = StubClient { _ in throw TestFailure(message: "offline") }
     await #expect(throws: TestFailure(message: "offline")) {
-      try await client.call(Endpoint(.get, url: try makeURL("https://a.example")))
+      try await client.call(Endpoint(.get, url: try makeURL("https://a.example"), parser: .void()))
     }
   }
 }

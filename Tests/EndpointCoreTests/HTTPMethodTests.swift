@@ -18,7 +18,7 @@ import Testing
     #expect(purge.rawValue == "PURGE")
     #expect(purge.description == "PURGE")
     #expect(HTTPMethod(rawValue: "PROPFIND").rawValue == "PROPFIND")
-    let endpoint = Endpoint(purge, url: try makeURL("https://cdn.example.com/a"))
+    let endpoint = Endpoint(purge, url: try makeURL("https://cdn.example.com/a"), parser: .void())
     #expect(try endpoint.request().method == "PURGE")
   }
 
@@ -41,7 +41,8 @@ import Testing
 
   @Test(arguments: ["GE T", "", "GET\r\nX-Evil: 1", "GÉT", "GET/1", "(GET)", "GET\0"])
   func requestRejectsAMethodThatIsNotAToken(_ name: String) throws {
-    let endpoint = Endpoint(HTTPMethod(rawValue: name), url: try makeURL("https://a.example"))
+    let endpoint = Endpoint(
+      HTTPMethod(rawValue: name), url: try makeURL("https://a.example"), parser: .void())
     let error = try #require(throws: InvalidRequest.self) { try endpoint.request() }
     #expect(error.kind == .method)
     #expect(error.method?.rawValue == name)

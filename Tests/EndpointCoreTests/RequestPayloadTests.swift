@@ -13,7 +13,8 @@ import Testing
   @Test func emptyHasNoBodyAndNoContentType() throws {
     #expect(RequestPayload.empty.body == nil)
     #expect(RequestPayload.empty.contentType == nil)
-    let request = try Endpoint(.get, url: try makeURL("https://a.example")).request()
+    let request = try Endpoint(.get, url: try makeURL("https://a.example"), parser: .void())
+      .request()
     #expect(request.body == nil)
     #expect(!request.headerFields.contains("Content-Type"))
   }

@@ -28,7 +28,7 @@ import Testing
     #expect(request.headerFields["Authorization"] == "Basic abc")
     #expect(request.headerFields["Content-Type"] == "application/json")
     #expect(request.body?.data == Data(#"{"title":"a"}"#.utf8))
-    let typed = Endpoint<Todo>(json: .post, url: url, body: NewTodo(title: "a"), headers: auth)
+    let typed = Endpoint<Todo>(json: .post, url: url, headers: auth, body: NewTodo(title: "a"))
     #expect(try typed.request().headerFields["Authorization"] == "Basic abc")
   }
 

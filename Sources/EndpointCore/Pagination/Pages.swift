@@ -67,7 +67,7 @@ struct Pages<Client: HTTPClient, Resource: Sendable>: AsyncSequence, Sendable {
       index: Int,
       from pages: Pages
     ) async throws -> Element? {
-      let (resource, response) = try await pages.client.response(endpoint)
+      let (resource, response) = try await pages.client.call(endpoint.withResponse())
       return Element(endpoint: endpoint, response: response, resource: resource, index: index)
     }
   }

@@ -9,7 +9,8 @@ extension HTTPTransferClient {
   /// ``HTTPClient/call(_:bodyLimit:)``, reporting the request body bytes sent as they go.
   ///
   /// ```swift
-  /// let endpoint = Endpoint<Void>(.post, url: url, payload: try .file(video))
+  /// let file = try RequestPayload.file(video)
+  /// let endpoint = Endpoint(.post, url: url, payload: file, parser: .void())
   /// try await client.upload(endpoint) { progress in
   ///   print(progress.fractionCompleted ?? 0)
   /// }
@@ -31,13 +32,22 @@ extension HTTPTransferClient {
   }
 
   /// Downloads the endpoint's response body to a file; the statuses its parser accepts are
-  /// saved, any other fails with ``UnexpectedResponse``.
+  /// saved, any other fails with ``UnexpectedResponse`` and writes nothing.
   ///
-  /// See ``download(_:to:accepting:progress:)``.
+  /// The endpoint's parser is not run; its accepted statuses decide. See
+  /// ``download(_:to:accepting:progress:)``.
   ///
   /// ```swift
-  /// try await client.download(Archive.latest, to: file) { print($0) }
+  /// let latest = Endpoint(.get, path: "archive.zip", relativeTo: api, parser: .data)
+  /// let response = try await client.download(latest, to: file) { progress in
+  ///   print(progress.completed, progress.expected ?? -1)
+  /// }
   /// ```
+  /// - Parameters:
+  ///   - endpoint: what to download.
+  ///   - destination: the file to write; its directory must exist.
+  ///   - progress: called as bytes arrive, on a thread of the transport; keep it short.
+  /// - Returns: the response head.
   @discardableResult
   public func download<Resource>(
     _ endpoint: Endpoint<Resource>,
