@@ -14,14 +14,15 @@ extension HTTPClient {
   ///   - endpoint: what to call.
   ///   - bodyLimit: the largest body read, as in ``/EndpointCore/HTTPClient/call(_:bodyLimit:)``.
   ///   - completion: called exactly once, on a background thread; with `CancellationError`
-  ///     when the handle was cancelled first.
-  /// - Returns: a handle that cancels the request.
+  ///     when the task was cancelled first.
+  /// - Returns: the task that sends the request: `cancel()` it to stop the request, and read
+  ///   `isCancelled`.
   @discardableResult
   public func load<Resource>(
     _ endpoint: Endpoint<Resource>,
     bodyLimit: Int = defaultBodyLimit,
     completion: @escaping @Sendable (Result<Resource, any Error>) -> Void
-  ) -> LoadHandle {
+  ) -> Task<Void, Never> {
     let task = Task {
       do {
         let (response, body) = try await send(try endpoint.request())
@@ -32,7 +33,7 @@ extension HTTPClient {
         completion(.failure(error))
       }
     }
-    return LoadHandle(task: task)
+    return task
   }
 }
 
