@@ -4,7 +4,8 @@
 /// ```swift
 /// let titles = try await withRequestDeadline(after: .seconds(10)) {
 ///   var titles: [String] = []
-///   for try await repo in client.items(of: Repo.all(of: "swiftlang"), paginator: .linkHeader()) {
+///   let repos = Repo.all(of: "swiftlang")
+///   for try await repo in client.items(of: repos, paginator: .linkHeader()) {
 ///     titles.append(repo.name)
 ///   }
 ///   return titles

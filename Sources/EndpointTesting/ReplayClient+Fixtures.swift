@@ -14,7 +14,8 @@ extension ReplayClient {
   /// are zero.
   ///
   /// ```swift
-  /// let recorded = try ReplayClient.exchanges(inFixture: ReplayClient.fixtureURL(named: "checkout"))
+  /// let checkout = ReplayClient.fixtureURL(named: "checkout")
+  /// let recorded = try ReplayClient.exchanges(inFixture: checkout)
   /// #expect(recorded.map(\.request.url.path) == ["/cart", "/checkout"])
   /// ```
   ///
@@ -44,7 +45,8 @@ extension ReplayClient {
   ///
   /// ```swift
   /// let har = try Data(contentsOf: URL(fileURLWithPath: "checkout.har"))
-  /// try ReplayClient.fixture(fromHAR: har).write(to: ReplayClient.fixtureURL(named: "checkout"))
+  /// let checkout = ReplayClient.fixtureURL(named: "checkout")
+  /// try ReplayClient.fixture(fromHAR: har).write(to: checkout)
   /// ```
   ///
   /// - Parameters:
