@@ -6,6 +6,8 @@
 // digits, and the framing it noted agrees with the fields: Content-Length counted, a single one
 // read by ContentLength, Content-Encoding and Location seen.
 
+import EndpointKernel
+
 @testable import EndpointCore
 
 /// libFuzzer's entry point: checks one input against the invariants above.

@@ -26,6 +26,7 @@
 /// - Parameters:
 ///   - limit: how long from now the requests inside may run; zero or less makes each of them
 ///     fail at once.
+///   - isolation: the actor `operation` runs on; the caller's, by default.
 ///   - operation: the work that sends the requests.
 /// - Returns: what `operation` returns.
 /// - Throws: what `operation` throws, including the requests' deadline failures.
