@@ -15,18 +15,30 @@ let package = Package(
     .executable(name: "S3Example", targets: ["S3Example"]),
   ],
   targets: [
-    .target(name: "EndpointCore"),
-    .target(name: "EndpointJSON", dependencies: ["EndpointCore"]),
+    // The helpers every layer shares that know no SDK type (locks, HTTP tokens and dates, JSON
+    // string literals, duration text); a target, not a product, and never re-exported.
+    .target(name: "EndpointPrimitives"),
+    .target(name: "EndpointCore", dependencies: ["EndpointPrimitives"]),
+    .target(name: "EndpointJSON", dependencies: ["EndpointCore", "EndpointPrimitives"]),
     // The HTTP rules and structures both transports run on; a target, not a product.
-    .target(name: "EndpointKernel", dependencies: ["EndpointCore"]),
-    .target(name: "EndpointTransport", dependencies: ["EndpointCore", "EndpointKernel"]),
-    .target(name: "EndpointTesting", dependencies: ["EndpointCore", "EndpointKernel"]),
+    .target(name: "EndpointKernel", dependencies: ["EndpointCore", "EndpointPrimitives"]),
+    .target(
+      name: "EndpointTransport",
+      dependencies: ["EndpointCore", "EndpointKernel", "EndpointPrimitives"]
+    ),
+    .target(
+      name: "EndpointTesting",
+      dependencies: ["EndpointCore", "EndpointKernel", "EndpointPrimitives"]
+    ),
     // libcurl is opened at run time (dlopen): no curl headers or link flags at build time.
     .target(
       name: "CCurl",
       linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
     ),
-    .target(name: "EndpointCurl", dependencies: ["EndpointCore", "EndpointKernel", "CCurl"]),
+    .target(
+      name: "EndpointCurl",
+      dependencies: ["EndpointCore", "EndpointKernel", "EndpointPrimitives", "CCurl"]
+    ),
     // The one module that imports both transports: the platform's default client.
     .target(
       name: "EndpointDefaultClient",
@@ -76,25 +88,26 @@ let package = Package(
     // Shared by the test targets that reach the loopback test servers; not a product.
     .target(
       name: "EndpointTestSupport",
-      dependencies: ["EndpointCore"],
+      dependencies: ["EndpointCore", "EndpointPrimitives"],
       path: "Tests/EndpointTestSupport"
     ),
     .testTarget(
       name: "EndpointCoreTests",
-      dependencies: ["EndpointCore", "EndpointKernel", "EndpointTestSupport"]
+      dependencies: ["EndpointCore", "EndpointKernel", "EndpointPrimitives", "EndpointTestSupport"]
     ),
     .testTarget(name: "EndpointJSONTests", dependencies: ["EndpointCore", "EndpointJSON"]),
     .testTarget(
       name: "EndpointTransportTests",
       dependencies: [
         "EndpointCore", "EndpointKernel", "EndpointJSON", "EndpointTransport", "EndpointCurl",
-        "EndpointTestSupport", "EndpointDefaultClient", "EndpointTesting",
+        "EndpointTestSupport", "EndpointDefaultClient", "EndpointTesting", "EndpointPrimitives",
       ]
     ),
     .testTarget(
       name: "EndpointCurlTests",
       dependencies: [
         "EndpointCore", "EndpointKernel", "EndpointJSON", "EndpointCurl", "EndpointTestSupport",
+        "EndpointPrimitives",
       ]
     ),
     // The seed documents' samples, compiled and run against the loopback servers.
@@ -113,7 +126,7 @@ let package = Package(
       name: "EndpointTestingTests",
       dependencies: [
         "EndpointCore", "EndpointJSON", "EndpointTesting", "EndpointTransport",
-        "EndpointTestSupport", "EndpointKernel",
+        "EndpointTestSupport", "EndpointKernel", "EndpointPrimitives",
       ]
     ),
   ]

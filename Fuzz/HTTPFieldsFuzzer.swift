@@ -5,6 +5,8 @@
 // HTAB (checked here byte by byte), so the printed list has one line per field; lookups ignore
 // ASCII case; set leaves one field of the name, remove none.
 
+import EndpointPrimitives
+
 @testable import EndpointCore
 
 /// libFuzzer's entry point: checks one input against the invariants above.

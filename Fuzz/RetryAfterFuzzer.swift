@@ -5,6 +5,8 @@
 // parses back to that instant (RFC 850's two-digit year only within its window), and as a
 // Retry-After value gives the distance from now.
 
+import EndpointPrimitives
+
 @testable import EndpointCore
 
 #if canImport(FoundationEssentials)

@@ -46,7 +46,7 @@ SWIFT
 }
 
 # Compiled from the objects of the release build: only the modules each one needs (both
-# transports run on the kernel, EndpointKernel).
+# transports run on the kernel, EndpointKernel; every module on EndpointPrimitives).
 compile() {
   local name=$1 module=$2 client=$3
   shift 3
@@ -54,7 +54,8 @@ compile() {
   write_program "$module" "$client" > "$OUT/$name/main.swift"
   swiftc -O "$OUT/$name/main.swift" -module-name "$name" -I "$RELEASE/Modules" \
     -Xcc -fmodule-map-file="$ROOT/Sources/CCurl/include/module.modulemap" \
-    "$RELEASE/EndpointCore.build/"*.o "$RELEASE/EndpointKernel.build/"*.o "$@" -o "$OUT/$name/$name" \
+    "$RELEASE/EndpointPrimitives.build/"*.o "$RELEASE/EndpointCore.build/"*.o \
+    "$RELEASE/EndpointKernel.build/"*.o "$@" -o "$OUT/$name/$name" \
     || {
       echo "bench-first-request: could not compile $name" >&2
       exit 1

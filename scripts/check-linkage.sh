@@ -5,7 +5,8 @@
 # and exits non-zero on a wrong result), and fails when `ldd` shows that it links
 # libFoundation.so, libFoundationNetworking.so, libFoundationInternationalization.so,
 # libFoundationXML.so or any ICU library (lib_FoundationICU.so, libicu*). On failure it names
-# the object files of the two modules whose autolink entries ask for a forbidden library.
+# the object files of the two modules (and of EndpointPrimitives, which they import) whose
+# autolink entries ask for a forbidden library.
 #
 # Extra arguments go to `swift build` (scripts/test.sh passes its build flags so nothing is
 # rebuilt).
@@ -43,7 +44,7 @@ if [[ -n "$forbidden" ]]; then
   echo "linkage: error: a program using only EndpointCore and EndpointJSON links:" >&2
   sed 's/^/  /' <<< "$forbidden" >&2
   echo "linkage: what asks for them:" >&2
-  for module in EndpointCore EndpointJSON; do
+  for module in EndpointPrimitives EndpointCore EndpointJSON; do
     # Autolink entries are recorded per module, so they tell which module pulls a library in.
     entries="$(for object in "$bin_dir/$module.build"/*.o; do
       readelf -p .swift1_autolink_entries "$object" 2> /dev/null || true
@@ -60,7 +61,8 @@ if [[ -n "$forbidden" ]]; then
       ' "$source" >&2
     done
   done
-  echo "linkage: import FoundationEssentials (not Foundation) in EndpointCore and EndpointJSON." >&2
+  echo "linkage: import FoundationEssentials (not Foundation) in EndpointPrimitives," \
+    "EndpointCore and EndpointJSON." >&2
   exit 1
 fi
 

@@ -4,8 +4,9 @@
 #   scripts/fuzz.sh [seconds] [target...]     default: 60 seconds each, every target
 #
 # Each target is one harness, Fuzz/<Target>Fuzzer.swift, compiled with Fuzz/Support/*.swift and
-# linked against EndpointCore (and EndpointTesting, or EndpointCurl's HeadParser.swift, with the
-# transport kernel EndpointKernel they import, where it needs them), all instrumented with
+# linked against EndpointCore and the helpers below it, EndpointPrimitives (and EndpointTesting,
+# or EndpointCurl's HeadParser.swift, with the transport kernel EndpointKernel they import,
+# where it needs them), all instrumented with
 # `-sanitize=fuzzer,address` and built with `-enable-testing` so the harness reaches internal
 # types (the parsers are internal). Builds go to .build/fuzz and are redone only when a source
 # is newer. Each run starts from the committed seeds,
@@ -30,7 +31,8 @@ fi
 
 OUT="$ROOT/.build/fuzz"
 CRASHES="$OUT/crashes"
-mkdir -p "$OUT/core" "$OUT/kernel" "$OUT/testing" "$OUT/bin" "$OUT/logs" "$CRASHES"
+mkdir -p "$OUT/primitives" "$OUT/core" "$OUT/kernel" "$OUT/testing" "$OUT/bin" "$OUT/logs" \
+  "$CRASHES"
 
 # Swift 6 mode and warnings as errors, as the package builds; lld, because gold warns about
 # the sanitizer runtime's local symbols.
@@ -52,20 +54,24 @@ build_module() {
   if stale "$dir/$name.o" "$@"; then
     echo "fuzz: building $name (instrumented)"
     "${SWIFTC[@]}" -parse-as-library -enable-testing -wmo -c -module-name "$name" \
-      -I "$OUT/core" -I "$OUT/kernel" -emit-module -emit-module-path "$dir/$name.swiftmodule" \
+      -I "$OUT/primitives" -I "$OUT/core" -I "$OUT/kernel" \
+      -emit-module -emit-module-path "$dir/$name.swiftmodule" \
       "$@" -o "$dir/$name.o"
   fi
 }
 
+mapfile -t PRIMITIVES_SOURCES < <(find Sources/EndpointPrimitives -name '*.swift' | sort)
 mapfile -t CORE_SOURCES < <(find Sources/EndpointCore -name '*.swift' | sort)
 mapfile -t KERNEL_SOURCES < <(find Sources/EndpointKernel -name '*.swift' | sort)
 mapfile -t TESTING_SOURCES < <(find Sources/EndpointTesting -name '*.swift' | sort)
 mapfile -t SUPPORT < <(find Fuzz/Support -name '*.swift' | sort)
 
+build_module EndpointPrimitives "$OUT/primitives" "${PRIMITIVES_SOURCES[@]}"
 build_module EndpointCore "$OUT/core" "${CORE_SOURCES[@]}"
 
 build_target() {
-  local target="$1" harness="Fuzz/$1Fuzzer.swift" sources=() flags=() objects=("$OUT/core/EndpointCore.o")
+  local target="$1" harness="Fuzz/$1Fuzzer.swift" sources=() flags=()
+  local objects=("$OUT/primitives/EndpointPrimitives.o" "$OUT/core/EndpointCore.o")
   [[ -f "$harness" ]] || {
     echo "fuzz: no harness $harness" >&2
     return 1
@@ -88,8 +94,8 @@ build_target() {
   esac
   if stale "$OUT/bin/$target" "$harness" "${SUPPORT[@]}" "${sources[@]}" "${objects[@]}"; then
     echo "fuzz: building $target"
-    "${SWIFTC[@]}" -parse-as-library -module-name "Fuzz$target" -I "$OUT/core" -I "$OUT/kernel" \
-      "${flags[@]}" \
+    "${SWIFTC[@]}" -parse-as-library -module-name "Fuzz$target" -I "$OUT/primitives" \
+      -I "$OUT/core" -I "$OUT/kernel" "${flags[@]}" \
       "$harness" "${SUPPORT[@]}" "${sources[@]}" "${objects[@]}" -o "$OUT/bin/$target"
   fi
 }

@@ -13,7 +13,7 @@
 # every ThreadSanitizer report of a run instead, set TSAN_OPTIONS=halt_on_error=0.
 #
 # The ThreadSanitizer build is compiled with -DENDPOINT_THREAD_SANITIZER: with it, the SDK's locks
-# (Mutex.withVisibleLock in EndpointCore) tell ThreadSanitizer when they are taken and given back,
+# (Mutex.withVisibleLock in EndpointPrimitives) tell ThreadSanitizer when they are taken and given back,
 # which it cannot see by itself in a contended Synchronization.Mutex on Linux. Without the flag
 # they compile to plain Mutex.withLock.
 set -euo pipefail

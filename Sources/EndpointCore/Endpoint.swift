@@ -1,3 +1,5 @@
+import EndpointPrimitives
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

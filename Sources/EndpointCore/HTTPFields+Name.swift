@@ -1,3 +1,5 @@
+import EndpointPrimitives
+
 extension HTTPFields {
   /// A header field name, checked once: the common ones are typed (`.contentType`,
   /// `.authorization`), others come from a literal or a checked string.

@@ -1,3 +1,5 @@
+import EndpointPrimitives
+
 extension HTTPFields {
   /// The fields that carry credentials and are redacted by default wherever the SDK shows
   /// or stores headers: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and the

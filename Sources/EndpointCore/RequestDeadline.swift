@@ -1,3 +1,5 @@
+import EndpointPrimitives
+
 /// Runs `operation` with a deadline that every request sent inside it respects: a whole walk of
 /// pages, a retried call, or a command's time budget, across as many requests as it makes.
 ///

@@ -1,4 +1,5 @@
 internal import CCurl
+import EndpointPrimitives
 import Synchronization
 
 #if canImport(Glibc)

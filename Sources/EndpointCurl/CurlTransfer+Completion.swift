@@ -1,5 +1,6 @@
 internal import CCurl
 import EndpointKernel
+import EndpointPrimitives
 import Synchronization
 
 #if canImport(FoundationEssentials)

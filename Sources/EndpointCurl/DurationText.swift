@@ -1,3 +1,5 @@
+import EndpointPrimitives
+
 extension Duration {
   /// Whole milliseconds, rounded up, for `epoll_wait`; at most `Int32.max`.
   var millisecondsRoundedUp: Int32 {

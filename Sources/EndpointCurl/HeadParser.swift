@@ -1,4 +1,5 @@
 import EndpointKernel
+import EndpointPrimitives
 
 /// Builds a response head from the lines libcurl hands to the header callback: the status line,
 /// the fields in the order the server sent them (repeated names kept apart), then a blank line.

@@ -1,4 +1,5 @@
 import EndpointKernel
+import EndpointPrimitives
 import Synchronization
 
 #if canImport(FoundationEssentials)

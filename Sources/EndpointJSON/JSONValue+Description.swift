@@ -1,3 +1,5 @@
+import EndpointPrimitives
+
 extension JSONValue: CustomStringConvertible {
   /// The value as compact JSON text with object keys sorted, such as `{"a":1,"b":[true,null]}`.
   ///

@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointPrimitives
 import Synchronization
 
 #if canImport(FoundationEssentials)

@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointPrimitives
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

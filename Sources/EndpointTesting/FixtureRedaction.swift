@@ -1,3 +1,4 @@
+import EndpointPrimitives
 import Foundation
 
 /// What a ``ReplayClient`` removes before anything reaches a fixture file (its

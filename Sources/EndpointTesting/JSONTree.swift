@@ -1,3 +1,4 @@
+import EndpointPrimitives
 import Foundation
 
 /// A parsed JSON document that keeps numbers as written and object keys in order, so fixtures

@@ -1,3 +1,4 @@
+import EndpointPrimitives
 import Synchronization
 
 /// A clock that moves only when the test says so: sleepers wait until ``advance(by:)`` passes

@@ -1,3 +1,5 @@
+import EndpointPrimitives
+
 /// A registered stub rule: set how often it answers, and ask how often it did.
 ///
 /// Returned by the `reply` methods of ``StubRuleBuilder``; every method returns the same rule,

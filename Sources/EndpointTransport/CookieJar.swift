@@ -1,4 +1,5 @@
 import EndpointKernel
+import EndpointPrimitives
 import Foundation
 
 #if canImport(FoundationNetworking)

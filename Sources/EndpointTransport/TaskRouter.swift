@@ -1,3 +1,4 @@
+import EndpointPrimitives
 import Foundation
 import Synchronization
 

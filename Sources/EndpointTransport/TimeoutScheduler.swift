@@ -1,4 +1,5 @@
 import Dispatch
+import EndpointPrimitives
 import Synchronization
 
 /// One timer for many transfers: it is armed for the earliest instant any of them must be

@@ -1,4 +1,5 @@
 import EndpointKernel
+import EndpointPrimitives
 import Foundation
 import Synchronization
 

@@ -1,3 +1,4 @@
+import EndpointPrimitives
 import Testing
 
 @testable import EndpointCore

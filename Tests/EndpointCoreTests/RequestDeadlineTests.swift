@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointPrimitives
 import Testing
 
 /// `withRequestDeadline`'s scope as the transports read it (`deadlineWithinScope`); the wire

@@ -1,5 +1,6 @@
 import EndpointCore
 import EndpointKernel
+import EndpointPrimitives
 import Synchronization
 import Testing
 

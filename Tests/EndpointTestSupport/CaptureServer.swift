@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointPrimitives
 import Foundation
 import Synchronization
 

@@ -1,3 +1,4 @@
+import EndpointPrimitives
 import EndpointTestSupport
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointPrimitives
 import EndpointTestSupport
 import Foundation
 import Synchronization

@@ -1,5 +1,6 @@
 import EndpointCore
 import EndpointJSON
+import EndpointPrimitives
 import EndpointTestSupport
 import Foundation
 import Synchronization

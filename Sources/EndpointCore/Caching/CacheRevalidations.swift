@@ -1,3 +1,4 @@
+import EndpointPrimitives
 import Synchronization
 
 /// The background revalidations of one ``CacheMiddleware``: at most one per key at a time,

@@ -1,3 +1,4 @@
+import EndpointPrimitives
 import Synchronization
 
 /// A ``CacheStore`` in memory, bounded in bytes: past the limit the least recently used keys

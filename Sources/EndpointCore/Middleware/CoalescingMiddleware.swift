@@ -1,3 +1,4 @@
+import EndpointPrimitives
 import Synchronization
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,5 @@
+import EndpointPrimitives
+
 /// Replaces the values of secret keys in JSON text, keeping every other byte as it was.
 ///
 /// It reads JSON the way a tokenizer does, without building a tree, so it also works on a body

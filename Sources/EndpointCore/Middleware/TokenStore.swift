@@ -1,3 +1,4 @@
+import EndpointPrimitives
 import Synchronization
 
 /// Hands out tokens and runs at most one refresh at a time for an ``AuthorizationMiddleware``.

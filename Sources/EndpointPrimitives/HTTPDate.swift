@@ -21,7 +21,7 @@ package enum HTTPDate {
   /// - IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`
   /// - RFC 850: `Sunday, 06-Nov-94 08:49:37 GMT`
   /// - asctime: `Sun Nov  6 08:49:37 1994`
-  static func parse(_ text: String) -> Date? {
+  package static func parse(_ text: String) -> Date? {
     let words = text.split(separator: " ")
     switch words.count {
     case 6:

@@ -1,7 +1,7 @@
 /// RFC 9110 syntax checks shared by methods and field names.
 package enum HTTPToken {
   /// Whether `string` is a non-empty RFC 9110 `token` (`tchar` characters only).
-  static func isValid(_ string: String) -> Bool {
+  package static func isValid(_ string: String) -> Bool {
     !string.utf8.isEmpty && string.utf8.allSatisfy(isTokenByte)
   }
 
@@ -23,7 +23,7 @@ package enum HTTPToken {
   }
 
   /// Whether two field names are equal, ignoring ASCII case.
-  static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+  package static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
     let left = lhs.utf8
     let right = rhs.utf8
     guard left.count == right.count else { return false }
@@ -33,14 +33,14 @@ package enum HTTPToken {
     return true
   }
 
-  static func lowercased(_ byte: UInt8) -> UInt8 {
+  package static func lowercased(_ byte: UInt8) -> UInt8 {
     (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
   }
 
   /// The first forbidden character in a field value, if any: every ASCII control character
   /// but HTAB (RFC 9110, section 5.5: CR, LF and NUL end or corrupt the field; the others are
   /// refused by servers and proxies in ways that differ).
-  static func forbiddenValueCharacter(in value: String) -> String? {
+  package static func forbiddenValueCharacter(in value: String) -> String? {
     for byte in value.utf8 {
       switch byte {
       case 0x0D: return "CR"
@@ -56,14 +56,14 @@ package enum HTTPToken {
   }
 
   /// `byte` as two upper-case hexadecimal digits.
-  static func hex(_ byte: UInt8) -> String {
+  package static func hex(_ byte: UInt8) -> String {
     let digits = Array("0123456789ABCDEF")
     return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
   }
 
   /// `text` cut to `limit` characters for an error message, with the size of the whole when
   /// it was cut.
-  static func cut(_ text: String, limit: Int) -> String {
+  package static func cut(_ text: String, limit: Int) -> String {
     guard text.utf8.count > limit else { return text }
     let head = String(text.prefix(limit))
     guard head.utf8.count < text.utf8.count else { return text }

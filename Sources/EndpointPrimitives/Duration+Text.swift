@@ -18,7 +18,7 @@ extension Duration {
   }
 
   /// `12.3 ms`, to a tenth of a millisecond.
-  var millisecondsDescription: String {
+  package var millisecondsDescription: String {
     let tenths = nanoseconds / 100_000
     return "\(tenths / 10).\(tenths % 10) ms"
   }
