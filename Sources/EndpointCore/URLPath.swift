@@ -234,7 +234,7 @@ public struct URLPath: Sendable, Hashable, ExpressibleByStringInterpolation,
   /// Throws when the path changed the host into one no request can reach (a space or another
   /// character a host name cannot hold, as in `"https://api.example.com  ---invalid"`).
   static func checkHost(of url: URL, input: String) throws(InvalidRequest) {
-    if let reason = HTTPRequest.hostProblem(url) {
+    if let reason = HTTPURL.hostProblem(url) {
       throw InvalidRequest.invalidURL(HTTPToken.quotedForMessage(input), reason: reason)
     }
   }

@@ -40,7 +40,7 @@ package enum RedirectRule {
         reason: "the \(status) redirect's Location is not a URL"
       )
     }
-    if let reason = HTTPRequest.unsendableReason(url) {
+    if let reason = HTTPURL.unsendableReason(url) {
       throw InvalidRequest.invalidURL(
         URLRedaction.redacted(url),
         reason: "the \(status) redirect is not followed: \(reason)"
@@ -86,7 +86,7 @@ package enum RedirectRule {
         location: location
       )
     }
-    if !HTTPRequest.sameOrigin(hop.url, location) {
+    if !HTTPURL.sameOrigin(hop.url, location) {
       let dropped = Set(
         next.headerFields.lazy.map(\.name).filter {
           isOriginBound($0, additionalNames: credentialFieldNames)

@@ -1,4 +1,5 @@
 import EndpointKernel
+import EndpointPrimitives
 import Testing
 
 @testable import EndpointCore
@@ -170,7 +171,7 @@ import Testing
   @Test func ordinaryHostsAndIPLiteralsAreKept() throws {
     for text in ["https://a-b.example_1.com/x", "http://127.0.0.1:8080/", "http://[::1]:80/x"] {
       let url = try #require(URL(string: text))
-      #expect(HTTPRequest.unsendableReason(url) == nil, "\(text)")
+      #expect(HTTPURL.unsendableReason(url) == nil, "\(text)")
     }
   }
 }

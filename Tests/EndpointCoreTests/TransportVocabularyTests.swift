@@ -1,5 +1,6 @@
 import EndpointCore
 import EndpointKernel
+import EndpointPrimitives
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -136,7 +137,7 @@ import Testing
       ("http://a.test/x", "http://b.test/x", false),
     ]
     for (first, second, same) in pairs {
-      let outcome = HTTPRequest.sameOrigin(
+      let outcome = HTTPURL.sameOrigin(
         try #require(URL(string: first)),
         try #require(URL(string: second))
       )

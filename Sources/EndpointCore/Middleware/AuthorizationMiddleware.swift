@@ -1,3 +1,5 @@
+import EndpointPrimitives
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -75,7 +77,7 @@ public struct AuthorizationMiddleware: Middleware {
   /// Whether requests for `url` get the credentials.
   public func authorizes(_ url: URL) -> Bool {
     guard let origins else { return true }
-    return origins.contains { HTTPRequest.sameOrigin($0, url) }
+    return origins.contains { HTTPURL.sameOrigin($0, url) }
   }
 
   /// Sends `value` as the `Authorization` field of every request, such as `"Token abc"`.

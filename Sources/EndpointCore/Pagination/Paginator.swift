@@ -1,3 +1,5 @@
+import EndpointPrimitives
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -54,10 +56,10 @@ public struct Paginator<Resource: Sendable>: Sendable {
         throw PageLinkRefused(
           link: Redaction.standard.apply(toText: next.target), reason: "it is not a URL")
       }
-      if let reason = HTTPRequest.unsendableReason(target) {
+      if let reason = HTTPURL.unsendableReason(target) {
         throw PageLinkRefused(link: Redaction.standard.apply(toText: next.target), reason: reason)
       }
-      guard allowingOtherOrigins || HTTPRequest.sameOrigin(current, target) else {
+      guard allowingOtherOrigins || HTTPURL.sameOrigin(current, target) else {
         throw PageLinkRefused(
           link: URLRedaction.redacted(target),
           reason: "it leads to another origin; allow it with linkHeader(allowingOtherOrigins: true)"
