@@ -6,7 +6,7 @@
 
 extension Endpoint: CustomReflectable {
   /// The stored properties as `dump(_:)`, LLDB's `po` and a failed `#expect` show them: the URL and
-  /// the secret query values hidden as ``URLRedaction`` hides them, the headers' credentials
+  /// the secret query values hidden as ``Redaction/redacted(_:additionalQueryNames:)`` hides them, the headers' credentials
   /// hidden, the payload as ``RequestPayload/customMirror`` shows it.
   public var customMirror: Mirror {
     let shownQuery = query.map { item in

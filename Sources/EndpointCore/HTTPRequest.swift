@@ -48,7 +48,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     self.options = options
   }
 
-  /// `METHOD URL`, with credentials in the URL redacted (see ``URLRedaction``).
+  /// `METHOD URL`, with credentials in the URL redacted (see ``Redaction/redacted(_:additionalQueryNames:)``).
   public var description: String { "\(method) \(URLRedaction.redacted(url))" }
 }
 

@@ -103,7 +103,7 @@ extension StringProtocol {
 
 extension HTTPResponse: CustomReflectable {
   /// The status, the fields with their credentials hidden and the URL with its user information and
-  /// secret query values hidden (``URLRedaction``), for `dump(_:)` and LLDB's `po`.
+  /// secret query values hidden (``Redaction/redacted(_:additionalQueryNames:)``), for `dump(_:)` and LLDB's `po`.
   public var customMirror: Mirror {
     Mirror(
       self,

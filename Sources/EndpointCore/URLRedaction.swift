@@ -16,14 +16,14 @@
 ///
 /// ```swift
 /// let url = URL(string: "https://me:pw@api.example.com/items?api_key=abc&page=2")!
-/// URLRedaction.redacted(url)
+/// Redaction.redacted(url)
 /// // "https://<redacted>@api.example.com/items?api_key=<redacted>&page=2"
 /// ```
-public enum URLRedaction {
+enum URLRedaction {
   /// Query item names (lowercased) whose values are always redacted; the SDK's rule
   /// (``Redaction/isSecretQueryName(_:)``) adds any name containing `token`, `secret` or
   /// `password`, session and CSRF identifiers and the like.
-  public static let sensitiveQueryNames: Set<String> = [
+  static let sensitiveQueryNames: Set<String> = [
     "key", "api_key", "apikey", "api-key", "access_key", "auth", "authorization", "code",
     "sig", "signature", "pwd", "passwd", "credential", "x-amz-credential", "x-amz-signature",
   ]
@@ -34,7 +34,7 @@ public enum URLRedaction {
   /// - Parameters:
   ///   - name: the query item's name, as it appears in the URL.
   ///   - additionalNames: more query item names to redact, in any case.
-  public static func isSensitiveQueryName(
+  static func isSensitiveQueryName(
     _ name: String,
     additionalNames: Set<String> = []
   ) -> Bool {
@@ -51,7 +51,7 @@ public enum URLRedaction {
   ///   - url: the URL to show.
   ///   - additionalQueryNames: more query item names whose values to redact, in any case.
   /// - Returns: text for people to read; it is not meant to be parsed back into a URL.
-  public static func redacted(_ url: URL, additionalQueryNames: Set<String> = []) -> String {
+  static func redacted(_ url: URL, additionalQueryNames: Set<String> = []) -> String {
     redacted(url, hidingUserInfo: true) { name in
       isSensitiveQueryName(name, additionalNames: additionalQueryNames)
     }
@@ -81,7 +81,7 @@ public enum URLRedaction {
   /// A value that is not hidden but, percent-decoded, is itself a URL (`?next=https%3A%2F%2F…`)
   /// is redacted by the same rule, up to `Cutter.nestingLimit` URLs deep; its secrets are replaced
   /// where they stand in the outer text, so every other byte stays as it was.
-  package static func redacted(
+  static func redacted(
     text: String,
     hidingUserInfo: Bool,
     replacement: String,
@@ -122,7 +122,7 @@ public enum URLRedaction {
 
   /// A query value shown by the SDK's rule: ``redacted(value:replacement:hidesQueryItem:removed:)``
   /// with ``HTTPFields/redactedValue`` and the standard names.
-  package static func redacted(value: String) -> String {
+  static func redacted(value: String) -> String {
     var removed: [String] = []
     return redacted(value: value, removed: &removed)
   }

@@ -45,7 +45,7 @@ extension CurlHTTPClient {
       switch source {
       case .none: "no proxy"
       case .environment: "environment proxy"
-      case .explicit(let url, _): "proxy \(URLRedaction.redacted(url))"
+      case .explicit(let url, _): "proxy \(Redaction.redacted(url))"
       }
     }
   }

@@ -58,7 +58,7 @@ extension CurlTransfer {
     }
     guard urlCode == CCURLE_OK else {
       return InvalidRequest.invalidURL(
-        URLRedaction.redacted(hop.url), reason: handle.message(for: urlCode))
+        Redaction.redacted(hop.url), reason: handle.message(for: urlCode))
     }
     // Over https a request waits for a connection to the same host that is still being opened
     // to learn by ALPN whether it multiplexes, instead of opening one more: a burst to an

@@ -42,7 +42,7 @@ package enum RedirectRule {
     }
     if let reason = HTTPURL.unsendableReason(url) {
       throw InvalidRequest.invalidURL(
-        URLRedaction.redacted(url),
+        Redaction.redacted(url),
         reason: "the \(status) redirect is not followed: \(reason)"
       )
     }

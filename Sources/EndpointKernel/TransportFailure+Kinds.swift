@@ -42,7 +42,7 @@ extension TransportFailure {
 
   /// More than `limit` redirects; `chain` is every URL visited, the request's first.
   package static func tooManyRedirects(method: HTTPMethod, limit: Int, chain: [URL]) -> Self {
-    let urls = chain.map { URLRedaction.redacted($0) }
+    let urls = chain.map { Redaction.redacted($0) }
     return Self(
       .tooManyRedirects, method: method, url: chain.first,
       redactedMessage: "more than \(limit) redirects: " + urls.joined(separator: " → "),
@@ -56,7 +56,7 @@ extension TransportFailure {
     Self(
       .redirectBodyNotReplayable, method: method, url: url,
       redactedMessage:
-        "\(status) redirect to \(URLRedaction.redacted(location)) needs the body again, "
+        "\(status) redirect to \(Redaction.redacted(location)) needs the body again, "
         + "but it was a stream that can be read only once; send it from memory or from a file",
       isTransient: false, redirects: [url, location])
   }

@@ -113,8 +113,8 @@ struct RequestMatcher: Sendable {
     if items.isEmpty { return "<none>" }
     return items.map { item in
       let value =
-        URLRedaction.isSensitiveQueryName(item.name)
-        ? HTTPFields.redactedValue : URLRedaction.redacted(value: item.value)
+        Redaction.isSensitiveQueryName(item.name)
+        ? HTTPFields.redactedValue : Redaction.redacted(queryValue: item.value)
       return "\(item.name)=\(value)"
     }.joined(separator: "&")
   }

@@ -11,7 +11,7 @@ extension StubClient: CustomReflectable {
     Mirror(
       self,
       children: [
-        "baseURL": baseURL.map { URLRedaction.redacted($0) } as Any,
+        "baseURL": baseURL.map { Redaction.redacted($0) } as Any,
         "clock": clock,
         "bodyLimit": bodyLimit,
         "requests": requests,

@@ -15,7 +15,7 @@ extension TestDoubleFailure: CustomReflectable {
       if let value { children.append((label, value)) }
     }
     add("method", method)
-    add("url", url.map { URLRedaction.redacted($0) })
+    add("url", url.map { Redaction.redacted($0) })
     add("request", request)
     add(
       "body",

@@ -105,11 +105,11 @@ extension TestDoubleFailure {
     var code = "stub.on(\(methodLiteral(request.method)), \(swiftString(path)))"
     // Query credentials stay out of the suggestion; the query condition matches a subset anyway.
     let items = (components?.queryItems ?? []).filter {
-      !URLRedaction.isSensitiveQueryName($0.name)
+      !Redaction.isSensitiveQueryName($0.name)
     }
     if !items.isEmpty {
       let pairs = items.map {
-        "\(swiftString($0.name)): \(swiftString(URLRedaction.redacted(value: $0.value ?? "")))"
+        "\(swiftString($0.name)): \(swiftString(Redaction.redacted(queryValue: $0.value ?? "")))"
       }
       code += ".query([\(pairs.joined(separator: ", "))])"
     }

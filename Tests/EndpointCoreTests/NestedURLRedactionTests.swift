@@ -58,7 +58,7 @@ import Testing
     ),
   ])
   func aNestedURLLosesItsSecrets(_ input: String, _ expected: String) throws {
-    #expect(URLRedaction.redacted(try makeURL(input)) == expected)
+    #expect(Redaction.redacted(try makeURL(input)) == expected)
   }
 
   @Test func aURLNestedTwiceLosesItsSecrets() throws {
@@ -68,11 +68,11 @@ import Testing
     let expected =
       "https://a.example/x?next=https%3A%2F%2Fb.example%2F%3Fnext%3Dhttps%253A%252F%252F"
       + "<redacted>%2540c.example%252F%253Ftoken%253D<redacted>%2526page%253D3&page=1"
-    #expect(URLRedaction.redacted(try makeURL(input)) == expected)
+    #expect(Redaction.redacted(try makeURL(input)) == expected)
     // A value encoded twice at the top: decoded once it is not a URL yet.
     let twice = "https://a.example/x?next=https%253A%252F%252Fu%253Acanary%2540c.example"
     #expect(
-      URLRedaction.redacted(try makeURL(twice))
+      Redaction.redacted(try makeURL(twice))
         == "https://a.example/x?next=https%253A%252F%252F<redacted>%2540c.example")
   }
 
@@ -100,7 +100,7 @@ import Testing
         #expect(redacted.contains("level\(level).example"), "\(levels) levels: \(redacted)")
       }
       #expect(URL(string: redacted) != nil, "\(redacted)")
-      #expect(!URLRedaction.redacted(try makeURL(text)).contains("canary"))
+      #expect(!Redaction.redacted(try makeURL(text)).contains("canary"))
     }
   }
 
@@ -111,7 +111,7 @@ import Testing
     "https://a.example/x;v=a%3Ab?q=%C3%A9t%C3%A9#frag=1%3A2",
   ])
   func valuesThatAreNotURLsAreKeptByteForByte(_ input: String) throws {
-    #expect(URLRedaction.redacted(try makeURL(input)) == input)
+    #expect(Redaction.redacted(try makeURL(input)) == input)
     #expect(Self.encodedRedaction(input).text == input)
   }
 
@@ -121,7 +121,7 @@ import Testing
     "https://a.example/login?next=https%3A%2F%2Fother.example%2F%3Fnext%3Dhttps%253A%252F%252Fc",
   ])
   func aNestedURLWithoutSecretsIsKeptByteForByte(_ input: String) throws {
-    #expect(URLRedaction.redacted(try makeURL(input)) == input)
+    #expect(Redaction.redacted(try makeURL(input)) == input)
     #expect(Self.encodedRedaction(input).text == input)
   }
 

@@ -91,20 +91,20 @@ import Testing
     ("https://a.example/a;b/c;=d;e=", "https://a.example/a;b/c;=d;e="),
   ])
   func credentialsAreHidden(_ input: String, _ expected: String) throws {
-    #expect(URLRedaction.redacted(try makeURL(input)) == expected)
+    #expect(Redaction.redacted(try makeURL(input)) == expected)
   }
 
   @Test func additionalNamesAreHiddenInAnyCase() throws {
     let url = try makeURL("https://a.example/x?Sid=1&page=2")
     #expect(
-      URLRedaction.redacted(url, additionalQueryNames: ["sid"])
+      Redaction.redacted(url, additionalQueryNames: ["sid"])
         == "https://a.example/x?Sid=<redacted>&page=2")
   }
 
   @Test func sensitiveQueryNames() {
-    #expect(URLRedaction.isSensitiveQueryName("access_token"))
-    #expect(URLRedaction.isSensitiveQueryName("REFRESH_TOKEN"))
-    #expect(URLRedaction.isSensitiveQueryName("password"))
-    #expect(!URLRedaction.isSensitiveQueryName("page"))
+    #expect(Redaction.isSensitiveQueryName("access_token"))
+    #expect(Redaction.isSensitiveQueryName("REFRESH_TOKEN"))
+    #expect(Redaction.isSensitiveQueryName("password"))
+    #expect(!Redaction.isSensitiveQueryName("page"))
   }
 }

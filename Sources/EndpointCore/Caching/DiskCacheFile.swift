@@ -9,7 +9,7 @@
 /// everything before it.
 ///
 /// No URL is written with its credentials: the key (the request's URL) and each variant's URL
-/// are written as ``URLRedaction`` shows them, user information and secret query values
+/// are written as ``Redaction/redacted(_:additionalQueryNames:)`` shows them, user information and secret query values
 /// replaced by `%3Credacted%3E`, and the key's full text only as a hash, which tells a file of
 /// another key apart. A variant's URL that is the key reads back as the key; another one (the
 /// end of a redirect) reads back redacted.

@@ -53,7 +53,7 @@ public struct BaseURLMiddleware: Middleware {
 }
 
 extension BaseURLMiddleware: CustomReflectable {
-  /// The base URL without its user information and secret query values (``URLRedaction``), for
+  /// The base URL without its user information and secret query values (``Redaction/redacted(_:additionalQueryNames:)``), for
   /// `dump(_:)` and LLDB's `po`.
   public var customMirror: Mirror {
     Mirror(self, children: ["baseURL": URLRedaction.redacted(baseURL)], displayStyle: .struct)

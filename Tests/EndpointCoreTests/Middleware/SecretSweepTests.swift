@@ -289,7 +289,7 @@ enum SecretForms {
     #expect(fields["Authorization"] == HTTPFields.redactedValue)
     #expect(fields["Accept"] == "application/json")
     let url = try #require(children.first { $0.label == "url" }?.value as? String)
-    #expect(url == URLRedaction.redacted(SecretForms.url))
+    #expect(url == Redaction.redacted(SecretForms.url))
   }
 
   @Test func headerFieldsPrintWithoutTheirSecrets() throws {
