@@ -182,9 +182,10 @@ extension TransportFailure {
     let lastText = Redaction.standard.apply(toText: String(describing: lastError))
     return Self(
       .retryBudgetExhausted, method: method, url: url,
-      message: "gave up after \(attempts) attempt\(attempts == 1 ? "" : "s"): the timeout of "
+      redactedMessage:
+        "gave up after \(attempts) attempt\(attempts == 1 ? "" : "s"): the timeout of "
         + "\(budget.shortDescription) leaves no time for another; the last one failed with: "
         + HTTPToken.cut(lastText, limit: 500),
-      isTransient: false, underlyingError: lastError, details: Details(timeout: budget))
+      isTransient: false, underlyingError: lastError, timeout: budget)
   }
 }
