@@ -167,7 +167,7 @@ private final class BufferChunks {
   }
 }
 
-/// A single-use source of chunks; a second reader gets ``BodyAlreadyConsumed``.
+/// A single-use source of chunks; a second reader gets ``InvalidRequest`` (`.bodyAlreadyConsumed`).
 final class StreamSource: Sendable {
   private let makeIterator: @Sendable () -> (() async throws -> Data?)
   private let consumed = Mutex(false)
@@ -184,7 +184,7 @@ final class StreamSource: Sendable {
       defer { consumed = true }
       return !consumed
     }
-    guard first else { return { throw BodyAlreadyConsumed() } }
+    guard first else { return { throw InvalidRequest.bodyAlreadyConsumed() } }
     return makeIterator()
   }
 }
@@ -201,14 +201,12 @@ private final class IteratorBox<Base: AsyncIteratorProtocol> where Base.Element 
   }
 }
 
-/// A body that can be read only once was read a second time.
-public struct BodyAlreadyConsumed: Error, Hashable, Sendable, CustomStringConvertible {
-  /// Creates the error.
-  public init() {}
-
-  /// A sentence saying what happened.
-  public var description: String {
-    "The body was already read: a streamed body can be read only once; "
-      + "use an in-memory or file body where it must be read again"
+extension InvalidRequest {
+  /// A body that can be read only once was read a second time.
+  static func bodyAlreadyConsumed() -> Self {
+    Self(
+      .bodyAlreadyConsumed, subject: "The body was already read",
+      reason: "a streamed body can be read only once; "
+        + "use an in-memory or file body where it must be read again")
   }
 }

@@ -50,6 +50,19 @@ public struct InvalidRequest: Error, Sendable, CustomStringConvertible {
     /// The client cannot send this request as it is, such as URLSession with a body that has
     /// trailer fields.
     public static let unsupported = Kind(name: "unsupported")
+    /// A streamed body, which can be read only once, was read a second time.
+    public static let bodyAlreadyConsumed = Kind(name: "bodyAlreadyConsumed")
+    /// A `next` link the paginator does not follow: not a URL, not `http`/`https`, or to
+    /// another origin when that was not allowed (``InvalidRequest/input`` holds the link, its
+    /// credentials hidden).
+    public static let pageLink = Kind(name: "pageLink")
+    /// The request could not be given its credentials: the server answered `401 Unauthorized`
+    /// and ``AuthorizationMiddleware``'s token provider failed to refresh the token, so the
+    /// request was not sent again (``InvalidRequest/underlyingError`` is the provider's error).
+    /// It belongs here rather than with ``UnexpectedResponse``: the caller handles it by getting
+    /// new credentials (signing in again), not by reading an answer, and no endpoint refused
+    /// the request as it would be sent.
+    public static let credentials = Kind(name: "credentials")
 
     /// The kind's name, such as `headerField`.
     public var description: String { name }

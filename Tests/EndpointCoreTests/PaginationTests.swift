@@ -1,3 +1,4 @@
+import EndpointTestSupport
 import Synchronization
 import Testing
 
@@ -72,9 +73,14 @@ import Testing
   @Test func aNextLinkToAnotherOriginIsRefusedUnlessAllowed() async throws {
     let server = linkedServer(["a", "b"], linkPrefix: "https://evil.example.com/items?page=")
     let endpoint = list("https://api.example.com/items?page=1")
-    await #expect(throws: PageLinkRefused.self) {
+    let refused = await expectInvalidRequest(.pageLink) {
       for try await _ in server.items(of: endpoint, paginator: .linkHeader()) {}
     }
+    #expect(refused?.input == "https://evil.example.com/items?page=2")
+    #expect(
+      refused?.description
+        == "The next page's link https://evil.example.com/items?page=2 is not followed: it leads "
+        + "to another origin; allow it with linkHeader(allowingOtherOrigins: true)")
     var all: [String] = []
     for try await item in server.items(
       of: endpoint, paginator: .linkHeader(allowingOtherOrigins: true))

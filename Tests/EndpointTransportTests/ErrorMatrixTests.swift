@@ -82,6 +82,18 @@ import Testing
     return error
   }
 
+  /// A PUT to the echo endpoint whose streamed body is the ten bytes `ten bytes!`, declaring
+  /// `length`.
+  private func streamedPut(declaring length: Int64) throws -> HTTPRequest {
+    let chunks = AsyncStream<Data> { continuation in
+      continuation.yield(Data("ten bytes!".utf8))
+      continuation.finish()
+    }
+    return HTTPRequest(
+      method: .put, url: try TestServers.fault.adding("/echo"),
+      body: HTTPBody(chunks, length: length))
+  }
+
   private func expect(
     _ error: (any Error)?, is kind: TransportFailure.Kind, _ client: Client,
     sourceLocation: SourceLocation = #_sourceLocation
@@ -193,12 +205,7 @@ import Testing
   @Test(arguments: Client.allCases)
   func aRequestBodyShorterThanItsDeclaredLength(client: Client) async throws {
     let (made, shutdown) = try client.make()
-    let url = try TestServers.fault.adding("/echo")
-    let chunks = AsyncStream<Data> { continuation in
-      continuation.yield(Data("ten bytes!".utf8))
-      continuation.finish()
-    }
-    let request = HTTPRequest(method: .put, url: url, body: HTTPBody(chunks, length: 100))
+    let request = try streamedPut(declaring: 100)
     let error = await failure(of: request, through: made)
     expect(error, is: .bodyLengthMismatch, client)
     #expect((error as? TransportFailure)?.declaredLength == 100)
@@ -222,6 +229,37 @@ import Testing
     let invalid = try #require(error as? InvalidRequest, "\(client): \(String(describing: error))")
     #expect(invalid.kind == .url)
     await shutdown()
+  }
+
+  @Test(arguments: Client.allCases)
+  func aRetryBudgetTooShortForTheNextWait(client: Client) async throws {
+    let (made, shutdown) = try client.make()
+    // A transient failure, and a first wait (10 s at the top of the jitter) longer than the
+    // request's whole timeout: the middleware gives up at once instead of waiting.
+    let retrying = AnyClient(made).with(
+      RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, baseDelay: .seconds(10)), random: { 1 }))
+    let url = try #require(URL(string: "http://127.0.0.1:9/refused"))
+    let error = await failure(
+      of: HTTPRequest(method: .get, url: url, timeout: .seconds(2)), through: retrying)
+    await shutdown()
+    expect(error, is: .retryBudgetExhausted, client)
+    let failure = error as? TransportFailure
+    #expect(failure?.isTransient == false)
+    #expect(failure?.timeout == .seconds(2))
+    #expect((failure?.underlyingError as? TransportFailure)?.kind == .cannotConnect)
+  }
+
+  @Test(arguments: Client.allCases)
+  func aStreamedBodySentTwice(client: Client) async throws {
+    let (made, shutdown) = try client.make()
+    let request = try streamedPut(declaring: 10)
+    let (response, body) = try await made.send(request)
+    #expect(response.status == 200)
+    _ = try await body.collect(upTo: .max)
+    let error = await failure(of: request, through: made)
+    await shutdown()
+    let invalid = try #require(error as? InvalidRequest, "\(client): \(String(describing: error))")
+    #expect(invalid.kind == .bodyAlreadyConsumed)
   }
 
   /// The failures a test double meets itself are the same as a transport's: a body over the

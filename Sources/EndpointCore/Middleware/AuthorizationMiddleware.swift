@@ -44,7 +44,7 @@ import EndpointPrimitives
 /// - Requests rejected together share one refresh: the first `401` starts it, the others wait
 ///   for it, and a request rejected with a token that a refresh already replaced retries with the
 ///   new token at once.
-/// - A failed refresh throws ``TokenRefreshFailed`` to every waiting request.
+/// - A failed refresh throws ``InvalidRequest`` (`.credentials`) to every waiting request.
 /// - A request whose body is streamed cannot be sent again: its `401` is returned as is.
 /// - A request that already carries an `Authorization` field is sent unchanged (for a login
 ///   endpoint inside an API that otherwise uses tokens), and so is a request to an origin
@@ -123,7 +123,7 @@ public struct AuthorizationMiddleware: Middleware {
   /// Adds the credentials and, with a token provider, refreshes and retries once on `401`.
   ///
   /// - Throws: ``InvalidRequest`` (`.headerField`) if a credential holds a control character,
-  ///   ``TokenRefreshFailed`` if a refresh failed, the provider's error, or the error of `next`.
+  ///   ``InvalidRequest`` (`.credentials`) if a refresh failed, the provider's error, or the error of `next`.
   public func intercept(
     _ request: HTTPRequest,
     next: Next
@@ -140,8 +140,8 @@ public struct AuthorizationMiddleware: Middleware {
       do {
         return try await send(request, scheme: scheme, store: store, next: next)
       } catch let error as TokenStore.RefreshError {
-        throw TokenRefreshFailed(
-          method: request.method, url: request.url, underlying: error.underlying)
+        throw InvalidRequest.tokenRefreshFailed(
+          method: request.method, url: request.url, underlyingError: error.underlying)
       }
     }
   }
@@ -184,5 +184,20 @@ extension AuthorizationMiddleware: CustomReflectable {
         "origins": origins?.map { URLRedaction.redacted($0) } as Any,
       ],
       displayStyle: .struct)
+  }
+}
+
+extension InvalidRequest {
+  /// The server answered `401 Unauthorized` and refreshing the access token failed with
+  /// `underlyingError`, the token provider's error.
+  static func tokenRefreshFailed(
+    method: HTTPMethod, url: URL, underlyingError: any Error
+  ) -> Self {
+    Self(
+      .credentials,
+      subject: "\(method) \(Redaction.standard.apply(to: url)) was answered 401 Unauthorized and "
+        + "refreshing the access token failed",
+      reason: Redaction.standard.apply(toText: String(describing: underlyingError)),
+      method: method, url: url, underlyingError: underlyingError)
   }
 }

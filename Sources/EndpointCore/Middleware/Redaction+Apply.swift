@@ -119,7 +119,8 @@ extension Redaction {
   /// A body with its secrets hidden: the values of hidden JSON keys at any depth (JSON is
   /// recognised by its content, whatever `contentType` says), hidden form fields (an
   /// `application/x-www-form-urlencoded` type, or a body that reads as `name=value&…`), hidden
-  /// multipart fields, and every value matching ``valuePatterns``.
+  /// multipart fields, and every secret value: JSON Web Tokens and `Bearer`/`Basic` credentials
+  /// (in ``standard``), and those added with ``adding(secretValues:secretPrefixes:)``.
   ///
   /// - Parameters:
   ///   - body: the bytes of a request or response body.
@@ -184,7 +185,9 @@ extension Redaction {
 
   /// A text for people to read (an error's description, a log line) with its secrets hidden:
   /// user information and hidden query items of the URLs in it, hidden `name=value` pairs,
-  /// the values of hidden keys of JSON in it, and every value matching ``valuePatterns``.
+  /// the values of hidden keys of JSON in it, and every secret value: JSON Web Tokens and
+  /// `Bearer`/`Basic` credentials (in ``standard``), and those added with
+  /// ``adding(secretValues:secretPrefixes:)``.
   public func apply(toText text: String) -> String {
     var removed: [String] = []
     return redactText(text, removed: &removed)

@@ -1,13 +1,9 @@
 extension Redaction {
-  /// A value that is hidden wherever it appears in a body or a text, whatever field holds it.
-  ///
-  /// ```swift
-  /// let redaction = Redaction.standard.adding(valuePatterns: [
-  ///   .prefixed("sk_live_"),                 // Stripe-style keys
-  ///   .exactly(environment["API_TOKEN"] ?? ""),
-  /// ])
-  /// ```
-  public struct ValuePattern: Sendable, Hashable {
+  /// A value that is hidden wherever it appears in a body or a text, whatever field holds it:
+  /// the standard JSON Web Token and `Bearer`/`Basic` credential patterns, and the values and
+  /// prefixes users add with ``Redaction/adding(secretValues:secretPrefixes:)``. EndpointTesting
+  /// searches fixtures with the same patterns.
+  package struct ValuePattern: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
       case exactly(String)
       case prefixed(String)
@@ -18,21 +14,21 @@ extension Redaction {
     let kind: Kind
 
     /// This exact text; an empty text matches nothing.
-    public static func exactly(_ value: String) -> ValuePattern {
+    static func exactly(_ value: String) -> ValuePattern {
       ValuePattern(kind: .exactly(value))
     }
 
     /// `prefix` and the token characters (letters, digits, `-._~+/=`) that follow it.
-    public static func prefixed(_ prefix: String) -> ValuePattern {
+    static func prefixed(_ prefix: String) -> ValuePattern {
       ValuePattern(kind: .prefixed(prefix))
     }
 
     /// A JSON Web Token: three base64url parts joined by dots, the first starting with `eyJ`.
-    public static let jsonWebToken = ValuePattern(kind: .jsonWebToken)
+    package static let jsonWebToken = ValuePattern(kind: .jsonWebToken)
 
     /// The credential after `Bearer ` or `Basic ` (any case), the scheme itself kept; a plain
     /// word such as `Basic usage` is not a credential.
-    public static let authorizationCredential = ValuePattern(kind: .authorizationCredential)
+    package static let authorizationCredential = ValuePattern(kind: .authorizationCredential)
 
     /// The byte ranges of `bytes` this pattern hides.
     package func ranges(in bytes: [UInt8]) -> [Range<Int>] {

@@ -15,17 +15,17 @@
 ///   `Content-Location` and `Referer` values, the targets of `Link` and URLs in JSON string
 ///   values (their secret query items too);
 /// - values that look like credentials whatever their name: JSON Web Tokens and the credential
-///   of `Bearer …` and `Basic …` (``ValuePattern``).
+///   of `Bearer …` and `Basic …`.
 ///
-/// JSON bodies are recognised by their content, whatever their `Content-Type`. Add names and
-/// value patterns, or turn a default off for one name:
+/// JSON bodies are recognised by their content, whatever their `Content-Type`. Add names, secret
+/// values and prefixes, or turn a default off for one name:
 ///
 /// ```swift
 /// let redaction = Redaction.standard
 ///   .adding(
 ///     headerNames: ["X-Shop-Key"], queryParameterNames: ["sig"], jsonKeys: ["pin"]
 ///   )
-///   .adding(valuePatterns: [.prefixed("sk_live_")])
+///   .adding(secretPrefixes: ["sk_live_"])
 ///   .allowing(["token_type"])  // keep `"token_type": "Bearer"` readable
 /// print(request.curlCommand(redacting: redaction))
 /// ```
@@ -39,7 +39,7 @@ public struct Redaction: Sendable, Hashable {
   /// Names the default rule no longer hides, lowercased (see ``allowing(_:)``).
   public private(set) var allowedNames: Set<String> = []
   /// Values hidden wherever they appear in a body or a text, whatever their name.
-  public private(set) var valuePatterns: [ValuePattern] = []
+  package private(set) var valuePatterns: [ValuePattern] = []
   /// Whether the default rule applies (``isSecretName(_:)`` and its siblings, URL user
   /// information, JSON Web Tokens and `Bearer` credentials). On in ``standard``.
   public private(set) var hidesLikelySecrets = false
@@ -101,9 +101,24 @@ public struct Redaction: Sendable, Hashable {
     adding(headerNames: names, queryParameterNames: names, jsonKeys: names)
   }
 
-  /// A copy that also hides every value matching one of `patterns`, whatever its name.
-  public func adding(valuePatterns patterns: [ValuePattern]) -> Redaction {
+  /// A copy that also hides these values wherever they appear in a body or a text, whatever
+  /// field holds them.
+  ///
+  /// ```swift
+  /// let redaction = Redaction.standard.adding(
+  ///   secretValues: [environment["API_TOKEN"] ?? ""],  // this exact text
+  ///   secretPrefixes: ["sk_live_"]                     // Stripe-style keys
+  /// )
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - secretValues: texts hidden exactly as written; an empty text hides nothing.
+  ///   - secretPrefixes: prefixes hidden together with the token characters (letters, digits,
+  ///     `-._~+/=`) that follow them; a prefix with nothing after it is kept.
+  public func adding(secretValues: [String] = [], secretPrefixes: [String] = []) -> Redaction {
     var copy = self
+    let patterns =
+      secretValues.map(ValuePattern.exactly) + secretPrefixes.map(ValuePattern.prefixed)
     for pattern in patterns where !copy.valuePatterns.contains(pattern) {
       copy.valuePatterns.append(pattern)
     }

@@ -120,7 +120,7 @@ public struct RetryMiddleware: Middleware {
         let delay = policy.backoff(beforeRetry: attempt, random: random())
         let left = remaining(after: delay)
         if let left, left <= .zero, let total {
-          throw RetryBudgetExhausted(
+          throw TransportFailure.retryBudgetExhausted(
             method: request.method, url: request.url, attempts: attempt, budget: total,
             lastError: error)
         }
@@ -170,5 +170,22 @@ public struct RetryMiddleware: Middleware {
 
   private static func isCancellation(_ error: any Error) -> Bool {
     error is CancellationError || Task.isCancelled
+  }
+}
+
+extension TransportFailure {
+  /// The retries stopped because `budget`, the request's timeout, leaves no time for another
+  /// attempt; `lastError` is what the last one threw.
+  static func retryBudgetExhausted(
+    method: HTTPMethod, url: URL, attempts: Int, budget: Duration, lastError: any Error
+  ) -> Self {
+    let lastText = Redaction.standard.apply(toText: String(describing: lastError))
+    return Self(
+      .retryBudgetExhausted, method: method, url: url,
+      redactedMessage:
+        "gave up after \(attempts) attempt\(attempts == 1 ? "" : "s"): the timeout of "
+        + "\(budget.shortDescription) leaves no time for another; the last one failed with: "
+        + HTTPToken.cut(lastText, limit: 500),
+      isTransient: false, underlyingError: lastError, timeout: budget)
   }
 }

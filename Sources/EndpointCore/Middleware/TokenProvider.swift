@@ -31,6 +31,6 @@ public protocol TokenProvider: Sendable {
   /// Called at most once at a time by a given middleware, however many requests were rejected.
   /// - Parameter rejected: the token the server refused.
   /// - Returns: the new token, which ``token()`` returns from now on.
-  /// - Throws: any error; the middleware reports it as ``TokenRefreshFailed``.
+  /// - Throws: any error; the middleware reports it as ``InvalidRequest`` (`.credentials`).
   func refreshToken(rejected: String) async throws -> String
 }

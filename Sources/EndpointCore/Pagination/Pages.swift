@@ -117,7 +117,7 @@ extension HTTPClient {
   /// logging) and the endpoint's parser. The next page is fetched only when the consumer asks
   /// for it, or, with `prefetch`, while the consumer works on the current one (one page ahead,
   /// never more). Cancelling the consuming task stops the walk at once. Iterating throws the
-  /// client's or the parser's error, ``PageLinkRefused``, or `CancellationError`.
+  /// client's or the parser's error, ``InvalidRequest`` (`.pageLink`), or `CancellationError`.
   ///
   /// ```swift
   /// let pages = client.pages(of: Issues.open(), paginator: .linkHeader())

@@ -45,7 +45,7 @@ public struct Paginator<Resource: Sendable>: Sendable {
   /// (RFC 8288), resolved against the page's URL; no such link ends the walk.
   ///
   /// - Parameter allowingOtherOrigins: whether a `next` link to another origin (scheme, host,
-  ///   port) is followed. By default it fails the walk with ``PageLinkRefused``: the request would
+  ///   port) is followed. By default it fails the walk with ``InvalidRequest`` (`.pageLink`): the request would
   ///   carry the first request's fields, credentials included, to another server.
   public static func linkHeader(allowingOtherOrigins: Bool = false) -> Paginator {
     Paginator { page in
@@ -53,15 +53,15 @@ public struct Paginator<Resource: Sendable>: Sendable {
       guard let next = links.first(where: { $0.hasRelation("next") }) else { return nil }
       let current = try page.response.url ?? page.endpoint.request().url
       guard let target = URL(string: next.target, relativeTo: current)?.absoluteURL else {
-        throw PageLinkRefused(
-          link: Redaction.standard.apply(toText: next.target), reason: "it is not a URL")
+        throw InvalidRequest.pageLink(
+          Redaction.standard.apply(toText: next.target), reason: "it is not a URL")
       }
       if let reason = HTTPURL.unsendableReason(target) {
-        throw PageLinkRefused(link: Redaction.standard.apply(toText: next.target), reason: reason)
+        throw InvalidRequest.pageLink(Redaction.standard.apply(toText: next.target), reason: reason)
       }
       guard allowingOtherOrigins || HTTPURL.sameOrigin(current, target) else {
-        throw PageLinkRefused(
-          link: URLRedaction.redacted(target),
+        throw InvalidRequest.pageLink(
+          URLRedaction.redacted(target),
           reason: "it leads to another origin; allow it with linkHeader(allowingOtherOrigins: true)"
         )
       }
@@ -153,5 +153,15 @@ extension Endpoint {
     }
     copy.query.append(URLQueryItem(name: name, value: value))
     return copy
+  }
+}
+
+extension InvalidRequest {
+  /// A `next` link the paginator does not follow; `link` is already free of credentials.
+  static func pageLink(_ link: String, reason: String) -> Self {
+    Self(
+      .pageLink,
+      subject: "The next page's link \(Redaction.standard.apply(toText: link)) is not followed",
+      reason: reason, input: link)
   }
 }

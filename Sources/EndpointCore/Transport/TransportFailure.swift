@@ -71,6 +71,11 @@ public struct TransportFailure: Error, Hashable, Sendable, CustomStringConvertib
     public static let libraryUnavailable = Kind("libraryUnavailable")
     /// A download could not be written to its file or moved to its destination.
     public static let downloadFile = Kind("downloadFile")
+    /// ``RetryMiddleware`` stopped retrying: the request's timeout, the budget of the whole call,
+    /// cannot cover another attempt and the wait before it. ``TransportFailure/timeout`` is that
+    /// timeout and ``TransportFailure/underlyingError`` what the last attempt threw; never
+    /// transient.
+    public static let retryBudgetExhausted = Kind("retryBudgetExhausted")
     /// Any other failure of the transport; ``TransportFailure/code`` and
     /// ``TransportFailure/underlyingError`` say more.
     public static let other = Kind("other")

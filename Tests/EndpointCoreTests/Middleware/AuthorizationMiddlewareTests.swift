@@ -199,7 +199,7 @@ func tokenChecker(accepting accepted: String) -> ScriptedClient {
       slowAttempts.map { $0.headerFields["Authorization"] } == ["Bearer token-0", "Bearer token-1"])
   }
 
-  @Test func failedRefreshThrowsTokenRefreshFailedToEveryWaitingRequest() async throws {
+  @Test func failedRefreshThrowsACredentialsFailureToEveryWaitingRequest() async throws {
     let arrivals = Barrier(count: 5)
     let stub = ScriptedClient { _, _ in
       await arrivals.arrive()
@@ -222,24 +222,31 @@ func tokenChecker(accepting accepted: String) -> ScriptedClient {
     }
     #expect(failures.count == 5)
     for failure in failures {
-      let error = try #require(failure as? TokenRefreshFailed)
-      #expect(error.underlying as? TestError == TestError(name: "refresh token revoked"))
+      let error = try #require(failure as? InvalidRequest)
+      #expect(error.kind == .credentials)
+      #expect(error.underlyingError as? TestError == TestError(name: "refresh token revoked"))
       #expect(error.method == .get)
     }
     #expect(await tokens.refreshes == 1)
     #expect(stub.requests.count == 5)
   }
 
-  @Test func refreshFailureDescriptionNamesTheRequestWithoutSecrets() throws {
-    let error = TokenRefreshFailed(
-      method: .get,
-      url: testURL("https://api.example.com/me?access_token=abc"),
-      underlying: TestError(name: "offline")
-    )
-    #expect(error.description.contains("GET https://api.example.com/me?access_token=<redacted>"))
-    #expect(error.description.contains("401"))
-    #expect(error.description.contains("offline"))
-    #expect(!error.description.contains("abc"))
+  @Test func refreshFailureDescriptionNamesTheRequestWithoutSecrets() async throws {
+    let stub = ScriptedClient(status: 401)
+    let tokens = CountingTokens(failingWith: TestError(name: "offline"))
+    let client = stub.with(AuthorizationMiddleware(tokens: tokens))
+    let error = await expectInvalidRequest(.credentials) {
+      _ = try await client.send(
+        HTTPRequest(method: .get, url: testURL("https://api.example.com/me?access_token=abc")))
+    }
+    let description = try #require(error?.description)
+    #expect(
+      description.hasPrefix(
+        "GET https://api.example.com/me?access_token=<redacted> was answered 401 Unauthorized "
+          + "and refreshing the access token failed: "))
+    #expect(description.contains("offline"))
+    #expect(!description.contains("abc"))
+    #expect(!String(reflecting: try #require(error)).contains("abc"))
   }
 
   @Test func nextRejectionAfterAFailedRefreshTriesAgain() async throws {
@@ -247,7 +254,7 @@ func tokenChecker(accepting accepted: String) -> ScriptedClient {
     let tokens = CountingTokens(failingWith: TestError(name: "down"))
     let client = stub.with(AuthorizationMiddleware(tokens: tokens))
     for _ in 0..<2 {
-      await #expect(throws: TokenRefreshFailed.self) {
+      await expectInvalidRequest(.credentials) {
         _ = try await client.send(HTTPRequest(method: .get, url: testURL()))
       }
     }

@@ -385,12 +385,15 @@ func retry(
     let middleware = RetryMiddleware(
       policy: RetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(400)),
       sleep: { time.advance(by: $0) }, random: { 1 }, now: { time.now })
-    let error = await #expect(throws: RetryBudgetExhausted.self) {
+    let error = await #expect(throws: TransportFailure.self) {
       _ = try await stub.with(middleware).send(
         HTTPRequest(method: .get, url: testURL(), timeout: .seconds(1)))
     }
-    #expect(error?.attempts == 2)
-    #expect((error?.lastError as? TransportFailure)?.kind == .connectionLost)
+    #expect(error?.kind == .retryBudgetExhausted)
+    #expect(error?.isTransient == false)
+    #expect(error?.timeout == .seconds(1))
+    #expect(error?.description.contains("gave up after 2 attempts") == true)
+    #expect((error?.underlyingError as? TransportFailure)?.kind == .connectionLost)
     #expect(error?.description.contains("timeout of 1 s") == true)
   }
 

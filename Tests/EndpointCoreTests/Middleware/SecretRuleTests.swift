@@ -121,10 +121,10 @@ import Testing
     #expect(Redaction.standard.apply(toText: prose) == prose)
   }
 
-  @Test func usersAddNamesAndValuePatternsAndAllowANameBack() {
+  @Test func usersAddNamesSecretValuesAndPrefixesAndAllowANameBack() {
     let redaction = Redaction.standard
       .adding(names: ["pin"])
-      .adding(valuePatterns: [.prefixed("sk_live_"), .exactly("hunter2")])
+      .adding(secretValues: ["hunter2"], secretPrefixes: ["sk_live_"])
       .allowing(["token_type"])
     let body = Data(
       #"{"pin":"1234","token_type":"Bearer","access_token":"a","note":"sk_live_abc hunter2"}"#.utf8)

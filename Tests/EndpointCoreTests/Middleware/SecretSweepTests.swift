@@ -1,8 +1,9 @@
-import EndpointCore
 import EndpointKernel
 import EndpointTestSupport
 import Foundation
 import Testing
+
+@testable import EndpointCore
 
 /// Every secret form the SDK promises to hide, each value holding the word `canary`.
 enum SecretForms {
@@ -118,11 +119,14 @@ enum SecretForms {
         "InvalidContentLength",
         TransportFailure.invalidContentLength(method: .get, url: url, value: "1, 2")
       ),
-      ("PageLinkRefused", PageLinkRefused(link: url.absoluteString, reason: "another origin")),
-      ("TokenRefreshFailed", TokenRefreshFailed(method: .get, url: url, underlying: foreign)),
+      ("InvalidRequest (pageLink)", InvalidRequest.pageLink(url.absoluteString, reason: "test")),
       (
-        "RetryBudgetExhausted",
-        RetryBudgetExhausted(
+        "InvalidRequest (credentials)",
+        InvalidRequest.tokenRefreshFailed(method: .get, url: url, underlyingError: foreign)
+      ),
+      (
+        "TransportFailure (retryBudgetExhausted)",
+        TransportFailure.retryBudgetExhausted(
           method: .get, url: url, attempts: 2, budget: .seconds(1), lastError: foreign)
       ),
       (
@@ -384,10 +388,12 @@ enum SecretForms {
       do {
         for try await _ in server.pages(of: endpoint, paginator: .linkHeader(), maximumPages: 3) {}
         Issue.record("the link \(target) was followed")
-      } catch let error as PageLinkRefused {
-        expectNoCanary(in: error.link, "PageLinkRefused.link")
-        expectNoCanary(in: error.description, "PageLinkRefused")
-        #expect(error.link.contains("example.com"))
+      } catch let error as InvalidRequest where error.kind == .pageLink {
+        let link = try #require(error.input)
+        expectNoCanary(in: link, "InvalidRequest (pageLink).input")
+        expectNoCanary(in: error.description, "InvalidRequest (pageLink)")
+        expectNoCanary(in: String(reflecting: error), "InvalidRequest (pageLink) reflecting")
+        #expect(link.contains("example.com"))
       }
     }
   }
