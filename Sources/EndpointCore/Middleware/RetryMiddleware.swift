@@ -4,6 +4,8 @@
   import Foundation
 #endif
 
+import EndpointPrimitives
+
 /// Sends a request again after a transient failure, waiting with exponential backoff and full
 /// jitter, as its ``RetryPolicy`` says.
 ///
