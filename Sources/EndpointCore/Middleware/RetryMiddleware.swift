@@ -1,10 +1,10 @@
+import EndpointPrimitives
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-
-import EndpointPrimitives
 
 /// Sends a request again after a transient failure, waiting with exponential backoff and full
 /// jitter, as its ``RetryPolicy`` says.
