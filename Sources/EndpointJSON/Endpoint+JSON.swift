@@ -17,7 +17,8 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
   ///   - url: the URL; `query` is added after any query it has.
   ///   - query: query items, percent-encoded.
   ///   - headers: header fields; `Content-Type` and `Accept` here win over `application/json`.
-  ///   - body: the value sent as JSON, or `nil` (the default) for no body.
+  ///   - body: the value sent as JSON; none by default. An optional holding `nil` is sent
+  ///     as `null`.
   ///   - timeout: how long the whole exchange may take.
   ///   - encoder: the body's encoder; a shared one with `.sortedKeys` by default.
   ///   - decoder: the response's decoder; a shared default one unless given.
@@ -30,7 +31,7 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
     url: URL,
     query: [URLQueryItem] = [],
     headers: [String: String] = [:],
-    body: (any Encodable)? = nil,
+    body: any Encodable = NoJSONBody(),
     timeout: Duration? = nil,
     encoder: JSONEncoder = SharedCoders.encoder,
     decoder: JSONDecoder = SharedCoders.decoder,
@@ -66,7 +67,8 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
   ///     the client.
   ///   - query: query items, percent-encoded.
   ///   - headers: header fields; `Content-Type` and `Accept` here win over `application/json`.
-  ///   - body: the value sent as JSON, or `nil` (the default) for no body.
+  ///   - body: the value sent as JSON; none by default. An optional holding `nil` is sent
+  ///     as `null`.
   ///   - timeout: how long the whole exchange may take.
   ///   - encoder: the body's encoder; a shared one with `.sortedKeys` by default.
   ///   - decoder: the response's decoder; a shared default one unless given.
@@ -80,7 +82,7 @@ extension Endpoint where Resource: Decodable & SendableMetatype {
     relativeTo baseURL: URL? = nil,
     query: [URLQueryItem] = [],
     headers: [String: String] = [:],
-    body: (any Encodable)? = nil,
+    body: any Encodable = NoJSONBody(),
     timeout: Duration? = nil,
     encoder: JSONEncoder = SharedCoders.encoder,
     decoder: JSONDecoder = SharedCoders.decoder,

@@ -19,7 +19,8 @@ extension Endpoint where Resource == Void {
   ///   - url: the URL; `query` is added after any query it has.
   ///   - query: query items, percent-encoded.
   ///   - headers: header fields; `Content-Type` here wins over `application/json`.
-  ///   - body: the value sent as JSON, or `nil` (the default) for no body.
+  ///   - body: the value sent as JSON; none by default. An optional holding `nil` is sent
+  ///     as `null`.
   ///   - timeout: how long the whole exchange may take.
   ///   - encoder: the body's encoder; a shared one with `.sortedKeys` by default.
   ///   - status: the statuses that succeed; 2xx by default.
@@ -31,7 +32,7 @@ extension Endpoint where Resource == Void {
     url: URL,
     query: [URLQueryItem] = [],
     headers: [String: String] = [:],
-    body: (any Encodable)? = nil,
+    body: any Encodable = NoJSONBody(),
     timeout: Duration? = nil,
     encoder: JSONEncoder = SharedCoders.encoder,
     expecting status: AcceptedStatus = .success
@@ -61,7 +62,8 @@ extension Endpoint where Resource == Void {
   ///     the client.
   ///   - query: query items, percent-encoded.
   ///   - headers: header fields; `Content-Type` here wins over `application/json`.
-  ///   - body: the value sent as JSON, or `nil` (the default) for no body.
+  ///   - body: the value sent as JSON; none by default. An optional holding `nil` is sent
+  ///     as `null`.
   ///   - timeout: how long the whole exchange may take.
   ///   - encoder: the body's encoder; a shared one with `.sortedKeys` by default.
   ///   - status: the statuses that succeed; 2xx by default.
@@ -74,7 +76,7 @@ extension Endpoint where Resource == Void {
     relativeTo baseURL: URL? = nil,
     query: [URLQueryItem] = [],
     headers: [String: String] = [:],
-    body: (any Encodable)? = nil,
+    body: any Encodable = NoJSONBody(),
     timeout: Duration? = nil,
     encoder: JSONEncoder = SharedCoders.encoder,
     expecting status: AcceptedStatus = .success

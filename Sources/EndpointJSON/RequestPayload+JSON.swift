@@ -43,13 +43,22 @@ extension RequestPayload {
   }
 
   /// Like ``json(_:encoder:)``, but an encoding failure is kept in the payload and thrown by
-  /// `Endpoint.request()`, so endpoint initialisers need no `try`; `nil` is no body.
-  static func jsonBody(_ value: (any Encodable)?, encoder: JSONEncoder) -> RequestPayload {
-    guard let value else { return .empty }
+  /// `Endpoint.request()`, so endpoint initialisers need no `try`; ``NoJSONBody`` is no body.
+  static func jsonBody(_ value: any Encodable, encoder: JSONEncoder) -> RequestPayload {
+    if value is NoJSONBody { return .empty }
     do {
       return try json(value, encoder: encoder)
     } catch {
       return RequestPayload(deferring: error)
     }
   }
+}
+
+/// The default `body:` of the JSON initialisers: no body at all, told apart from a value the
+/// caller passed, so an optional holding `nil` is still sent as `null`.
+@usableFromInline
+struct NoJSONBody: Encodable, Sendable {
+  @usableFromInline init() {}
+
+  @usableFromInline func encode(to encoder: any Encoder) throws {}
 }

@@ -40,6 +40,22 @@ import Testing
     #expect(text(request.body) == #"{"title":"Write docs"}"#)
   }
 
+  @Test func anOptionalBodyHoldingNilIsSentAsNullAndNoBodyIsNone() throws {
+    let missing: NewTodo? = nil
+    let withNull = try Endpoint<Todo>(json: .patch, url: api, body: missing).request()
+    #expect(text(withNull.body) == "null")
+    #expect(withNull.headerFields["Content-Type"] == "application/json")
+    let present: NewTodo? = NewTodo(title: "a")
+    #expect(
+      text(try Endpoint<Todo>(json: .patch, url: api, body: present).request().body)
+        == #"{"title":"a"}"#)
+    let none = try Endpoint<Todo>(json: .get, url: api).request()
+    #expect(none.body == nil)
+    #expect(none.headerFields["Content-Type"] == nil)
+    let voidNull = try Endpoint<Void>(json: .put, url: api, body: missing).request()
+    #expect(text(voidNull.body) == "null")
+  }
+
   @Test func userHeadersWinOverJSONDefaults() throws {
     let endpoint = Endpoint<Todo>(
       json: .post,
