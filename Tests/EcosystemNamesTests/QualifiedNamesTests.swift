@@ -1,8 +1,8 @@
 // A file that imports the SDK beside a package declaring the same names (Namesakes stands in for
 // swift-http-types, AsyncHTTPClient, swift-openapi-runtime, Vapor and Alamofire). Unqualified, the
 // seven shared names are ambiguous here; the module name says which is meant. The SDK's modules
-// re-export EndpointCore, so its types are `EndpointCore.X` whichever SDK module is imported.
-import EndpointCore
+// re-export EndpointCore, so its types are `EndpointCore.X` whichever SDK module is imported: this
+// file imports only EndpointTesting.
 import EndpointTesting
 import Foundation
 import Namesakes
