@@ -26,7 +26,8 @@ SECONDS_EACH="${1:-60}"
 shift $(($# > 0 ? 1 : 0))
 TARGETS=("$@")
 if [[ ${#TARGETS[@]} == 0 ]]; then
-  TARGETS=(HeadParser Lines ServerSentEvents URLPath URLRedaction HTTPFields Multipart RetryAfter Fixture)
+  TARGETS=(HeadParser Lines ServerSentEvents URLPath URLRedaction HTTPFields Multipart RetryAfter Fixture
+    ContentDecoder)
 fi
 
 OUT="$ROOT/.build/fuzz"
@@ -60,6 +61,17 @@ build_module() {
   fi
 }
 
+# A C file as an instrumented object: build_c output source flags...
+build_c() {
+  local output="$1" source="$2"
+  shift 2
+  if stale "$output" "$source"; then
+    echo "fuzz: building $(basename "$source") (instrumented)"
+    mkdir -p "$(dirname "$output")"
+    clang -O1 -g -fsanitize=fuzzer-no-link,address "$@" -c "$source" -o "$output"
+  fi
+}
+
 mapfile -t PRIMITIVES_SOURCES < <(find Sources/EndpointPrimitives -name '*.swift' | sort)
 mapfile -t CORE_SOURCES < <(find Sources/EndpointCore -name '*.swift' | sort)
 mapfile -t KERNEL_SOURCES < <(find Sources/EndpointKernel -name '*.swift' | sort)
@@ -83,6 +95,19 @@ build_target() {
       build_module EndpointKernel "$OUT/kernel" "${KERNEL_SOURCES[@]}"
       sources=(Sources/EndpointCurl/HeadParser.swift Sources/EndpointCurl/Exports.swift)
       objects+=("$OUT/kernel/EndpointKernel.o")
+      ;;
+    # ContentDecoder is internal to EndpointCurl and calls its C layer (CCurlDecoder.c, and
+    # CCurl.c for libcurl's features, which stay 0: libcurl is never loaded);
+    # the harness checks it against zlib linked directly (Fuzz/Reference).
+    ContentDecoder)
+      build_module EndpointKernel "$OUT/kernel" "${KERNEL_SOURCES[@]}"
+      sources=(Sources/EndpointCurl/ContentDecoder.swift Sources/EndpointCurl/Exports.swift)
+      build_c "$OUT/c/CCurlDecoder.o" Sources/CCurl/CCurlDecoder.c -I Sources/CCurl/include
+      build_c "$OUT/c/CCurl.o" Sources/CCurl/CCurl.c -I Sources/CCurl/include
+      build_c "$OUT/c/ZlibReference.o" Fuzz/Reference/ZlibReference.c -I Fuzz/Reference/include
+      objects+=("$OUT/kernel/EndpointKernel.o" "$OUT/c/CCurlDecoder.o" "$OUT/c/CCurl.o"
+        "$OUT/c/ZlibReference.o")
+      flags=(-I Sources/CCurl/include -I Fuzz/Reference/include -lz)
       ;;
     Fixture)
       build_module EndpointKernel "$OUT/kernel" "${KERNEL_SOURCES[@]}"

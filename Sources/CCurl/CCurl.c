@@ -115,6 +115,8 @@ unsigned int ccurl_version_number(void) {
   return installed_version ? installed_version->version_num : 0;
 }
 
+int ccurl_version_features(void) { return installed_version ? installed_version->features : 0; }
+
 int ccurl_global_init(long flags) { return api.global_init(flags); }
 
 ccurl_easy *ccurl_easy_init(void) { return api.easy_init(); }

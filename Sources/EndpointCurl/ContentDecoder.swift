@@ -1,86 +1,225 @@
 internal import CCurl
+import EndpointKernel
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
-/// Decodes a `gzip` or `deflate` response body as it arrives, with the system's zlib, so that a
-/// body cut short before the end of its compressed stream is an error rather than a short body.
+/// Decodes a response body's content codings as the body arrives, layer by layer, with the
+/// libraries libcurl links (zlib, libbrotlidec, libzstd), so that a body is decoded whole or
+/// fails: one cut short before the end of a compressed stream, one with bytes after that end,
+/// or one whose check fails.
 ///
-/// libcurl's own decoding returns whatever arrived when a server closes the connection early on
-/// a body without a declared length: the client decodes instead and checks that the stream
-/// ended.
+/// libcurl's own decoders were measured (7.88.1) and not used: a `br` or `zstd` body cut short
+/// is returned as a success, a second gzip member fails the transfer, and once decoding is on,
+/// a coding libcurl does not know fails the response instead of reaching the caller as sent.
 final class ContentDecoder {
-  /// The `Accept-Encoding` the client sends when the caller sets none.
-  static let acceptEncoding = "gzip, deflate"
+  /// A content coding the client decodes.
+  enum Coding: String, CaseIterable {
+    case gzip
+    case deflate
+    case br
+    case zstd
 
-  /// Whether zlib loaded, so the client can decode by itself.
-  static var isAvailable: Bool { ccurl_inflate_available() != 0 }
-
-  private let inflater: OpaquePointer
-  /// The coding, as named in the response (`gzip` or `deflate`).
-  let coding: String
-  /// Whether the end of the compressed stream was decoded.
-  private(set) var isFinished = false
-  private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
-
-  /// A decoder for the response's `Content-Encoding` values, or `nil` when they are not exactly
-  /// one of `gzip`, `x-gzip` and `deflate` (the body is then handed over as it came).
-  init?(contentEncoding values: [String]) {
-    let codings = values.flatMap { $0.split(separator: ",") }
-      .map { coding in
-        String(
-          coding.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }
-            .reversed()
-        ).lowercased()
+    /// The coding a `Content-Encoding` value names (`x-gzip` is `gzip`, RFC 9110, section
+    /// 8.4.1.3), if the client decodes it.
+    init?(named name: String) {
+      if name == "x-gzip" {
+        self = .gzip
+      } else {
+        self.init(rawValue: name)
       }
+    }
+
+    var code: Int32 {
+      switch self {
+      case .gzip: CCURL_CODING_GZIP
+      case .deflate: CCURL_CODING_DEFLATE
+      case .br: CCURL_CODING_BR
+      case .zstd: CCURL_CODING_ZSTD
+      }
+    }
+
+    /// Whether its library loaded.
+    var isAvailable: Bool { ccurl_decoder_available(code) != 0 }
+  }
+
+  /// The most codings one response may stack (`gzip, gzip` is two); past it the response
+  /// fails. The bound of libcurl (7.88 and later), which decodes inside Foundation's
+  /// URLSession on Linux, so both clients decode the same stacks.
+  static let maximumCodings = 5
+
+  /// The codings the client offers and decodes, in the order it offers them: those the loaded
+  /// libcurl decodes (as the URLSession client offers them), whose library loaded here too.
+  /// Read once libcurl is loaded.
+  static let offered: [Coding] = {
+    let libcurl = WireFields.acceptEncoding(libcurlFeatures: ccurl_version_features())
+      .split(separator: ",").compactMap { Coding(named: WireFields.trimmed(String($0))) }
+    guard Coding.gzip.isAvailable else { return [] }
+    return libcurl.filter(\.isAvailable)
+  }()
+
+  /// The `Accept-Encoding` the client sends when the caller sets none, or `nil` when it
+  /// decodes nothing (zlib did not load: libcurl decodes then).
+  static let acceptEncoding: String? =
+    offered.isEmpty ? nil : offered.map(\.rawValue).joined(separator: ", ")
+
+  /// What to do with a response's body, by its `Content-Encoding`.
+  enum Plan {
+    /// No coding the client offered: the body goes to the caller as sent.
+    case passThrough
+    /// Every coding is one the client offered: decoded, the last listed first.
+    case decode(ContentDecoder)
+    /// The response cannot be decoded as the client promised; the reason.
+    case refuse(String)
+  }
+
+  /// The plan for a response whose `Content-Encoding` fields are `values`.
+  ///
+  /// A body is decoded only when every coding it lists is one the client offered; a body with
+  /// a coding the client did not offer (a server may send one anyway) reaches the caller as
+  /// sent, its `Content-Encoding` field intact, for the caller to decode.
+  static func plan(contentEncoding values: [String]) -> Plan {
+    let names = values.flatMap { $0.split(separator: ",") }
+      .map { WireFields.trimmed(String($0)).lowercased() }
       .filter { !$0.isEmpty && $0 != "identity" }
-    guard codings.count == 1, let coding = codings.first,
-      ["gzip", "x-gzip", "deflate"].contains(coding)
-    else { return nil }
-    guard let inflater = ccurl_inflater_new(coding == "deflate" ? 0 : 1) else { return nil }
-    self.inflater = inflater
-    self.coding = coding
+    guard !names.isEmpty else { return .passThrough }
+    var codings: [Coding] = []
+    for name in names {
+      guard let coding = Coding(named: name), offered.contains(coding) else { return .passThrough }
+      codings.append(coding)
+    }
+    guard codings.count <= maximumCodings else {
+      return .refuse(
+        "the response stacks \(codings.count) content codings "
+          + "(\(names.joined(separator: ", "))); the client decodes at most \(maximumCodings)")
+    }
+    guard let decoder = ContentDecoder(codings: codings) else {
+      return .refuse("the client could not start a decoder for \(names.joined(separator: ", "))")
+    }
+    return .decode(decoder)
   }
 
-  deinit {
-    ccurl_inflater_free(inflater)
+  /// One coding's decoder and the buffer it writes to.
+  private final class Layer {
+    let coding: Coding
+    /// Its place in the `Content-Encoding` list, from 1.
+    let position: Int
+    let decoder: OpaquePointer
+    /// The decoded bytes of one call, handed to the next layer (or the caller) before the next.
+    let scratch: UnsafeMutableRawBufferPointer
+    /// Whether the end of the compressed stream was decoded, and nothing followed it yet.
+    var isFinished = false
+
+    init?(_ coding: Coding, position: Int, scratchSize: Int) {
+      guard let decoder = ccurl_decoder_new(coding.code) else { return nil }
+      self.coding = coding
+      self.position = position
+      self.decoder = decoder
+      scratch = .allocate(byteCount: scratchSize, alignment: 1)
+    }
+
+    deinit {
+      ccurl_decoder_free(decoder)
+      scratch.deallocate()
+    }
   }
 
-  /// The decoded bytes of `bytes`; throws a reason when they are not a valid stream of the coding.
-  func decode(_ bytes: UnsafeRawBufferPointer) throws(DecodingProblem) -> Data {
-    var output = Data()
-    var offset = 0
-    while offset < bytes.count || !isFinished {
-      if isFinished {
-        // Bytes after the end of the compressed stream: ignored, as browsers and libcurl do.
-        break
+  /// The layers, outermost (the last coding listed) first.
+  private let layers: [Layer]
+  /// The codings as listed, for messages.
+  let codings: [Coding]
+
+  /// A decoder for `codings`, listed in the order they were applied; `nil` when a library is
+  /// missing or out of memory.
+  init?(codings: [Coding], scratchSize: Int = 64 * 1024) {
+    var layers: [Layer] = []
+    for (offset, coding) in codings.enumerated().reversed() {
+      guard let layer = Layer(coding, position: offset + 1, scratchSize: scratchSize) else {
+        return nil
       }
+      layers.append(layer)
+    }
+    self.layers = layers
+    self.codings = codings
+  }
+
+  /// Whether every layer decoded the end of its stream.
+  var isFinished: Bool { layers.allSatisfy(\.isFinished) }
+
+  /// Why the body is incomplete when it ends now, or `nil` when it is whole.
+  var unfinishedReason: String? {
+    guard let layer = layers.last(where: { !$0.isFinished }) else { return nil }
+    return "the \(describe(layer)) ended before the end of its compressed stream "
+      + "(cut short by the server or the connection)"
+  }
+
+  /// Decodes `bytes` through every layer, handing each piece of decoded output to `deliver`
+  /// as it is made (never more than one buffer at a time, so a body that expands a
+  /// thousandfold per layer holds no more memory than a plain one). Returns `false` when
+  /// `deliver` asked to stop; throws a reason when the bytes are not valid for the codings.
+  func decode(
+    _ bytes: UnsafeRawBufferPointer,
+    deliver: (UnsafeRawBufferPointer) -> Bool
+  ) throws(DecodingProblem) -> Bool {
+    try feed(layer: 0, bytes, deliver: deliver)
+  }
+
+  private func feed(
+    layer index: Int,
+    _ input: UnsafeRawBufferPointer,
+    deliver: (UnsafeRawBufferPointer) -> Bool
+  ) throws(DecodingProblem) -> Bool {
+    guard index < layers.count else { return deliver(input) }
+    let layer = layers[index]
+    var offset = 0
+    while true {
       var consumed = 0
       var produced = 0
-      let result = scratch.withUnsafeMutableBytes { out in
-        ccurl_inflater_run(
-          inflater,
-          bytes.baseAddress.map { $0 + offset },
-          bytes.count - offset,
-          out.baseAddress,
-          out.count,
-          &consumed,
-          &produced
-        )
+      let capacity = layer.scratch.count
+      let result = ccurl_decoder_run(
+        layer.decoder,
+        input.baseAddress.map { $0 + offset },
+        input.count - offset,
+        layer.scratch.baseAddress,
+        capacity,
+        &consumed,
+        &produced
+      )
+      offset += consumed
+      if result == CCURL_DECODE_TRAILING {
+        throw DecodingProblem(reason: trailingReason(layer))
       }
       if result < 0 {
-        throw DecodingProblem(reason: "the \(coding) body is corrupt (zlib error \(result))")
+        let detail = ccurl_decoder_message(layer.decoder).map { String(cString: $0) }
+        throw DecodingProblem(
+          reason: "the \(describe(layer)) is corrupt (\(detail ?? "error \(result)"))")
       }
-      output.append(contentsOf: scratch[0..<produced])
-      offset += consumed
-      if result == 1 { isFinished = true }
-      // No progress and the output not full: zlib wants more input.
-      if consumed == 0 && produced < scratch.count { break }
+      if result == CCURL_DECODE_END {
+        layer.isFinished = true
+      } else if consumed > 0 {
+        layer.isFinished = false
+      }
+      if produced > 0 {
+        let piece = UnsafeRawBufferPointer(rebasing: layer.scratch[..<produced])
+        guard try feed(layer: index + 1, piece, deliver: deliver) else { return false }
+      }
+      // Done once the input is taken and the library has no more output waiting.
+      if offset == input.count && produced < capacity { return true }
+      if consumed == 0 && produced == 0 { return true }
     }
-    return output
+  }
+
+  private func describe(_ layer: Layer) -> String {
+    guard codings.count > 1 else { return "\(layer.coding.rawValue) body" }
+    return "\(layer.coding.rawValue) coding (\(layer.position) of \(codings.count)) of the body"
+  }
+
+  private func trailingReason(_ layer: Layer) -> String {
+    switch layer.coding {
+    case .gzip:
+      "the \(describe(layer)) has bytes after the end of a gzip member that do not start another"
+    case .zstd:
+      "the \(describe(layer)) has bytes after the end of a zstd frame that do not start another"
+    case .deflate, .br:
+      "the \(describe(layer)) has bytes after the end of its compressed stream"
+    }
   }
 
   /// Why a body could not be decoded.

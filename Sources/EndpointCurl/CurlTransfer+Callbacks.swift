@@ -131,8 +131,17 @@ extension CurlTransfer {
         contentDecoderResolved = true
         // Most bodies are not encoded: no decoder (and its 64 KiB buffer) is made for them.
         if response.headerFields.contains("Content-Encoding") {
-          contentDecoder = ContentDecoder(
+          switch ContentDecoder.plan(
             contentEncoding: response.headerFields.values(for: "Content-Encoding"))
+          {
+          case .passThrough: break
+          case .decode(let decoder): contentDecoder = decoder
+          case .refuse(let reason):
+            failOnLoop(
+              TransportFailure.malformedResponse(
+                method: hop.method, url: response.url ?? hop.url, reason: reason))
+            return 0
+          }
         }
       }
       if let decoder = contentDecoder {
@@ -155,28 +164,27 @@ extension CurlTransfer {
     return false
   }
 
-  /// Decodes `bytes` and hands the result on; libcurl is told every byte was taken (a paused
-  /// transfer would hand the same encoded bytes over again).
+  /// Decodes `bytes` and hands the result on as it is made; libcurl is told every byte was
+  /// taken (a paused transfer would hand the same encoded bytes over again).
   private func receivedEncodedBody(
     _ bytes: UnsafeRawBufferPointer,
     decoder: ContentDecoder,
     response: HTTPResponse
   ) -> Int {
-    let decoded: Data
+    lastActivity = loop.now
     do {
-      decoded = try decoder.decode(bytes)
+      // Each piece is checked against the size limit as it is made: a body that decodes to
+      // gigabytes stops at the limit, holding one piece.
+      let complete = try decoder.decode(bytes) { piece in
+        deliverBody(piece, mustTake: true) == piece.count
+      }
+      return complete ? bytes.count : 0
     } catch {
       failOnLoop(
         TransportFailure.malformedResponse(
           method: hop.method, url: response.url ?? hop.url, reason: error.reason))
       return 0
     }
-    if decoded.isEmpty {
-      lastActivity = loop.now
-      return bytes.count
-    }
-    let taken = decoded.withUnsafeBytes { deliverBody($0, mustTake: true) }
-    return taken == decoded.count ? bytes.count : 0
   }
 
   /// Hands body bytes to the reader, the file or the buffer. With `mustTake`, bytes that arrive

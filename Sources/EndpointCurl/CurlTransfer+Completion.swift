@@ -33,14 +33,10 @@ extension CurlTransfer {
       failOnLoop(connectionFailure(.malformedResponse, code: 0, "the server sent no response head"))
       return .retire
     }
-    if let decoder = contentDecoder, !decoder.isFinished, endsWithBody {
+    if let reason = contentDecoder?.unfinishedReason, endsWithBody {
       failOnLoop(
         TransportFailure.malformedResponse(
-          method: hop.method,
-          url: response.url ?? hop.url,
-          reason: "the \(decoder.coding) body ended before the end of its compressed stream "
-            + "(cut short by the server or the connection)"
-        ))
+          method: hop.method, url: response.url ?? hop.url, reason: reason))
       return .retire
     }
     switch delivery {

@@ -50,7 +50,8 @@ extension CurlTransfer {
     uploadOffset = 0
     contentDecoder = nil
     contentDecoderResolved = false
-    decodesContent = ContentDecoder.isAvailable && !hop.headerFields.contains("Accept-Encoding")
+    decodesContent =
+      ContentDecoder.acceptEncoding != nil && !hop.headerFields.contains("Accept-Encoding")
 
     let context = Unmanaged.passUnretained(self).toOpaque()
     let urlCode = hop.url.absoluteString.withCString {
@@ -116,7 +117,7 @@ extension CurlTransfer {
     applyConnectionOptions(handle)
     // Bodies are decoded by the client when zlib loads (ContentDecoder); otherwise by libcurl,
     // with every decoder it was built with.
-    if !ContentDecoder.isAvailable {
+    if ContentDecoder.acceptEncoding == nil {
       _ = ccurl_easy_setopt_string(easy, CCURLOPT_ACCEPT_ENCODING, "")
     }
     _ = ccurl_easy_setopt_data_callback(easy, CCURLOPT_HEADERFUNCTION) {
@@ -232,7 +233,7 @@ extension CurlTransfer {
     var count = 0
     var hasExpect = false
     var hasContentType = false
-    let acceptEncoding = decodesContent ? WireFields.defaultAcceptEncoding : nil
+    let acceptEncoding = decodesContent ? ContentDecoder.acceptEncoding : nil
     var cookie: String?
     // Names are tokens and values hold no NUL (HTTPFields checks both), so NUL ends each line.
     WireFields.forEach(in: hop.headerFields, acceptEncoding: acceptEncoding) { name, value in

@@ -115,7 +115,7 @@ final class CurlTransfer: ChunkedTransfer, @unchecked Sendable {
   var expectedLength: Int64?
   var hopBytesReceived: Int64 = 0
   /// Whether this hop's response body is decoded by the client (see ``ContentDecoder``): the
-  /// caller set no `Accept-Encoding` and zlib loaded.
+  /// caller set no `Accept-Encoding`, so the client offered the codings it decodes.
   var decodesContent = false
   /// The decoder for this hop's body, once its head named a coding it decodes.
   var contentDecoder: ContentDecoder?

@@ -9,9 +9,17 @@ package enum WireFields {
   /// The `User-Agent` sent when the caller sets none: `Endpoint/0.1.0`.
   package static let defaultUserAgent = "Endpoint/\(sdkVersion)"
 
-  /// The `Accept-Encoding` both clients send on Linux when the caller sets none: the codings
-  /// both decode, and whose end both can check (the curl client decodes them itself).
-  package static let defaultAcceptEncoding = "gzip, deflate"
+  /// The `Accept-Encoding` both clients send on Linux when the caller sets none: the content
+  /// codings the system's libcurl decodes, as its `features` bits (`curl_version_info`) say:
+  /// `gzip` and `deflate`, then `br` and `zstd` where libcurl was built with them. Foundation's
+  /// URLSession decodes inside that libcurl; the curl client decodes the same codings itself,
+  /// with the libraries libcurl links.
+  package static func acceptEncoding(libcurlFeatures features: Int32) -> String {
+    var codings = ["gzip", "deflate"]
+    if features & (1 << 23) != 0 { codings.append("br") }
+    if features & (1 << 26) != 0 { codings.append("zstd") }
+    return codings.joined(separator: ", ")
+  }
 
   /// Calls `emit` once per field name of `fields`, in the order names first appear:
   /// - framing fields (`Content-Length`, `Transfer-Encoding`, `Host`, `Connection`) are left to

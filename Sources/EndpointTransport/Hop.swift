@@ -61,10 +61,11 @@ extension Hop {
     return request
   }
 
-  /// The `Accept-Encoding` sent when the caller sets none: on Linux the one the curl client
-  /// sends (URLSession still decodes it); on Apple platforms URLSession's own.
+  /// The `Accept-Encoding` sent when the caller sets none: on Linux the codings Foundation's
+  /// libcurl decodes, as the curl client offers them; on Apple platforms URLSession's own.
   #if canImport(FoundationNetworking)
-    static var acceptEncoding: String? { WireFields.defaultAcceptEncoding }
+    static let acceptEncoding: String? = WireFields.acceptEncoding(
+      libcurlFeatures: FoundationLibcurl.features)
   #else
     static var acceptEncoding: String? { nil }
   #endif

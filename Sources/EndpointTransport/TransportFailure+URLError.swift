@@ -48,8 +48,14 @@ extension TransportFailure {
   private static func kind(ofLibcurlMessage message: String) -> Kind {
     let tls = ["SSL", "certificate"]
     let lost = ["transfer closed with", "Recv failure", "Connection reset", "Empty reply"]
+    // A body libcurl could not decode: a coding it does not know, too many codings, corrupt
+    // data, or bytes after a gzip member (its decoder fails the write).
+    let undecodable = [
+      "content encoding", "content unencoding", "Failed writing received data",
+    ]
     if tls.contains(where: message.contains) { return .tls }
     if lost.contains(where: message.contains) { return .connectionLost }
+    if undecodable.contains(where: message.contains) { return .malformedResponse }
     return .other
   }
 

@@ -11,6 +11,7 @@ Exits non-zero and names the failing route when a behaviour is wrong.
 
 import argparse
 import base64
+import gzip
 import json
 import os
 import socket
@@ -273,6 +274,34 @@ def check_no_content_length(address):
     expect(status2 == 200, "/no-content-length sent body bytes")
 
 
+def check_coded(address):
+    def fetch(query):
+        sock = send(address, get(f"/coded?{query}"))
+        status, headers, rest = read_head(sock)
+        body = read_all(sock, rest)
+        sock.close()
+        expect(status == 200, f"/coded?{query} gave {status}")
+        return header(headers, "Content-Encoding"), body
+
+    coding, body = fetch("body=members")
+    expect(coding == "gzip", f"members: {coding}")
+    expect(gzip.decompress(body) == b"first member, second member", f"members: {body!r}")
+    coding, body = fetch("body=gzip-gzip")
+    expect(coding == "gzip, gzip", f"gzip-gzip: {coding}")
+    expect(gzip.decompress(gzip.decompress(body)).startswith(b"endpoint coded body "), "gzip-gzip")
+    coding, body = fetch("body=bomb")
+    expect(coding == "gzip, gzip" and len(body) == 1827, f"bomb: {coding}, {len(body)} bytes")
+    expect(gzip.decompress(body)[:2] == b"\x1f\x8b", "bomb: the inner layer is not gzip")
+    _, whole = fetch("body=zstd")
+    _, cut = fetch("body=zstd&cut=5")
+    expect(whole[:4] == b"\x28\xb5\x2f\xfd" and cut == whole[:-5], "zstd, cut")
+    sock = send(address, get("/coded?body=br&length=1&pause_ms=50"))
+    status, headers, rest = read_head(sock)
+    body = read_body(sock, headers, rest)
+    sock.close()
+    expect(header(headers, "Content-Encoding") == "br" and len(body) == 30, f"br: {headers}")
+
+
 def check_not_found_and_bad_input(address):
     sock = send(address, get("/nope", "Connection: close\r\n"))
     status, _, _ = read_head(sock)
@@ -300,6 +329,7 @@ CHECKS = [
     check_sse,
     check_headers_order,
     check_no_content_length,
+    check_coded,
     check_not_found_and_bad_input,
 ]
 

@@ -47,6 +47,11 @@ Routes (GET unless said):
   /bad-status                  a status line that cannot be read (HTTP/1.1 abc OK), then closes
   /chunked-trailer             200, chunked, with a trailer field after the last chunk
   /cut-head                    a response head cut off before its blank line, then close
+  /gzip-body?size=N&coding=C&length=1&cut=1&corrupt=1
+                               N bytes of text, gzip (or deflate) encoded
+  /coded?body=NAME&length=1&cut=N&pause_ms=M
+                               fixed bytes with content codings: several gzip members, bytes
+                               after a member, stacked codings, br, zstd, a nested gzip bomb
 
 Usage: fault_server.py [--host 127.0.0.1] [--port 0] [--port-file PATH]
 With --port 0 the kernel picks a free port; --port-file receives the chosen port once
@@ -608,6 +613,105 @@ def route_gzip_body(conn, request):
     return False
 
 
+# Compressed once with libbrotlienc and libzstd (the standard library has neither):
+# "endpoint br body " and "endpoint zstd body " 200 times each, and two zstd frames of
+# "first frame, " and "second frame".
+BR_BYTES = base64.b64decode("G0cNiBypU5+7USlW5pYgZHn1Jleb/BYcXccTABAN")
+ZSTD_BYTES = base64.b64decode("KLUv/WDYDd0AAJhlbmRwb2ludCB6c3RkIGJvZHkgAQCFbf4MAw==")
+ZSTD_FRAMES = base64.b64decode("KLUv/SANaQAAZmlyc3QgZnJhbWUsIA==") + base64.b64decode(
+    "KLUv/SAMYQAAc2Vjb25kIGZyYW1l")
+# 1 GiB of zeros, gzip-compressed (level 9, mtime 0), then gzip-compressed again: 1,827 bytes.
+GZIP_BOMB = base64.b64decode(
+    "H4sIAAAAAAACA+3coW5TcRyG4XataCY2JqYQ4yZIZkiKAYvYFGIhmZlAottkoDDcCRguABR3AHO7gGViWVALpe1N"
+    "LDnv85j/0T/55eQ9+jwbbexMbn6Mx+uP5Zd/X29nuyMAAABg4JZXl5PNGDB6tvr96s0pAAAAMHTv9vem21Hg4ezp"
+    "S+cAAACAwfv04vjJ9g+Bu8X7qXMAAADA4B3+vZ5vt4Bfq+8HJ+4BAAAAg/dHMAAAAABSBAMAAACgRTAAAAAAWgQD"
+    "AAAAIEYwAAAAAFoEAwAAAKBFMAAAAABaBAMAAAAgRjAAAAAAWgQDAAAAoEUwAAAAAFoEAwAAACBGMAAAAABaBAMA"
+    "AACgRTAAAAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBFMAAAAABaBAMAAAAgRjAAAAAAWgQDAAAAoEUwAAAAAFoEAwAA"
+    "ACBGMAAAAABaBAMAAACgRTAAAAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBFMAAAAABaBAMAAAAgRjAAAAAAWgQDAAAA"
+    "oEUwAAAAAFoEAwAAACBGMAAAAABaBAMAAACgRTAAAAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBFMAAAAABaBAMAAAAg"
+    "RjAAAAAAWgQDAAAAoEUwAAAAAFoEAwAAACBGMAAAAABaBAMAAACgRTAAAAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBF"
+    "MAAAAABaBAMAAAAgRjAAAAAAWgQDAAAAoEUwAAAAAFoEAwAAACBGMAAAAABaBAMAAACgRTAAAAAAWgQDAAAAIEYw"
+    "AAAAAFoEAwAAAKBFMAAAAABaBAMAAAAgRjAAAAAAWgQDAAAAoEUwAAAAAFoEAwAAACBGMAAAAABaBAMAAACgRTAA"
+    "AAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBFMAAAAABaBAMAAAAgRjAAAAAAWgQDAAAAoEUwAAAAAFoEAwAAACBGMAAA"
+    "AABaBAMAAACgRTAAAAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBFMAAAAABaBAMAAAAgRjAAAAAAWgQDAAAAoEUwAAAA"
+    "AFoEAwAAACBGMAAAAABaBAMAAACgRTAAAAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBFMAAAAABaBAMAAAAgRjAAAAAA"
+    "WgQDAAAAoEUwAAAAAFoEAwAAACBGMAAAAABaBAMAAACgRTAAAAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBFMAAAAABa"
+    "BAMAAAAgRjAAAAAAWgQDAAAAoEUwAAAAAFoEAwAAACBGMAAAAABaBAMAAACgRTAAAAAAWgQDAAAAIEYwAAAAAFoE"
+    "AwAAAKBFMAAAAABaBAMAAAAgRjAAAAAAWgQDAAAAoEUwAAAAAFoEAwAAACBGMAAAAABaBAMAAACgRTAAAAAAWgQD"
+    "AAAAIEYwAAAAAFoEAwAAAKBFMAAAAABaBAMAAAAgRjAAAAAAWgQDAAAAoEUwAAAAAFoEAwAAACBGMAAAAABaBAMA"
+    "AACgRTAAAAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBFMAAAAABaBAMAAAAgRjAAAAAAWgQDAAAAoEUwAAAAAFoEAwAA"
+    "ACBGMAAAAABaBAMAAACgRTAAAAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBFMAAAAABaBAMAAAAgRjAAAAAAWgQDAAAA"
+    "oEUwAAAAAFoEAwAAACBGMAAAAABaBAMAAACgRTAAAAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBFMAAAAABaBAMAAAAg"
+    "RjAAAAAAWgQDAAAAoEUwAAAAAFoEAwAAACBGMAAAAABaBAMAAACgRTAAAAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBF"
+    "MAAAAABaBAMAAAAgRjAAAAAAWgQDAAAAoEUwAAAAAFoEAwAAACBGMAAAAABaBAMAAACgRTAAAAAAWgQDAAAAIEYw"
+    "AAAAAFoEAwAAAKBFMAAAAABaBAMAAAAgRjAAAAAAWgQDAAAAoEUwAAAAAFoEAwAAACBGMAAAAABaBAMAAACgRTAA"
+    "AAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBFMAAAAABaBAMAAAAgRjAAAAAAWgQDAAAAoEUwAAAAAFoEAwAAACBGMAAA"
+    "AABaBAMAAACgRTAAAAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBFMAAAAABaBAMAAAAgRjAAAAAAWgQDAAAAoEUwAAAA"
+    "AFoEAwAAACBGMAAAAABaBAMAAACgRTAAAAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBFMAAAAABaBAMAAAAgRjAAAAAA"
+    "WgQDAAAAoEUwAAAAAFoEAwAAACBGMAAAAABaBAMAAACgRTAAAAAAWgQDAAAAIEYwAAAAAFoEAwAAAKBFMAAAAABa"
+    "BAMAAAAgRjAAAAAAWi7292abLeDj/eLD69Eje/7t5/nb9Tv/D9RnhczI7A8A"
+)
+
+def gzipped(data, times=1):
+    for _ in range(times):
+        data = gzip.compress(data, mtime=0)
+    return data
+
+
+@functools.lru_cache(maxsize=None)
+def coded_body(name):
+    """The `Content-Encoding` and the bytes of `/coded?body=NAME`."""
+    text = b"endpoint coded body " * 500
+    bodies = {
+        "members": ("gzip", gzipped(b"first member, ") + gzipped(b"second member")),
+        "empty-member": ("gzip", gzipped(b"") + gzipped(b"after an empty member")),
+        "trailing": ("gzip", gzipped(b"one member") + b"not a gzip member"),
+        "trailing-zeros": ("gzip", gzipped(b"one member") + bytes(8)),
+        "deflate-trailing": ("deflate", zlib.compress(b"one stream") + b"more"),
+        "gzip-gzip": ("gzip, gzip", gzipped(text, 2)),
+        "deflate-gzip": ("deflate, gzip", gzipped(zlib.compress(text))),
+        "gzip-x5": ("gzip, gzip, gzip, gzip, gzip", gzipped(text, 5)),
+        "gzip-x6": ("gzip, gzip, gzip, gzip, gzip, gzip", gzipped(text, 6)),
+        "unknown": ("endpoint-test", text),
+        "unknown-gzip": ("endpoint-test, gzip", gzipped(text)),
+        "br": ("br", BR_BYTES),
+        "zstd": ("zstd", ZSTD_BYTES),
+        "zstd-frames": ("zstd", ZSTD_FRAMES),
+        "zstd-trailing": ("zstd", ZSTD_BYTES + b"not a frame"),
+        "br-trailing": ("br", BR_BYTES + b"more"),
+        "br-gzip": ("br, gzip", gzipped(BR_BYTES)),
+        "bomb": ("gzip, gzip", GZIP_BOMB),
+    }
+    if name not in bodies:
+        raise BadRequest(f"query item 'body' must be one of {', '.join(sorted(bodies))}")
+    return bodies[name]
+
+
+def route_coded(conn, request):
+    """`?body=NAME`: a body with content codings, exactly as `coded_body` makes it (several
+    gzip members, trailing bytes, stacked codings, br, zstd, a nested gzip bomb). `length=1`
+    declares the encoded length, else the body is delimited by closing the connection;
+    `cut=N` leaves out its last N bytes; `pause_ms=M` sends the last `pause_bytes` bytes
+    (default 4) M ms after the rest, so they reach the client in a later read."""
+    coding, data = coded_body(request.param("body", ""))
+    cut = request.int_param("cut", 0)
+    if cut > 0:
+        data = data[:-cut]
+    headers = [("Content-Type", "application/octet-stream"), ("Content-Encoding", coding)]
+    keep = request.param("length") == "1"
+    if keep:
+        headers.append(("Content-Length", str(len(data))))
+    else:
+        headers.append(("Connection", "close"))
+    pause = request.int_param("pause_ms", 0)
+    split = len(data) - request.int_param("pause_bytes", 4) if pause > 0 else len(data)
+    conn.sock.sendall(head_bytes(200, headers) + data[:split])
+    if split < len(data):
+        time.sleep(pause / 1000)
+        conn.sock.sendall(data[split:])
+    return keep
+
+
 def http_date(seconds):
     return time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(seconds))
 
@@ -695,6 +799,7 @@ ROUTES = {
     "/pages/cursor": route_pages_cursor,
     "/pages/number": route_pages_number,
     "/gzip-body": route_gzip_body,
+    "/coded": route_coded,
     "/cache": route_cache,
     "/cache-hits": route_cache_hits,
 }

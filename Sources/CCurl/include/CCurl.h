@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "CCurlInflate.h"
+#include "CCurlDecoder.h"
 #include "CCurlPoller.h"
 
 // Opaque handles: CURL, CURLM and struct curl_slist.
@@ -223,6 +223,8 @@ int ccurl_load(const char *library_name, unsigned int minimum_version, int insta
 // The installed library's version text ("7.88.1") and number (0x075801).
 const char *ccurl_version(void);
 unsigned int ccurl_version_number(void);
+// The installed library's feature bits (CURL_VERSION_BROTLI, ...), 0 before it is installed.
+int ccurl_version_features(void);
 
 int ccurl_global_init(long flags);
 

@@ -1,0 +1,188 @@
+import EndpointTestSupport
+import Foundation
+import Testing
+
+@testable import EndpointCurl
+@testable import EndpointTransport
+
+/// Content codings on the wire, from the fault server's `/coded` bodies: decoded completely or
+/// an error on the curl client; where Foundation decodes inside its libcurl, the URLSession
+/// client's outcome is asserted as measured and listed in "The transport on Linux".
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct ContentCodingTests {
+  /// The text of the fault server's stacked and unknown codings.
+  static let text = Data(String(repeating: "endpoint coded body ", count: 500).utf8)
+
+  /// The body of `/coded?body=name` (with `query` added), read whole.
+  static func fetch(
+    _ name: String,
+    _ query: String = "",
+    over transport: TransportUnderTest,
+    maximumResponseSize: Int? = nil
+  ) async throws -> (HTTPResponse, Data) {
+    let client = try transport.makeClient(maximumResponseSize: maximumResponseSize)
+    let url = try TestServers.fault.adding("/coded?body=\(name)\(query)")
+    let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
+    return (response, try await body.collect())
+  }
+
+  /// The failure of reading `/coded?body=name`, which must be a `TransportFailure`.
+  static func failure(
+    _ name: String,
+    _ query: String = "",
+    over transport: TransportUnderTest,
+    maximumResponseSize: Int? = nil
+  ) async throws -> TransportFailure {
+    try await #require(throws: TransportFailure.self) {
+      _ = try await fetch(name, query, over: transport, maximumResponseSize: maximumResponseSize)
+    }
+  }
+
+  // MARK: - gzip members and what follows them
+
+  @Test(arguments: ["", "&length=1", "&pause_ms=50&pause_bytes=40"])
+  func severalGzipMembersDecodeToAllOfTheirData(query: String) async throws {
+    let (response, data) = try await Self.fetch("members", query, over: .curl)
+    #expect(String(decoding: data, as: UTF8.self) == "first member, second member")
+    #expect(response.headerFields["Content-Encoding"] == "gzip")
+    let (_, afterEmpty) = try await Self.fetch("empty-member", query, over: .curl)
+    #expect(String(decoding: afterEmpty, as: UTF8.self) == "after an empty member")
+  }
+
+  @Test func urlSessionFailsASecondGzipMember() async throws {
+    // Foundation's libcurl stops at the end of the first member and fails the transfer (a
+    // difference listed in "The transport on Linux"): should it start to decode the second,
+    // this fails and the article changes.
+    let failure = try await Self.failure("members", "&length=1", over: .urlSession)
+    #expect(failure.kind == .malformedResponse, "\(failure)")
+  }
+
+  @Test(arguments: TransportUnderTest.allCases, ["", "&pause_ms=50"])
+  func bytesAfterAGzipMemberThatStartNoOtherMemberFail(
+    transport: TransportUnderTest,
+    query: String
+  ) async throws {
+    for name in ["trailing", "trailing-zeros"] {
+      let failure = try await Self.failure(name, query, over: transport)
+      #expect(failure.kind == .malformedResponse, "\(name): \(failure)")
+      if transport == .curl {
+        #expect(
+          failure.description.contains("after the end of a gzip member"), "\(name): \(failure)")
+      }
+    }
+  }
+
+  @Test(arguments: ["deflate-trailing", "br-trailing", "zstd-trailing"])
+  func bytesAfterTheEndOfOtherCodingsFail(name: String) async throws {
+    let failure = try await Self.failure(name, over: .curl)
+    #expect(failure.kind == .malformedResponse)
+    #expect(failure.description.contains("after the end of"), "\(failure)")
+  }
+
+  // MARK: - Stacked codings
+
+  @Test(
+    arguments: TransportUnderTest.allCases,
+    ["gzip-gzip", "deflate-gzip", "gzip-x5"])
+  func stackedCodingsAreDecodedLayerByLayer(
+    transport: TransportUnderTest,
+    name: String
+  ) async throws {
+    for query in ["", "&length=1"] {
+      let (_, data) = try await Self.fetch(name, query, over: transport)
+      #expect(data == Self.text, "\(name)\(query): \(data.count) bytes")
+    }
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func moreCodingsThanTheBoundFail(transport: TransportUnderTest) async throws {
+    let failure = try await Self.failure("gzip-x6", "&length=1", over: transport)
+    #expect(failure.kind == .malformedResponse, "\(failure)")
+    if transport == .curl {
+      #expect(failure.description.contains("at most \(ContentDecoder.maximumCodings)"))
+      #expect(failure.description.contains("6 content codings"))
+    }
+  }
+
+  @Test func aStackCutShortFailsOverCurl() async throws {
+    let failure = try await Self.failure("gzip-gzip", "&cut=10", over: .curl)
+    #expect(failure.kind == .malformedResponse)
+    #expect(failure.description.contains("ended before the end of its compressed stream"))
+  }
+
+  // MARK: - br and zstd
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func brAndZstdBodiesAreDecoded(transport: TransportUnderTest) async throws {
+    let (brHead, br) = try await Self.fetch("br", "&length=1", over: transport)
+    #expect(br == Data(String(repeating: "endpoint br body ", count: 200).utf8))
+    #expect(brHead.headerFields["Content-Encoding"] == "br")
+    let (_, zstd) = try await Self.fetch("zstd", over: transport)
+    #expect(zstd == Data(String(repeating: "endpoint zstd body ", count: 200).utf8))
+    let (_, frames) = try await Self.fetch("zstd-frames", over: transport)
+    #expect(String(decoding: frames, as: UTF8.self) == "first frame, second frame")
+    let (_, stacked) = try await Self.fetch("br-gzip", over: transport)
+    #expect(stacked == br)
+  }
+
+  @Test(arguments: ["br", "zstd"])
+  func aBrOrZstdBodyCutShortFailsOverCurl(name: String) async throws {
+    let failure = try await Self.failure(name, "&cut=5", over: .curl)
+    #expect(failure.kind == .malformedResponse)
+    #expect(failure.description.contains("\(name) body ended before the end"), "\(failure)")
+  }
+
+  @Test(arguments: [("br", 5), ("zstd", 5), ("gzip-gzip", 40)])
+  func urlSessionReturnsACodedBodyCutShortAsASuccess(name: String, cut: Int) async throws {
+    // Foundation does not check the end of a compressed stream (listed in "The transport on
+    // Linux"): a body cut short comes back shorter, as a success. Should Foundation start to
+    // report it, this fails and the article changes.
+    let (_, data) = try await Self.fetch(name, "&cut=\(cut)", over: .urlSession)
+    let whole = try await Self.fetch(name, over: .curl).1
+    #expect(data.count < whole.count)
+    #expect(whole.starts(with: data))
+  }
+
+  // MARK: - Codings the client did not offer
+
+  @Test func aCodingTheClientDidNotOfferIsPassedThroughAsSentOverCurl() async throws {
+    let (response, data) = try await Self.fetch("unknown", over: .curl)
+    #expect(response.headerFields["Content-Encoding"] == "endpoint-test")
+    #expect(data == Self.text)
+    // One coding not offered in the stack: nothing is decoded, the field says what is left.
+    let (stacked, raw) = try await Self.fetch("unknown-gzip", over: .curl)
+    #expect(stacked.headerFields["Content-Encoding"] == "endpoint-test, gzip")
+    #expect(Array(raw.prefix(2)) == [0x1F, 0x8B])
+  }
+
+  @Test(arguments: ["unknown", "unknown-gzip"])
+  func urlSessionFailsACodingFoundationDoesNotKnow(name: String) async throws {
+    // Foundation's libcurl decodes every response and fails a coding it does not know (listed
+    // in "The transport on Linux").
+    let failure = try await Self.failure(name, "&length=1", over: .urlSession)
+    #expect(failure.kind == .malformedResponse, "\(failure)")
+  }
+
+  @Test func theCurlClientOffersEveryCodingItDecodes() {
+    // br and zstd are offered when the libraries libcurl links are there (they are here).
+    #expect(ContentDecoder.acceptEncoding == "gzip, deflate, br, zstd")
+    #expect(ContentDecoder.offered.count == 4)
+  }
+
+  // MARK: - The size limit counts decoded bytes
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func aNestedGzipBombFailsAtTheSizeLimitWithBoundedMemory(
+    transport: TransportUnderTest
+  ) async throws {
+    // 1,827 bytes on the wire, 1 GiB decoded (gzip of gzip of zeros).
+    let limit = 8 << 20
+    let peakBefore = BoundedMemoryTests.residentBytes(field: "VmHWM:")
+    let start = ContinuousClock.now
+    let failure = try await Self.failure(
+      "bomb", "&length=1", over: transport, maximumResponseSize: limit)
+    #expect(failure.kind == .responseTooLarge, "\(failure)")
+    #expect(ContinuousClock.now - start < .seconds(20))
+    let grown = BoundedMemoryTests.residentBytes(field: "VmHWM:") - peakBefore
+    #expect(grown < 256 << 20, "the peak grew by \(grown >> 20) MiB")
+  }
+}
