@@ -35,7 +35,9 @@ extension CurlHTTPClient {
     ///
     /// The declared `Content-Length` is checked first, then the bytes as they arrive; past the
     /// limit the transfer is stopped with a ``EndpointCore/TransportFailure`` of kind
-    /// ``EndpointCore/TransportFailure/Kind/responseTooLarge``.
+    /// ``EndpointCore/TransportFailure/Kind/responseTooLarge``. A compressed body counts as
+    /// decoded, piece by piece as it is decoded: a small body that decodes to gigabytes stops
+    /// at the limit without being held whole.
     public var maximumResponseSize: Int?
 
     /// The most connections open to one host at a time; more requests wait for one to be

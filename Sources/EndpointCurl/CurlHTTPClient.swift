@@ -22,7 +22,17 @@ import EndpointKernel
 /// - the SDK's redirect policy (307/308 keep method and body, credentials stay on their origin,
 ///   a limit);
 /// - `Content-Length`, `Transfer-Encoding`, `Host` and `Connection` are never taken from the
-///   request's fields; a maximum response size; gzip and deflate bodies decoded;
+///   request's fields; a maximum response size, counted in decoded bytes;
+/// - content codings: unless the request sets its own `Accept-Encoding`, the client offers
+///   those the loaded libcurl decodes (`gzip, deflate`, then `br` and `zstd` where libcurl was
+///   built with them) and decodes them itself, completely or not at all: several gzip members
+///   decode to all of their data, and a body cut short, bytes after the end of its stream that
+///   start no other gzip member or zstd frame, a corrupt body or more than five stacked codings
+///   fail with ``EndpointCore/TransportFailure/Kind/malformedResponse``. A coding the client
+///   did not offer (a server may send one anyway, or the request set its own
+///   `Accept-Encoding`) is not decoded: the body comes as sent, its `Content-Encoding` field
+///   intact. Decoded or not, `Content-Encoding` stays in the response's fields, as URLSession
+///   leaves it;
 /// - a truncated body fails with a ``EndpointCore/TransportFailure`` of kind
 ///   ``EndpointCore/TransportFailure/Kind/connectionLost``, conflicting `Content-Length` fields
 ///   or a response that is not HTTP with one of kind

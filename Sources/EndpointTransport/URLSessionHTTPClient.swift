@@ -17,7 +17,10 @@ import Foundation
 /// - the SDK's redirect policy (307/308 keep method and body, credentials stay on their origin);
 /// - a 401 with `WWW-Authenticate` is returned at once, never waited on;
 /// - `Content-Length`, `Transfer-Encoding`, `Host` and `Connection` are never taken from the
-///   request's fields; a maximum response size;
+///   request's fields; a maximum response size, counted in decoded bytes;
+/// - compressed bodies are decoded by URLSession itself: on Linux, inside its libcurl, which
+///   decodes every coding it knows (offered or not) and fails one it does not; a body cut short
+///   comes back shorter, as a success (see <doc:Transport>);
 /// - timings and byte counts per request (``EndpointCore/TransferMetrics``), upload and download progress.
 ///
 /// ```swift

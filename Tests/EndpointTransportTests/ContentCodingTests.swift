@@ -78,6 +78,17 @@ import Testing
     #expect(failure.description.contains("after the end of"), "\(failure)")
   }
 
+  @Test(arguments: TransportUnderTest.allCases)
+  func aCorruptBodyFails(transport: TransportUnderTest) async throws {
+    let client = try transport.makeClient()
+    let url = try TestServers.fault.adding("/gzip-body?size=100000&corrupt=1&length=1")
+    let failure = await #expect(throws: TransportFailure.self) {
+      let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+      _ = try await body.collect()
+    }
+    #expect(failure?.kind == .malformedResponse, "\(String(describing: failure))")
+  }
+
   // MARK: - Stacked codings
 
   @Test(
@@ -160,6 +171,27 @@ import Testing
     // in "The transport on Linux").
     let failure = try await Self.failure(name, "&length=1", over: .urlSession)
     #expect(failure.kind == .malformedResponse, "\(failure)")
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func withItsOwnAcceptEncodingTheCallerGetsWhatFoundationOrTheServerMade(
+    transport: TransportUnderTest
+  ) async throws {
+    // The curl client decodes only what it offered itself: the caller who offers codings gets
+    // the bytes as sent. Foundation decodes whatever its libcurl knows, offered or not (listed
+    // in "The transport on Linux").
+    let client = try transport.makeClient()
+    var request = HTTPRequest(
+      method: .get, url: try TestServers.fault.adding("/coded?body=gzip-gzip&length=1"))
+    try request.headerFields.append("gzip", for: "Accept-Encoding")
+    let (response, body) = try await client.send(request)
+    let data = try await body.collect()
+    #expect(response.headerFields["Content-Encoding"] == "gzip, gzip")
+    if transport == .curl {
+      #expect(Array(data.prefix(2)) == [0x1F, 0x8B])
+    } else {
+      #expect(data == Self.text)
+    }
   }
 
   @Test func theCurlClientOffersEveryCodingItDecodes() {

@@ -25,7 +25,8 @@ public struct RequestOptions: Sendable, Hashable, CustomStringConvertible {
   public var redirectPolicy: RedirectPolicy?
   /// How long this request may go without receiving a byte, or `nil` for the client's.
   public var idleTimeout: Limit<Duration>?
-  /// The most bytes this request's response body may have, or `nil` for the client's.
+  /// The most bytes this request's response body may have, or `nil` for the client's; a
+  /// compressed body counts as decoded.
   public var maximumResponseSize: Limit<Int>?
 
   /// Creates options; every setting left `nil` is the client's.
