@@ -5,7 +5,8 @@
 // one or more gzip members or a deflate stream per layer, up to four layers stacked, then
 // perhaps cut short, followed by other bytes (another member, zeros, anything) or with one byte
 // changed. Either way the body reaches the decoder in chunks of sizes the input chooses, through
-// a buffer of a size it chooses. Invariants: where zlib (Fuzz/Reference, linked directly)
+// a buffer of a size it chooses, its reader now and then behind (the decoder stops and the
+// chunk comes again, as after a pause). Invariants: where zlib (Fuzz/Reference, linked directly)
 // decodes every layer, the decoder gives exactly its bytes and calls the body finished; where
 // zlib refuses a gzip layer (corrupt, cut short, bytes after a member that start no other), the
 // decoder fails; a deflate body the decoder reads as raw deflate is one zlib reads so too.
@@ -133,6 +134,10 @@ private func check(
   var decoded = [UInt8]()
   var failed = false
   var tooLarge = false
+  // Every so many pieces the reader is behind (the input's top bits say how often): the
+  // decoder stops, and the same chunk comes again, as libcurl hands it over after a pause.
+  let pauseEvery = Int(chunking >> 6)
+  var pieces = 0
   body.withUnsafeBytes { all in
     var offset = 0
     var step = 0
@@ -141,20 +146,24 @@ private func check(
       let size = chunking == 0 ? all.count : 1 + (Int(chunking) * (step + 1)) % 255
       let end = min(all.count, offset + size)
       step += 1
-      do {
-        let more = try decoder.decode(UnsafeRawBufferPointer(rebasing: all[offset..<end])) {
-          piece in
-          guard decoded.count + piece.count <= outputLimit else {
-            tooLarge = true
-            return false
+      let chunk = UnsafeRawBufferPointer(rebasing: all[offset..<end])
+      var progress = ContentDecoder.Progress.stopped
+      while progress == .stopped {
+        do {
+          progress = try decoder.decode(chunk) { piece in
+            guard decoded.count + piece.count <= outputLimit else {
+              tooLarge = true
+              return false
+            }
+            decoded += piece
+            pieces += 1
+            return pauseEvery == 0 || pieces % (pauseEvery + 1) != 0
           }
-          decoded += piece
-          return true
+        } catch {
+          failed = true
+          return
         }
-        if !more { return }
-      } catch {
-        failed = true
-        return
+        if tooLarge { return }
       }
       offset = end
     } while offset < all.count

@@ -106,6 +106,8 @@ final class ContentDecoder {
     let scratch: UnsafeMutableRawBufferPointer
     /// Whether the end of the compressed stream was decoded, and nothing followed it yet.
     var isFinished = false
+    /// Input the layer had not taken when a call stopped, taken first on the next one.
+    var held: [UInt8] = []
 
     init?(_ coding: Coding, position: Int, scratchSize: Int) {
       guard let decoder = ccurl_decoder_new(coding.code) else { return nil }
@@ -140,33 +142,82 @@ final class ContentDecoder {
     self.codings = codings
   }
 
-  /// Whether every layer decoded the end of its stream.
-  var isFinished: Bool { layers.allSatisfy(\.isFinished) }
+  /// Whether every layer decoded the end of its stream, with nothing held back.
+  var isFinished: Bool { !holdsBack && layers.allSatisfy(\.isFinished) }
 
   /// Why the body is incomplete when it ends now, or `nil` when it is whole.
   var unfinishedReason: String? {
-    guard let layer = layers.last(where: { !$0.isFinished }) else { return nil }
+    guard let layer = layers.last(where: { !$0.isFinished }) ?? (holdsBack ? layers.last : nil)
+    else { return nil }
     return "the \(describe(layer)) ended before the end of its compressed stream "
       + "(cut short by the server or the connection)"
   }
 
+  /// Whether a call stopped at `deliver`'s request, leaving input or output in the layers.
+  private var holdsBack = false
+  /// Bytes at the start of the next calls' input that layer 0 took before a stop: the caller
+  /// hands the stopped call's bytes over again, and these are not decoded twice.
+  private var skip = 0
+
+  /// How far a call to ``decode(_:deliver:)`` got.
+  enum Progress: Equatable {
+    /// Every byte was taken.
+    case consumed
+    /// `deliver` asked to stop: hand the same bytes over again (the bytes already decoded
+    /// are skipped then), once the reader has caught up.
+    case stopped
+  }
+
   /// Decodes `bytes` through every layer, handing each piece of decoded output to `deliver`
-  /// as it is made (never more than one buffer at a time, so a body that expands a
-  /// thousandfold per layer holds no more memory than a plain one). Returns `false` when
-  /// `deliver` asked to stop; throws a reason when the bytes are not valid for the codings.
+  /// as it is made (never more than one buffer per layer at a time, so a body that expands a
+  /// thousandfold per layer holds no more memory than a plain one). `deliver` returns `false`
+  /// to stop after the piece it took; what the layers hold then is decoded first on the next
+  /// call. Throws a reason when the bytes are not valid for the codings.
   func decode(
     _ bytes: UnsafeRawBufferPointer,
     deliver: (UnsafeRawBufferPointer) -> Bool
-  ) throws(DecodingProblem) -> Bool {
-    try feed(layer: 0, bytes, deliver: deliver)
+  ) throws(DecodingProblem) -> Progress {
+    let skipped = min(skip, bytes.count)
+    skip -= skipped
+    // Taken before: the layers' own held-back work comes first once the skip is spent.
+    if skip > 0 { return .consumed }
+    if holdsBack {
+      holdsBack = false
+      for index in layers.indices.reversed() {
+        let held = layers[index].held
+        layers[index].held = []
+        let outcome = held.withUnsafeBytes {
+          (held) -> Result<(Bool, Int), DecodingProblem> in
+          do throws(DecodingProblem) {
+            return .success(try feed(layer: index, held, deliver: deliver))
+          } catch {
+            return .failure(error)
+          }
+        }
+        guard try outcome.get().0 else {
+          skip = skipped
+          return .stopped
+        }
+      }
+    }
+    let rest = UnsafeRawBufferPointer(rebasing: bytes[skipped...])
+    let (complete, taken) = try feed(layer: 0, rest, deliver: deliver)
+    guard complete else {
+      skip = skipped + taken
+      return .stopped
+    }
+    return .consumed
   }
 
+  /// Feeds `input` to layer `index` and what it makes to the layers below; whether it went to
+  /// the end (else `deliver` asked to stop, and the layers below 0 keep what they did not
+  /// take in `held`), and how many bytes of `input` the layer took.
   private func feed(
     layer index: Int,
     _ input: UnsafeRawBufferPointer,
     deliver: (UnsafeRawBufferPointer) -> Bool
-  ) throws(DecodingProblem) -> Bool {
-    guard index < layers.count else { return deliver(input) }
+  ) throws(DecodingProblem) -> (Bool, Int) {
+    guard index < layers.count else { return (deliver(input), input.count) }
     let layer = layers[index]
     var offset = 0
     while true {
@@ -198,11 +249,16 @@ final class ContentDecoder {
       }
       if produced > 0 {
         let piece = UnsafeRawBufferPointer(rebasing: layer.scratch[..<produced])
-        guard try feed(layer: index + 1, piece, deliver: deliver) else { return false }
+        guard try feed(layer: index + 1, piece, deliver: deliver).0 else {
+          // Layer 0's input is the caller's, handed over again; the others' is kept.
+          if index > 0 { layer.held = Array(input[offset...]) }
+          holdsBack = true
+          return (false, offset)
+        }
       }
       // Done once the input is taken and the library has no more output waiting.
-      if offset == input.count && produced < capacity { return true }
-      if consumed == 0 && produced == 0 { return true }
+      if offset == input.count && produced < capacity { return (true, offset) }
+      if consumed == 0 && produced == 0 { return (true, offset) }
     }
   }
 

@@ -164,21 +164,27 @@ extension CurlTransfer {
     return false
   }
 
-  /// Decodes `bytes` and hands the result on as it is made; libcurl is told every byte was
-  /// taken (a paused transfer would hand the same encoded bytes over again).
+  /// Decodes `bytes` and hands the result on as it is made. Each piece is checked against the
+  /// size limit as it is made, and decoding stops while the reader is behind: libcurl then
+  /// holds the bytes and hands them over again once unpaused (the decoder skips what it took),
+  /// so a body that decodes to gigabytes holds no more than a plain one.
   private func receivedEncodedBody(
     _ bytes: UnsafeRawBufferPointer,
     decoder: ContentDecoder,
     response: HTTPResponse
   ) -> Int {
     lastActivity = loop.now
+    var refused = false
     do {
-      // Each piece is checked against the size limit as it is made: a body that decodes to
-      // gigabytes stops at the limit, holding one piece.
-      let complete = try decoder.decode(bytes) { piece in
-        deliverBody(piece, mustTake: true) == piece.count
+      let progress = try decoder.decode(bytes) { piece in
+        guard deliverBody(piece, mustTake: true) == piece.count else {
+          refused = true
+          return false
+        }
+        return !shared.withVisibleLock { $0.pausedForReader }
       }
-      return complete ? bytes.count : 0
+      if refused { return 0 }
+      return progress == .consumed ? bytes.count : Int(CCURL_WRITEFUNC_PAUSE)
     } catch {
       failOnLoop(
         TransportFailure.malformedResponse(
