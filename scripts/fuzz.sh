@@ -96,17 +96,14 @@ build_target() {
       sources=(Sources/EndpointCurl/HeadParser.swift Sources/EndpointCurl/Exports.swift)
       objects+=("$OUT/kernel/EndpointKernel.o")
       ;;
-    # ContentDecoder is internal to EndpointCurl and calls its C layer (CCurlDecoder.c, and
-    # CCurl.c for libcurl's features, which stay 0: libcurl is never loaded);
+    # ContentDecoder is internal to EndpointCurl and calls its C decoder (CCurlDecoder.c);
     # the harness checks it against zlib linked directly (Fuzz/Reference).
     ContentDecoder)
       build_module EndpointKernel "$OUT/kernel" "${KERNEL_SOURCES[@]}"
       sources=(Sources/EndpointCurl/ContentDecoder.swift Sources/EndpointCurl/Exports.swift)
       build_c "$OUT/c/CCurlDecoder.o" Sources/CCurl/CCurlDecoder.c -I Sources/CCurl/include
-      build_c "$OUT/c/CCurl.o" Sources/CCurl/CCurl.c -I Sources/CCurl/include
       build_c "$OUT/c/ZlibReference.o" Fuzz/Reference/ZlibReference.c -I Fuzz/Reference/include
-      objects+=("$OUT/kernel/EndpointKernel.o" "$OUT/c/CCurlDecoder.o" "$OUT/c/CCurl.o"
-        "$OUT/c/ZlibReference.o")
+      objects+=("$OUT/kernel/EndpointKernel.o" "$OUT/c/CCurlDecoder.o" "$OUT/c/ZlibReference.o")
       flags=(-I Sources/CCurl/include -I Fuzz/Reference/include -lz)
       ;;
     Fixture)

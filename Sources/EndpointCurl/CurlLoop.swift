@@ -294,7 +294,15 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
         if let handle = transfer.easy {
           transfer.upload?.loopResumes()
           transfer.lastActivity = now
+          // libcurl hands the bytes it held over within this call: a decoded body may fail
+          // there (past the size limit), or end. libcurl only notices when it next runs the
+          // handle, so a failed transfer retires now and the others run at once.
           _ = ccurl_easy_pause(handle.pointer, CCURLPAUSE_CONT)
+          if !transfer.isLive {
+            retire(transfer)
+          } else {
+            curlTimer = now
+          }
         }
       case .release: released = true
       case .run(let job): job.runSynchronously(on: asUnownedTaskExecutor())

@@ -199,42 +199,55 @@ import Testing
     #expect(ContentDecoder.acceptEncoding == "gzip, deflate, br, zstd")
     #expect(ContentDecoder.offered.count == 4)
   }
+}
 
-  // MARK: - The size limit counts decoded bytes
-
-  @Test(arguments: TransportUnderTest.allCases)
+/// The size limit counts decoded bytes, and a decoded body holds no more memory than a plain
+/// one: measured among the other memory tests, one at a time.
+extension BoundedMemoryTests {
+  /// Over curl only in this process: URLSession fails the same bomb at the limit too (kind
+  /// `.responseTooLarge`, measured), but Foundation goes on decoding the rest of the gigabyte
+  /// after the cancellation, and meanwhile every URLSession request of the process waits (a
+  /// drip-fed body in another test got no byte for 2 s). Listed in "The transport on Linux".
+  @Test(.tags(.loopbackServers), .requiresLoopbackServers, arguments: [TransportUnderTest.curl])
   func aNestedGzipBombFailsAtTheSizeLimitWithBoundedMemory(
     transport: TransportUnderTest
   ) async throws {
     // 1,827 bytes on the wire, 1 GiB decoded (gzip of gzip of zeros).
     let limit = 8 << 20
-    let peakBefore = try BoundedMemoryTests.resetPeak()
+    let peakBefore = try Self.resetPeak()
     let start = ContinuousClock.now
-    let failure = try await Self.failure(
+    let failure = try await ContentCodingTests.failure(
       "bomb", "&length=1", over: transport, maximumResponseSize: limit)
     #expect(failure.kind == .responseTooLarge, "\(failure)")
     #expect(ContinuousClock.now - start < .seconds(20))
-    let grown = BoundedMemoryTests.residentBytes(field: "VmHWM:") - peakBefore
+    let grown = Self.residentBytes(field: "VmHWM:") - peakBefore
     #expect(grown < 256 << 20, "the peak grew by \(grown >> 20) MiB")
   }
 
-  @Test func aNestedGzipBombReadToItsEndHoldsNoMoreThanAPlainBodyOverCurl() async throws {
+  @Test(.tags(.loopbackServers), .requiresLoopbackServers)
+  func aNestedGzipBombReadWithNoLimitHoldsNoMoreThanAPlainBodyOverCurl() async throws {
     // No size limit: the reader's pace bounds what is decoded ahead of it (the transfer pauses
-    // while the reader is behind, as for a plain body), and every byte arrives.
+    // while the reader is behind, as for a plain body). The first 256 MiB of the gigabyte are
+    // read, every byte a zero; the fuzz target checks the pauses lose and repeat nothing.
     let client = try TransportUnderTest.curl.makeClient()
     let url = try TestServers.fault.adding("/coded?body=bomb&length=1")
-    let peakBefore = try BoundedMemoryTests.resetPeak()
-    let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+    let peakBefore = try Self.resetPeak()
     var received = 0
     var last = Data()
-    for try await chunk in body {
-      received += chunk.count
-      last = chunk
+    do {
+      // The body is dropped at the end of this scope, which stops the transfer.
+      let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+      for try await chunk in body {
+        received += chunk.count
+        last = chunk
+        if received >= 256 << 20 { break }
+      }
     }
-    #expect(received == 1 << 30)
+    #expect(received >= 256 << 20)
     #expect(!last.isEmpty && last.allSatisfy { $0 == 0 })
-    // Measured alone: 4 MiB (a plain 1 GiB body: 3 MiB).
-    let grown = BoundedMemoryTests.residentBytes(field: "VmHWM:") - peakBefore
+    // Measured alone over the whole gigabyte: 4 MiB (a plain 1 GiB body: 3 MiB).
+    let grown = Self.residentBytes(field: "VmHWM:") - peakBefore
     #expect(grown < 128 << 20, "the peak grew by \(grown >> 20) MiB")
+    #expect(try await TransportUnderTest.curl.waitUntilIdle(client))
   }
 }
