@@ -136,7 +136,6 @@ struct HeadParser {
     if case .setCookie = pendingKind { sawSetCookie = true }
     // A field HTTPFields rejects (a name that is not a token, NUL in the value) is dropped.
     if pendingIsValid {
-      if fields.isEmpty { fields = HTTPFields(minimumCapacity: 12) }
       fields.append(checkedValue: pendingValue, for: name)
       switch pendingKind {
       case .contentLength:

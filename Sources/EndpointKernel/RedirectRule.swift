@@ -35,16 +35,14 @@ package enum RedirectRule {
     status: Int
   ) throws(InvalidRequest) -> URL {
     guard !value.isEmpty, let url = URL(string: value, relativeTo: base)?.absoluteURL else {
-      throw InvalidRequest.invalidURL(
-        HTTPToken.quotedForMessage(value),
-        reason: "the \(status) redirect's Location is not a URL"
-      )
+      throw InvalidRequest(
+        .url, reason: "the \(status) redirect's Location is not a URL",
+        input: HTTPToken.quotedForMessage(value))
     }
     if let reason = HTTPURL.unsendableReason(url) {
-      throw InvalidRequest.invalidURL(
-        Redaction.redacted(url),
-        reason: "the \(status) redirect is not followed: \(reason)"
-      )
+      throw InvalidRequest(
+        .url, reason: "the \(status) redirect is not followed: \(reason)",
+        input: Redaction.redacted(url))
     }
     return url
   }

@@ -23,10 +23,29 @@ public struct RequestPayload: Sendable {
   var deferredError: (any Error & Sendable)?
 
   /// A payload that makes ``Endpoint/request()`` throw `error`.
-  package init(deferring error: any Error & Sendable) {
-    contentType = nil
-    body = nil
-    deferredError = error
+  ///
+  /// A payload factory of your own that must not throw returns it, so that the endpoint
+  /// initialisers built on it need no `try` (the JSON payloads of EndpointJSON work this way):
+  ///
+  /// ```swift
+  /// extension RequestPayload {
+  ///   static func text(_ text: String, encoding: String.Encoding) -> RequestPayload {
+  ///     guard let data = text.data(using: encoding) else {
+  ///       return .failure(
+  ///         InvalidRequest(.body, reason: "the text cannot be written in \(encoding)"))
+  ///     }
+  ///     return .data(data, contentType: "text/plain")
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameter error: what ``Endpoint/request()`` throws, and so every verb that sends the
+  ///   endpoint, before anything is sent.
+  /// - Returns: a payload with no body that carries `error`.
+  public static func failure(_ error: any Error & Sendable) -> RequestPayload {
+    var payload = RequestPayload.empty
+    payload.deferredError = error
+    return payload
   }
 
   /// Creates a payload from a body and its media type.
