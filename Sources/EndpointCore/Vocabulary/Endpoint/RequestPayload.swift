@@ -29,12 +29,12 @@ public struct RequestPayload: Sendable {
   ///
   /// ```swift
   /// extension RequestPayload {
-  ///   static func text(_ text: String, encoding: String.Encoding) -> RequestPayload {
-  ///     guard let data = text.data(using: encoding) else {
-  ///       return .failure(
-  ///         InvalidRequest(.body, reason: "the text cannot be written in \(encoding)"))
+  ///   static func latin1(_ text: String) -> RequestPayload {
+  ///     guard let data = text.data(using: .isoLatin1) else {
+  ///       let reason = "the text has characters outside ISO 8859-1"
+  ///       return .failure(InvalidRequest(.body, reason: reason))
   ///     }
-  ///     return .data(data, contentType: "text/plain")
+  ///     return .data(data, contentType: "text/plain; charset=iso-8859-1")
   ///   }
   /// }
   /// ```
