@@ -25,10 +25,13 @@
 /// serves them while fresh (`max-age`, `Expires`, heuristics on `Last-Modified`), honouring the
 /// request's `no-cache`, `no-store`, `max-age`, `max-stale`, `min-fresh` and `only-if-cached`;
 /// matches `Vary`; updates an entry from a `304`; serves stale where `stale-while-revalidate`
-/// or `stale-if-error` allow; answers `HEAD` from a stored `GET`; and forgets a URL after a
-/// successful `POST`, `PUT`, `PATCH` or `DELETE` to it. Requests with `Range` or their own
-/// conditional fields, and downloads to a file, pass through untouched. The conformance table in the Caching article
-/// lists every rule.
+/// or `stale-if-error` allow; answers `HEAD` from a stored `GET`, and freshens that `GET` from a
+/// `HEAD` response; and forgets a URL after a successful `POST`, `PUT`, `PATCH` or `DELETE` to
+/// it. It never stores nor serves `Connection` and the other hop-by-hop fields; it keeps
+/// `Set-Cookie`, as a private cache may, and a hit never reaches the transport's cookie store.
+/// The trailer fields of a response from the network reach the caller; a hit has none.
+/// Requests with `Range` or their own conditional fields, and downloads to a file, pass
+/// through untouched. The conformance table in the Caching article lists every rule.
 public struct CacheMiddleware: Middleware {
   /// Where responses are kept.
   public let store: any CacheStore
@@ -104,11 +107,15 @@ public struct CacheMiddleware: Middleware {
     }
     let lookup = CacheLookup(entry: entry, now: now(), heuristicLimit: heuristicLimit)
     let entryControl = entry.cacheControl
-    let mustValidate = entryControl.contains("no-cache") || control.contains("no-cache")
+    let mustValidate = entryControl.hasUnqualifiedNoCache || control.contains("no-cache")
     let mustRevalidate = entryControl.contains("must-revalidate")
-    let ageAllowed = control.seconds("max-age").map { lookup.age <= Double($0) } ?? true
+    // An immutable response is not revalidated while fresh, even when the request asks for a
+    // younger one (a reload's `max-age=0`): RFC 8246 §2. `no-cache` still revalidates.
+    let immutable = entryControl.contains("immutable") && lookup.isFresh
+    let ageAllowed =
+      immutable || (control.seconds("max-age").map { lookup.age <= Double($0) } ?? true)
     if !mustValidate, ageAllowed {
-      let minFresh = Double(control.seconds("min-fresh") ?? 0)
+      let minFresh = Double(control.secondsOrLongest("min-fresh") ?? 0)
       if lookup.isFresh, lookup.remaining >= minFresh {
         return served(entry, lookup, outcome: .hit, request: request)
       }
@@ -124,13 +131,7 @@ public struct CacheMiddleware: Middleware {
     }
     if control.contains("only-if-cached") { return gatewayTimeout(request) }
     if method == .head {
-      let (response, body) = try await next(request)
-      return (
-        response.adding(
-          CacheStatus(
-            .miss, forwardReason: "stale",
-            forwardStatus: response.status)), body
-      )
+      return try await freshen(entry, key: key, with: request, control: control, next: next)
     }
     if !mustValidate, !mustRevalidate, !lookup.isFresh,
       let window = entryControl.seconds("stale-while-revalidate"),
