@@ -116,13 +116,15 @@ import Testing
             ("Cache-Control", "max-age=60"), ("Connection", "X-Hop, keep-alive"),
             ("X-Hop", "1"), ("Keep-Alive", "timeout=5"), ("Transfer-Encoding", "chunked"),
             ("Upgrade", "h2c"), ("Proxy-Authenticate", "Basic"), ("TE", "trailers"),
-            ("Proxy-Connection", "keep-alive"), ("X-Kept", "yes"),
+            ("Proxy-Connection", "keep-alive"), ("Proxy-Authentication-Info", "nextnonce=x"),
+            ("Proxy-Authorization", "Basic eA=="), ("X-Kept", "yes"),
           ], body: "v\(index)")
       }
       _ = try await cache.get()
       let hopByHop = [
         "Connection", "X-Hop", "Keep-Alive", "Transfer-Encoding", "Upgrade",
-        "Proxy-Authenticate", "TE", "Proxy-Connection",
+        "Proxy-Authenticate", "TE", "Proxy-Connection", "Proxy-Authentication-Info",
+        "Proxy-Authorization",
       ]
       let stored = try #require(try await store.entries(for: "https://api.example.com/items").first)
       for name in hopByHop { #expect(!stored.headerFields.contains(name), "\(name)") }
@@ -260,6 +262,48 @@ import Testing
   }
 
   @Test(arguments: StoreKind.allCases)
+  func a304WithoutDateOrAgeLeavesNoneOfTheOldOnes(store kind: StoreKind) async throws {
+    try await kind.run { store in
+      let cache = CacheHarness(store: store) { request, index, clock in
+        request.headerFields.contains("If-None-Match")
+          ? reply(304, headers: [("Cache-Control", "max-age=100")])
+          : reply(
+            200,
+            headers: [
+              ("Cache-Control", "max-age=10"), ("ETag", "\"a\""), ("Age", "5"),
+              ("Date", clock.httpDate()),
+            ], body: "v\(index)")
+      }
+      _ = try await cache.get()
+      cache.clock.advance(60)
+      let (response, body) = try await cache.send()
+      #expect(body == "v0")
+      #expect(response.cacheStatus?.outcome == .revalidated)
+      #expect(response.headerFields["Age"] == "0")
+      #expect(response.headerFields["Date"] == nil)
+      // Fresh for the 304's 100 s from now, not from the first response's Date.
+      cache.clock.advance(90)
+      #expect(try await cache.get() == (.hit, "v0"))
+      #expect(cache.origin.requests.count == 2)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func anInvalidLastModifiedIsNoValidator(store kind: StoreKind) async throws {
+    try await kind.run { store in
+      let cache = CacheHarness(store: store) { _, index, _ in
+        reply(
+          200,
+          headers: [("Cache-Control", "no-cache"), ("Last-Modified", "yesterday")],
+          body: "v\(index)")
+      }
+      _ = try await cache.get()
+      #expect(try await cache.get() == (.miss, "v1"))
+      #expect(cache.origin.requests.allSatisfy { !$0.headerFields.contains("If-Modified-Since") })
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
   func anUnquotedETagIsNoValidator(store kind: StoreKind) async throws {
     try await kind.run { store in
       let cache = CacheHarness(store: store) { _, index, _ in
@@ -362,7 +406,11 @@ import Testing
       #expect(String(decoding: try await body.collect(), as: UTF8.self) == "v0")
       #expect(body.trailerFields?["X-Checksum"] == "c0")
       // The stored response was read to its end: the next one is a hit, without trailers.
-      #expect(try await cache.get() == (.hit, "v0"))
+      let (hit, hitBody) = try await cache.client.send(
+        HTTPRequest(method: .get, url: testURL("https://api.example.com/items")))
+      #expect(hit.cacheStatus?.outcome == .hit)
+      #expect(try await hitBody.collect() == Data("v0".utf8))
+      #expect(hitBody.trailerFields == nil)
     }
   }
 }
