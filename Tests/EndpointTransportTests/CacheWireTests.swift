@@ -281,11 +281,19 @@ private final class Offset: Sendable {
   }
 
   @Test(arguments: TransportUnderTest.allCases)
-  func rangeRequestsPassThroughTheStore(under: TransportUnderTest) async throws {
+  func oneRangeIsAnsweredFromTheStoreAndSeveralPassThrough(under: TransportUnderTest)
+    async throws
+  {
     let setup = try Setup(under)
-    _ = try await setup.send(.get, "cc=max-age%3D60")
-    let (response, _) = try await setup.send(
+    let (_, stored) = try await setup.send(.get, "cc=max-age%3D60")
+    let (partial, body) = try await setup.send(
       .get, "cc=max-age%3D60", headers: [("Range", "bytes=0-3")])
+    #expect(partial.status == 206)
+    #expect(partial.cacheStatus?.outcome == .hit)
+    #expect(partial.headerFields["Content-Range"] == "bytes 0-3/\(stored.count)")
+    #expect(body == stored.prefix(4))
+    let (response, _) = try await setup.send(
+      .get, "cc=max-age%3D60", headers: [("Range", "bytes=0-1, 3-4")])
     #expect(response.cacheStatus?.forwardReason == "request")
     #expect(try await setup.send(.get, "cc=max-age%3D60").0.cacheStatus?.outcome == .hit)
     #expect(try await setup.counted().count == 2)

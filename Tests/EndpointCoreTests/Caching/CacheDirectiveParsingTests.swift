@@ -212,4 +212,17 @@ import Testing
       }
     }
   }
+
+  @Test func aRangeIsOneByteRangeWithinTheBody() {
+    let cases: [(String, Range<Int>?)] = [
+      ("bytes=0-3", 0..<4), ("bytes=2-", 2..<10), ("bytes=-3", 7..<10), ("bytes=5-99", 5..<10),
+      ("BYTES=0-0", 0..<1), ("bytes=-20", 0..<10), ("bytes=10-", nil), ("bytes=3-2", nil),
+      ("bytes=-0", nil), ("bytes=0-1,3-4", nil), ("items=0-3", nil), ("bytes=a-3", nil),
+      ("bytes= 0-3", 0..<4), ("bytes=-", nil), ("bytes=+1-3", nil),
+    ]
+    for (value, expected) in cases {
+      #expect(CacheMiddleware.byteRange([value], length: 10) == expected, "\(value)")
+    }
+    #expect(CacheMiddleware.byteRange(["bytes=0-1", "bytes=2-3"], length: 10) == nil)
+  }
 }

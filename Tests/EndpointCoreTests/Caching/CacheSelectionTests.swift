@@ -49,11 +49,21 @@ import Testing
     #expect(cache.origin.requests.map(\.method) == [.head, .get])
   }
 
-  @Test func rangeRequestsPassThroughAndAreNotAnsweredFromTheStore() async throws {
+  @Test func oneRangeIsAnsweredFromAFreshStoredResponseAndOthersPassThrough() async throws {
     let cache = CacheHarness(headers: [("Cache-Control", "max-age=60")])
     _ = try await cache.get()
-    #expect(try await cache.get(headers: [("Range", "bytes=0-1")]) == (.miss, "v1"))
+    let (partial, body) = try await cache.send(headers: [("Range", "bytes=1-")])
+    #expect(partial.status == 206)
+    #expect(partial.cacheStatus?.outcome == .hit)
+    #expect(partial.headerFields["Content-Range"] == "bytes 1-1/2")
+    #expect(body == "0")
+    // Several ranges, or a condition of the caller's own, go to the server untouched.
+    #expect(try await cache.get(headers: [("Range", "bytes=0-0,1-1")]) == (.miss, "v1"))
+    #expect(
+      try await cache.get(headers: [("Range", "bytes=0-1"), ("If-Range", "\"x\"")])
+        == (.miss, "v2"))
     #expect(try await cache.get() == (.hit, "v0"))
+    #expect(cache.origin.requests.count == 3)
   }
 
   @Test func partialResponsesAreNotStored() async throws {

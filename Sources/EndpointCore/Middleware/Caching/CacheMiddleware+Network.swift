@@ -20,7 +20,7 @@ extension CacheMiddleware {
     request: HTTPRequest,
     forwardStatus: Int? = nil
   ) -> (HTTPResponse, HTTPBody) {
-    var fields = CachedResponse.storableFields(entry.headerFields, control: entry.cacheControl)
+    var fields = CachedResponse.storableFields(entry.headerFields, control: lookup.control)
     fields.remove("Age")
     let age = min(max(lookup.age, 0), 2_147_483_648).rounded(.down)
     fields.append(checkedValue: String(Int(age)), for: "Age")

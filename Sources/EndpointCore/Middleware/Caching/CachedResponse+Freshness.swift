@@ -30,8 +30,7 @@ extension CachedResponse {
   /// `Expires` minus `Date`, else a tenth of the time since `Last-Modified`, at most
   /// `heuristicLimit`, for statuses and directives that allow heuristics. `s-maxage` is for
   /// shared caches and ignored.
-  func freshnessLifetime(heuristicLimit: Double) -> Double {
-    let control = cacheControl
+  func freshnessLifetime(heuristicLimit: Double, control: CacheControl) -> Double {
     if let maxAge = control.seconds("max-age") { return Double(maxAge) }
     let expiresValues = headerFields.values(for: "Expires")
     if !expiresValues.isEmpty {
