@@ -170,8 +170,8 @@ extension CacheMiddleware {
 
   /// Sends a `HEAD` on and freshens the stored `GET` response with a `200` to it (RFC 9111
   /// §4.3.5): the `HEAD` response's fields update it as a `304`'s would when its entity tag,
-  /// `Last-Modified` and `Content-Length` are the stored response's; otherwise the stored
-  /// response describes another representation and is forgotten.
+  /// `Last-Modified` and `Content-Length` are the stored response's; otherwise (or when the
+  /// `HEAD` response forbids storing) the stored response is forgotten.
   func freshen(
     _ entry: CachedResponse,
     key: String,
@@ -182,7 +182,9 @@ extension CacheMiddleware {
     let requestTime = now()
     let (response, body) = try await next(request)
     if response.status == 200, !control.contains("no-store") {
-      if entry.isDescribed(byHead: response.headerFields) {
+      if entry.isDescribed(byHead: response.headerFields),
+        !CacheControl(response.headerFields).contains("no-store")
+      {
         let updated = entry.updated(
           with: response, requestTime: requestTime, responseTime: now())
         await save(updated, for: request, key: key)
