@@ -35,8 +35,11 @@ Routes (GET unless said):
                                {"key","count"} with the cache fields given (Cache-Control C,
                                ETag E, Last-Modified L, Vary V, Expires S seconds from now,
                                Date unless date=0), 304 when If-None-Match is E or If-Modified-Since
-                               is L, or status S (default 503) from request N+1 on; chunked=1
-                               streams the body; other methods answer 200 (Location: location)
+                               is L, or status S (default 503) from request N+1 on (S=drop: the
+                               connection is closed without an answer); chunked=1 streams the
+                               body; hop=1 adds Connection: X-Hop, X-Hop and Keep-Alive;
+                               cookie=C adds Set-Cookie: C; Path=/; other methods answer 200
+                               (Location: location)
   /cache-hits?key=K            200 {"count", "conditional", "methods"} for key K
   /switching-protocols         101 Switching Protocols (Upgrade: websocket) to any request,
                                then raw bytes, then close
@@ -629,6 +632,8 @@ def route_cache(conn, request):
         return send_response(conn, 200, json_bytes({"key": key}), extra=extra)
     fail_after = request.int_param("fail_after", 0)
     if fail_after and count > fail_after:
+        if request.param("status") == "drop":
+            return False
         code = parse_status(request.param("status", "503"))
         return send_response(conn, code, json_bytes({"status": code}))
     now = time.time()
@@ -639,6 +644,10 @@ def route_cache(conn, request):
             extra.append((name, request.param(param)))
     if request.param("expires") is not None:
         extra.append(("Expires", http_date(now + request.int_param("expires", 0))))
+    if request.param("hop") == "1":
+        extra += [("Connection", "X-Hop"), ("X-Hop", "1"), ("Keep-Alive", "timeout=5")]
+    if request.param("cookie") is not None:
+        extra.append(("Set-Cookie", request.param("cookie") + "; Path=/"))
     etag = request.param("etag")
     modified = request.param("last_modified")
     if (etag and request.header("If-None-Match") == etag) or (
