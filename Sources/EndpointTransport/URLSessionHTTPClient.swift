@@ -127,7 +127,9 @@ public final class URLSessionHTTPClient: TransferPerforming, Sendable {
       body: body.outgoing,
       bodyIsReplayable: body.isReplayable
     )
-    if let reason = hop.unsupportedReason() {
+    if let reason = hop.unsupportedReason()
+      ?? EnvironmentProxy.refusal(for: hop.url, allowed: configuration.allowsEnvironmentProxy)
+    {
       if let file = body.temporaryFile { try? FileManager.default.removeItem(at: file) }
       throw InvalidRequest.unsupported(method: request.method, url: request.url, reason: reason)
     }
@@ -148,7 +150,8 @@ public final class URLSessionHTTPClient: TransferPerforming, Sendable {
       foundationTimeout: Configuration.foundationTimeout(for: shared.idleTimeout),
       cookies: cookies,
       lifecycle: lifecycle,
-      connectTimeout: configuration.connectTimeout
+      connectTimeout: configuration.connectTimeout,
+      allowsEnvironmentProxy: configuration.allowsEnvironmentProxy
     )
     let transfer = Transfer(
       hop: hop,
