@@ -7,9 +7,8 @@ import EndpointKernel
 /// stream that may never end. The transfer is ended as complete and the rest of the upload is
 /// dropped with its connection.
 ///
-/// The end is known from the response's framing: no body, or a `Content-Length` reached. A
-/// chunked or close-delimited body that ends first lets libcurl finish when the server closes
-/// the connection.
+/// The end is known from the response's framing: no body, or a `Content-Length` reached
+/// (libcurl tells no end of a chunked body to its callbacks, so that one is not watched).
 extension CurlTransfer {
   /// The final head arrived (not a redirect that is followed): starts watching for the end of
   /// its body while the request body's stream is still being sent. Loop thread.
