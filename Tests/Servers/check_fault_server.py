@@ -241,6 +241,18 @@ def check_framing(address):
     expect(data.endswith(b"\r\n\r\nframed-ok!"), f"{data!r}")
 
 
+def check_early(address):
+    for keep, closes in (("0", True), ("1", False)):
+        raw = (f"POST /early?status=200&keep={keep} HTTP/1.1\r\nHost: test\r\n"
+               "Content-Length: 100\r\n\r\n").encode("latin-1")
+        sock = send(address, raw)
+        status, headers, rest = read_head(sock)
+        body = read_body(sock, headers, rest)
+        sock.close()
+        expect(status == 200 and json.loads(body) == {"early": 200}, f"{status} {body!r}")
+        expect((header(headers, "Connection") == "close") == closes, f"keep={keep}: {headers}")
+
+
 def check_redirect(address):
     sock = send(address, get("/redirect?status=301&location=/a&location=/b"))
     status, headers, rest = read_head(sock)
@@ -340,6 +352,7 @@ CHECKS = [
     check_echo_proxy_target,
     check_framing,
     check_redirect,
+    check_early,
 ]
 
 

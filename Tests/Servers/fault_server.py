@@ -25,9 +25,11 @@ Routes (GET unless said):
   /sse                         text/event-stream with 3 events (id:, event:, multi-line data:)
   /headers-order               200 with X-Order: a, X-Order: b, X-Single: 1
   /no-content-length           204 with a stray Content-Length: 5 and no body
-  /early?status=S&location=L   (any method) answers S (default 413, with Location L if given)
+  /early?status=S&location=L&keep=1
+                               (any method) answers S (default 413, with Location L if given)
                                right after the request head, without reading the body, then
-                               drains and closes the connection
+                               drains and closes the connection; keep=1 sends no
+                               Connection: close
   /endless                     200, chunked, 16 KiB chunks for as long as the client reads
   /endless-redirect            302 to /echo whose chunked body of 16 KiB chunks never ends
   /redirect-chain?hops=N       302 to /redirect-chain?hops=N-1, until 0: 200 {"hops": 0}
@@ -462,7 +464,9 @@ def route_early(conn, request):
     location = request.param("location")
     if location:
         extra.append(("Location", location))
-    send_response(conn, code, json_bytes({"early": code}), extra=extra, close=True)
+    # keep=1 leaves out Connection: close, as a server streaming back while it reads does.
+    keep = request.param("keep") == "1"
+    send_response(conn, code, json_bytes({"early": code}), extra=extra, close=not keep)
     # Reads what the client still sends until it gives up, so the close is not a reset.
     conn.wait_for_close(30)
     return False
