@@ -6,7 +6,7 @@ import Testing
 /// A response whose framing could be read two ways is an error on both clients, never a body
 /// chosen by one reading (RFC 9112, section 6.3): the fault server's `/framing` sends the same
 /// ten bytes under each head.
-@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct ResponseFramingTests {
+@Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct ResponseFramingWireTests {
   /// Heads that are not one message: both `Content-Length` and `Transfer-Encoding`, or a
   /// `Transfer-Encoding` whose last coding is not `chunked`.
   static let ambiguous = [
