@@ -15,6 +15,8 @@ import Foundation
 ///   (``EndpointCore/TransportFailure/Kind/idleTimeout``,
 ///   ``EndpointCore/TransportFailure/Kind/deadlineExceeded``);
 /// - the SDK's redirect policy (307/308 keep method and body, credentials stay on their origin);
+/// - no proxy from the environment unless ``Configuration/allowsEnvironmentProxy`` is set;
+/// - a response whose framing is ambiguous is an error, as on the curl client;
 /// - a 401 with `WWW-Authenticate` is returned at once, never waited on;
 /// - `Content-Length`, `Transfer-Encoding`, `Host` and `Connection` are never taken from the
 ///   request's fields; a maximum response size;
