@@ -47,6 +47,8 @@ extension CurlTransfer {
     firstBodyByte = nil
     expectedLength = nil
     hopBytesReceived = 0
+    answerLength = nil
+    answerEndScheduled = false
     uploadOffset = 0
     contentDecoder = nil
     contentDecoderResolved = false
@@ -129,7 +131,10 @@ extension CurlTransfer {
       buffer, size, count, context in
       guard let buffer, let context else { return 0 }
       let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-      return transfer.receivedBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+      let taken = transfer.receivedBody(
+        UnsafeRawBufferPointer(start: buffer, count: size * count))
+      if transfer.answerLength != nil { transfer.checkAnswered() }
+      return taken
     }
     loop.watchSockets(of: handle)
   }

@@ -19,14 +19,17 @@ Routes (GET unless said):
                                first N requests for key K answer S (with Retry-After if
                                given), later ones 200 {"attempts": n}
   /truncated                   Content-Length 100, sends 10 bytes, closes
-  /echo (any method)           200 JSON {"method","path","query","headers":[[name,value],...],
-                               "body_base64"} of exactly what arrived
+  /echo (any method)           200 JSON {"method","path","target","query",
+                               "headers":[[name,value],...],"body_base64"} of exactly what
+                               arrived ("target" as sent: absolute through a proxy)
   /sse                         text/event-stream with 3 events (id:, event:, multi-line data:)
   /headers-order               200 with X-Order: a, X-Order: b, X-Single: 1
   /no-content-length           204 with a stray Content-Length: 5 and no body
-  /early?status=S&location=L   (any method) answers S (default 413, with Location L if given)
+  /early?status=S&location=L&keep=1
+                               (any method) answers S (default 413, with Location L if given)
                                right after the request head, without reading the body, then
-                               drains and closes the connection
+                               drains and closes the connection; keep=1 sends no
+                               Connection: close
   /endless                     200, chunked, 16 KiB chunks for as long as the client reads
   /endless-redirect            302 to /echo whose chunked body of 16 KiB chunks never ends
   /redirect-chain?hops=N       302 to /redirect-chain?hops=N-1, until 0: 200 {"hops": 0}
@@ -50,6 +53,12 @@ Routes (GET unless said):
   /bad-status                  a status line that cannot be read (HTTP/1.1 abc OK), then closes
   /chunked-trailer             200, chunked, with a trailer field after the last chunk
   /cut-head                    a response head cut off before its blank line, then close
+  /framing?version=V&te=T&cl=N the 10-byte body "framed-ok!" under the status line
+                               "V 200 OK" (default HTTP/1.1), with Transfer-Encoding T when
+                               given (chunked when T ends in "chunked", else the raw bytes)
+                               and Content-Length N when given; then close
+  /redirect?status=S&location=L (any method) status S (default 302) with one Location field
+                               per location item given (none without), a JSON body
 
 Usage: fault_server.py [--host 127.0.0.1] [--port 0] [--port-file PATH]
 With --port 0 the kernel picks a free port; --port-file receives the chosen port once
@@ -406,6 +415,7 @@ def route_echo(conn, request):
         {
             "method": request.method,
             "path": request.path,
+            "target": request.target,
             "query": request.query,
             "headers": [[name, value] for name, value in request.headers],
             "body_base64": base64.b64encode(request.body).decode("ascii"),
@@ -457,7 +467,9 @@ def route_early(conn, request):
     location = request.param("location")
     if location:
         extra.append(("Location", location))
-    send_response(conn, code, json_bytes({"early": code}), extra=extra, close=True)
+    # keep=1 leaves out Connection: close, as a server streaming back while it reads does.
+    keep = request.param("keep") == "1"
+    send_response(conn, code, json_bytes({"early": code}), extra=extra, close=not keep)
     # Reads what the client still sends until it gives up, so the close is not a reset.
     conn.wait_for_close(30)
     return False
@@ -526,6 +538,29 @@ def route_chunked_trailer(conn, request):
 def route_cut_head(conn, request):
     conn.sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n")
     return False
+
+
+def route_framing(conn, request):
+    body = b"framed-ok!"
+    version = request.param("version", "HTTP/1.1")
+    headers = [("Content-Type", "text/plain")]
+    te = request.param("te")
+    if te is not None:
+        headers.append(("Transfer-Encoding", te))
+    if request.param("cl") is not None:
+        headers.append(("Content-Length", request.param("cl")))
+    headers.append(("Connection", "close"))
+    if te is not None and te.replace(" ", "").lower().endswith("chunked"):
+        body = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+    lines = [f"{version} 200 OK"] + [f"{name}: {value}" for name, value in headers]
+    conn.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+    return False
+
+
+def route_redirect(conn, request):
+    code = request.int_param("status", 302)
+    extra = [("Location", value) for value in request.params.get("location", [])]
+    return send_response(conn, code, json_bytes({"redirect": code}), extra=extra)
 
 
 # Pagination: 10 items (0..9) served three ways, each page also saying which page it is.
@@ -700,6 +735,8 @@ ROUTES = {
     "/bad-status": route_bad_status,
     "/chunked-trailer": route_chunked_trailer,
     "/cut-head": route_cut_head,
+    "/framing": route_framing,
+    "/redirect": route_redirect,
     "/pages/link": route_pages_link,
     "/pages/cursor": route_pages_cursor,
     "/pages/number": route_pages_number,
