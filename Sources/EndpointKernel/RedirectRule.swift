@@ -37,10 +37,9 @@ package enum RedirectRule {
   ) throws(TransportFailure) -> String? {
     guard let first = values.first else { return nil }
     guard values.contains(where: { $0 != first }) else { return first }
-    var removed: [String] = []
     let shown = values.prefix(3).map { value in
-      let redacted = Redaction.standard.redactURL(
-        text: value, replacement: HTTPFields.redactedValue, removed: &removed)
+      let redaction = Redaction.standard
+      let redacted = URL(string: value).map(redaction.apply(to:)) ?? redaction.apply(toText: value)
       return HTTPToken.quotedForMessage(redacted, limit: 60)
     }
     throw TransportFailure.malformedResponse(
