@@ -61,6 +61,8 @@ enum JSONPointer {
 
   /// `pointer` extended by one reference token, escaped.
   static func appending(_ token: String, to pointer: String) -> String {
+    guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") })
+    else { return pointer + "/" + token }
     let escaped = token.replacingOccurrences(of: "~", with: "~0")
       .replacingOccurrences(of: "/", with: "~1")
     return pointer + "/" + escaped
