@@ -44,6 +44,9 @@ import Testing
           "swiftc", "-typecheck", "-swift-version", "6", "-parse-as-library",
           "-warnings-as-errors", "-module-name", "Generated", "-I", modules.path,
         ] + paths
+      // The driver's own temporary files go inside the directory removed below.
+      process.environment = ProcessInfo.processInfo.environment.merging(
+        ["TMPDIR": directory.path]) { _, new in new }
       let errors = Pipe()
       process.standardError = errors
       process.standardOutput = errors
