@@ -69,6 +69,12 @@ import Testing
       let expected = try String(
         contentsOf: testDirectory.appending(path: "Generated/Pets.swift"), encoding: .utf8)
       #expect(pets == expected)
+      // A second run changes nothing on disk, so a build recompiles nothing.
+      let petsPath = directory.appending(path: "Pets.swift").path
+      let before = try fileManager.attributesOfItem(atPath: petsPath)[.modificationDate] as? Date
+      #expect(try run(["generate", document.path, "--output", directory.path]).status == 0)
+      let after = try fileManager.attributesOfItem(atPath: petsPath)[.modificationDate] as? Date
+      #expect(before != nil && before == after)
     }
   }
 

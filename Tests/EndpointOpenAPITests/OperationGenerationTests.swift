@@ -69,6 +69,27 @@ import Testing
       ])
   }
 
+  @Test func aSecondSuccessWithOtherContentNarrowsTheAcceptedStatus() throws {
+    let paths = """
+      {"/jobs": {"post": {"operationId": "startJob",
+        "parameters": [
+          {"name": "Authorization", "in": "header", "required": true,
+           "schema": {"type": "string"}}],
+        "responses": {
+          "200": {"description": "Done", "content": {"application/json": {
+            "schema": {"type": "integer"}}}},
+          "202": {"description": "Queued"}}}}}
+      """
+    let output = try generate(document(paths: paths), options: .init(namespacePrefix: "shop"))
+    #expect(
+      source(output, "Shop.swift")?.contains(
+        """
+          static func startJob() -> Endpoint<Int> {
+            Endpoint(json: .post, path: "jobs", expecting: .codes(200))
+          }
+        """) == true)
+  }
+
   @Test func tagsAndOperationsSelectWhatIsGenerated() throws {
     let paths = """
       {"/a": {"get": {"tags": ["alpha"], "operationId": "getA",
