@@ -105,9 +105,13 @@ extension Generation {
     let baseName =
       operationID.map { SwiftNames.memberName(String($0.split(separator: "/").last ?? "")) }
       ?? SwiftNames.memberName(method + " " + path.replacingOccurrences(of: "{", with: " by "))
+    let functionType = SwiftNames.typeName(baseName)
+    // Types declared in place nest in the namespace only if the whole operation is generated.
+    var scope: NestedScope? = namespace.scope
     var locals = NameScope(reserved: ["queryItems", "headerFields", "body"])
     let parameters = try parameters(
-      of: operation, pathItem: pathItem, pointer: pointer, locals: &locals)
+      of: operation, pathItem: pathItem, pointer: pointer, locals: &locals,
+      typePrefix: functionType, scope: &scope)
 
     // The path, each parameter one segment.
     var pathLiteral = ""
@@ -132,7 +136,6 @@ extension Generation {
 
     // The body: JSON only.
     var body: (type: TypeRef, required: Bool, doc: String?)?
-    let functionType = SwiftNames.typeName(baseName)
     if var requestBody = operation["requestBody"] {
       var bodyPointer = JSONPointer.appending("requestBody", to: pointer)
       if let reference = requestBody["$ref"]?.string,
@@ -144,7 +147,7 @@ extension Generation {
         in: requestBody, at: bodyPointer, what: "a request body")
       let resolved = try typeRef(
         schema, at: schemaPointer, suggested: functionType + "Body",
-        scope: &namespace.scope.optional)
+        scope: &scope)
       let type = resolved.type
       body = (type, requestBody["required"]?.bool == true, Self.description(of: requestBody))
     }
@@ -165,7 +168,7 @@ extension Generation {
         in: successNode.node, at: successNode.pointer, what: "a response")
       let resolved = try typeRef(
         schema, at: schemaPointer, suggested: functionType + "Response",
-        scope: &namespace.scope.optional)
+        scope: &scope)
       resultType = resolved.type.code + (resolved.nullable ? "?" : "")
       let others = try successes.dropFirst().map { code throws(Unsupported) in
         try responseNode(responses[code]!, at: JSONPointer.appending(code, to: responsesPointer))
@@ -214,6 +217,7 @@ extension Generation {
       bodyLines += Self.call(all, indent: 4, returns: !statements.isEmpty)
     }
 
+    namespace.scope = scope ?? namespace.scope
     let name = namespace.functions.claim(baseName)
     let access = options.accessLevel == .public ? "public " : ""
     var lines = Self.operationDoc(
@@ -236,7 +240,8 @@ extension Generation {
   }
 
   private mutating func parameters(
-    of operation: JSONNode, pathItem: JSONNode, pointer: String, locals: inout NameScope
+    of operation: JSONNode, pathItem: JSONNode, pointer: String, locals: inout NameScope,
+    typePrefix: String, scope: inout NestedScope?
   ) throws(Unsupported) -> [ParameterDecl] {
     // Path-level parameters first; an operation's own replaces one of the same name and place.
     var described: [(node: JSONNode, pointer: String)] = []
@@ -265,7 +270,9 @@ extension Generation {
     var result: [ParameterDecl] = []
     for (node, parameterPointer) in described {
       do {
-        if let parameter = try parameter(node, at: parameterPointer, locals: &locals) {
+        if let parameter = try parameter(
+          node, at: parameterPointer, locals: &locals, typePrefix: typePrefix, scope: &scope)
+        {
           result.append(parameter)
         }
       } catch {
@@ -278,7 +285,8 @@ extension Generation {
   }
 
   private mutating func parameter(
-    _ node: JSONNode, at pointer: String, locals: inout NameScope
+    _ node: JSONNode, at pointer: String, locals: inout NameScope, typePrefix: String,
+    scope: inout NestedScope?
   ) throws(Unsupported) -> ParameterDecl? {
     let name = node["name"]?.string ?? ""
     let place = node["in"]?.string ?? ""
@@ -301,10 +309,12 @@ extension Generation {
         pointer: JSONPointer.appending("style", to: pointer),
         message: "the \(style) style is not supported yet")
     }
-    var noScope: NestedScope? = nil
+    // A string enum declared in place becomes a type nested in the namespace, named after the
+    // operation and the parameter; it is kept only if the parameter is.
+    var candidate = scope
     let resolved = try typeRef(
-      schema, at: JSONPointer.appending("schema", to: pointer), suggested: "Value",
-      scope: &noScope)
+      schema, at: JSONPointer.appending("schema", to: pointer),
+      suggested: typePrefix + SwiftNames.typeName(name), scope: &candidate)
     var fits = resolved.type.isScalar
     if location == .query, case .array(let element) = resolved.type, element.isScalar {
       fits = true
@@ -314,6 +324,7 @@ extension Generation {
         pointer: JSONPointer.appending("schema", to: pointer),
         message: "a \(place) parameter of type \(resolved.type.code) is not supported yet")
     }
+    scope = candidate
     return ParameterDecl(
       wireName: name, location: location, name: locals.claim(SwiftNames.memberName(name)),
       type: resolved.type,
@@ -354,13 +365,5 @@ extension Generation {
     let mediaPointer = JSONPointer.appending(json, to: contentPointer)
     guard let schema = content[json]!["schema"] else { return (.object([:]), mediaPointer) }
     return (schema, JSONPointer.appending("schema", to: mediaPointer))
-  }
-}
-
-extension NestedScope {
-  /// The scope where a function takes an optional one; setting `nil` changes nothing.
-  var optional: NestedScope? {
-    get { self }
-    set { if let newValue { self = newValue } }
   }
 }

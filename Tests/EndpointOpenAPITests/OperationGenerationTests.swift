@@ -90,6 +90,26 @@ import Testing
         """) == true)
   }
 
+  @Test func anEnumDeclaredInAParameterNestsInTheNamespaceOnlyWhenTheOperationIsKept() throws {
+    let paths = """
+      {"/issues": {
+        "get": {"tags": ["issues"], "operationId": "list", "parameters": [
+          {"name": "state", "in": "query", "schema": {"type": "string", "enum": ["open", "all"]}}],
+          "responses": {"204": {"description": "No content"}}},
+        "post": {"tags": ["issues"], "operationId": "create", "parameters": [
+          {"name": "kind", "in": "query", "schema": {"type": "string", "enum": ["bug"]}}],
+          "requestBody": {"content": {"text/plain": {}}},
+          "responses": {"204": {"description": "No content"}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    let issues = try #require(source(output, "Issues.swift"))
+    #expect(issues.contains("static func list(state: ListState? = nil) -> Endpoint<Void> {"))
+    #expect(issues.contains(#"URLQueryItem(name: "state", value: state.rawValue)"#))
+    #expect(issues.contains("struct ListState: RawRepresentable, Codable, Sendable, Hashable {"))
+    #expect(!issues.contains("CreateKind"))
+    #expect(output.warnings.map(\.pointer) == ["#/paths/~1issues/post/requestBody/content"])
+  }
+
   @Test func tagsAndOperationsSelectWhatIsGenerated() throws {
     let paths = """
       {"/a": {"get": {"tags": ["alpha"], "operationId": "getA",
