@@ -13,6 +13,8 @@ let package = Package(
     .library(name: "EndpointDefaultClient", targets: ["EndpointDefaultClient"]),
     .executable(name: "EndpointExample", targets: ["EndpointExample"]),
     .executable(name: "S3Example", targets: ["S3Example"]),
+    // The OpenAPI generator: a build tool, never linked by an app.
+    .executable(name: "endpoint-openapi", targets: ["endpoint-openapi"]),
   ],
   targets: [
     // The helpers every layer shares that know no SDK type (locks, HTTP tokens and dates, JSON
@@ -55,6 +57,10 @@ let package = Package(
       dependencies: ["EndpointCore", "EndpointDefaultClient", "EndpointTransport"],
       path: "Examples/S3Example"
     ),
+    // From an OpenAPI document to endpoints and models that use only EndpointCore and
+    // EndpointJSON. Foundation only; it imports no runtime module.
+    .target(name: "EndpointOpenAPI"),
+    .executableTarget(name: "endpoint-openapi", dependencies: ["EndpointOpenAPI"]),
     // Imports only EndpointCore and EndpointJSON; the linkage check runs `ldd` on it.
     .executableTarget(
       name: "LinkageProbe",
@@ -121,6 +127,15 @@ let package = Package(
     .testTarget(
       name: "EcosystemNamesTests",
       dependencies: ["EndpointCore", "EndpointTesting", "Namesakes"]
+    ),
+    // Generated source compared with expected source, type-checked against the built
+    // EndpointCore and EndpointJSON, and the expected source run against a StubClient.
+    .testTarget(
+      name: "EndpointOpenAPITests",
+      dependencies: [
+        "EndpointOpenAPI", "EndpointCore", "EndpointJSON", "EndpointTesting", "EndpointTestSupport",
+      ],
+      exclude: ["Documents"]
     ),
     .testTarget(
       name: "EndpointTestingTests",

@@ -11,7 +11,8 @@
 # re-exports), then scripts/api_listing.py turns the graphs of EndpointCore, EndpointJSON,
 # EndpointTransport, EndpointTesting, EndpointCurl and EndpointDefaultClient into one sorted
 # line per public or open symbol and per conformance (module, kind, path, declaration; what is
-# left out and why is said there). The graphs and the listing go to .build/api. check fails
+# left out and why is said there). EndpointOpenAPI, the OpenAPI generator's library, is a build
+# tool that apps never link: it is neither listed nor counted. The graphs and the listing go to .build/api. check fails
 # with a unified diff of the checked-in file against the new listing.
 #
 # counts reads API/public-api.txt and the sources and prints public types, typealiases, error

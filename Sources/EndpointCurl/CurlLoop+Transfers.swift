@@ -60,15 +60,36 @@ extension CurlLoop {
     while ccurl_multi_next_done(multi, &easy, &result) == 1 {
       guard let easy, let handle = EasyHandle.owner(of: easy), let transfer = handle.transfer
       else { continue }
-      switch transfer.transferEnded(code: result) {
-      case .retire:
-        retire(transfer)
-      case .restart:
-        _ = ccurl_multi_remove_handle(multi, handle.pointer)
-        handle.inMulti = false
-        transfer.endHop(on: handle)
-        start(transfer, on: handle)
-      }
+      end(transfer, on: handle, code: result)
+    }
+  }
+
+  private func end(_ transfer: CurlTransfer, on handle: EasyHandle, code: Int32) {
+    switch transfer.transferEnded(code: code) {
+    case .retire:
+      retire(transfer)
+    case .restart:
+      _ = ccurl_multi_remove_handle(multi, handle.pointer)
+      handle.inMulti = false
+      transfer.endHop(on: handle)
+      start(transfer, on: handle)
+    }
+  }
+
+  /// Has the loop end `transfer`, whose response ended while its upload went on, when the
+  /// current round ends (see `CurlTransfer+Duplex.swift`).
+  func endAfterRound(_ transfer: CurlTransfer) {
+    answeredTransfers.append(transfer)
+  }
+
+  /// Ends the transfers answered in this round as complete, unless they ended meanwhile.
+  func endAnswered() {
+    guard !answeredTransfers.isEmpty else { return }
+    let answered = answeredTransfers
+    answeredTransfers.removeAll(keepingCapacity: true)
+    for transfer in answered where !transfer.retired && transfer.answerEndScheduled {
+      guard let handle = transfer.easy, handle.inMulti else { continue }
+      end(transfer, on: handle, code: CCURLE_OK)
     }
   }
 

@@ -93,6 +93,8 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
   private var drained: [Command] = []
   /// Transfers whose waiting reader is woken when the current round ends.
   private var readersToWake: [CurlTransfer] = []
+  /// Transfers whose response ended while their upload went on: ended when the round ends.
+  var answeredTransfers: [CurlTransfer] = []
   private var curlTimer: ContinuousClock.Instant?
   var nextTimeoutCheck: ContinuousClock.Instant?
   private var released = false
@@ -239,6 +241,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
       }
       wakeReaders()
       collectFinished()
+      endAnswered()
       checkTimeouts()
     }
     tearDown()

@@ -73,7 +73,7 @@ extension CurlTransfer {
       // Resumed on the loop's next pass, after this callback returns.
       _ = loop.submit(.unpause(self))
     }
-    if let detail = parser.invalidContentLength(of: response) {
+    if let detail = parser.invalidContentLength(of: response) ?? framingProblem(of: response) {
       failOnLoop(connectionFailure(.malformedResponse, code: 0, detail))
       return false
     }
@@ -81,6 +81,7 @@ extension CurlTransfer {
       delivery = .redirect
       return true
     }
+    watchForAnswer()
     let declared = parser.declaredBodyLength(of: response, method: hop.method)
     expectedLength = declared
     if let limit = options.maximumResponseSize, let declared, declared > Int64(limit) {
@@ -109,6 +110,39 @@ extension CurlTransfer {
       startStreaming(length: declared)
       return true
     }
+  }
+
+  /// Why the head just parsed frames its body ambiguously, or `nil`: a status line that is not
+  /// HTTP/1.x on a connection that is (libcurl reads `HTTP/2 200` there as a 200, and reports
+  /// the connection as HTTP/2 after it), or the kernel's rule on `Transfer-Encoding`
+  /// (``ResponseFraming``). HTTP/2 is only ever negotiated over TLS, where libcurl writes the
+  /// status line in its own form.
+  private func framingProblem(of response: HTTPResponse) -> String? {
+    if let version = parser.otherVersion,
+      !(parser.otherVersionAsLibcurlWrites && hop.url.scheme?.lowercased() == "https"
+        && connectionIsMultiplexed)
+    {
+      return "the status line's version \(HTTPToken.quotedForMessage(version, limit: 20)) "
+        + "is not HTTP/1.x on an HTTP/1.1 connection"
+    }
+    guard parser.framing.hasTransferEncoding else { return nil }
+    return ResponseFraming.ambiguity(
+      status: response.status,
+      method: hop.method,
+      transferEncoding: response.headerFields.values(for: "Transfer-Encoding"),
+      hasContentLength: parser.framing.contentLengthCount > 0
+    )
+  }
+
+  /// Whether libcurl speaks HTTP/2 or HTTP/3 on the hop's connection, where it writes the head's
+  /// status line as `HTTP/2 200` itself.
+  private var connectionIsMultiplexed: Bool {
+    guard let easy else { return false }
+    var version: CLong = 0
+    guard ccurl_easy_getinfo_long(easy.pointer, CCURLINFO_HTTP_VERSION, &version) == CCURLE_OK
+    else { return false }
+    // CURL_HTTP_VERSION_2_0 and CURL_HTTP_VERSION_3.
+    return version == 3 || version == 30
   }
 
   /// Hands the head to the caller with a body that streams from here on.

@@ -92,11 +92,14 @@ extension CurlTransfer {
     guard let limit = options.redirectLimit else { return .retire }
     let location: URL
     do {
-      location = try RedirectRule.location(
-        response.headerFields.values(for: "Location").first ?? "",
-        relativeTo: hop.url,
-        status: response.status
+      let value = try RedirectRule.location(
+        in: response.headerFields.values(for: "Location"),
+        status: response.status,
+        method: hop.method,
+        url: hop.url
       )
+      location = try RedirectRule.location(
+        value ?? "", relativeTo: hop.url, status: response.status)
     } catch {
       failOnLoop(error)
       return .retire

@@ -47,6 +47,8 @@ extension CurlTransfer {
     firstBodyByte = nil
     expectedLength = nil
     hopBytesReceived = 0
+    answerLength = nil
+    answerEndScheduled = false
     uploadOffset = 0
     contentDecoder = nil
     contentDecoderResolved = false
@@ -58,8 +60,8 @@ extension CurlTransfer {
       ccurl_easy_setopt_string(easy, CCURLOPT_URL, $0)
     }
     guard urlCode == CCURLE_OK else {
-      return InvalidRequest.invalidURL(
-        Redaction.redacted(hop.url), reason: handle.message(for: urlCode))
+      return InvalidRequest(
+        .url, reason: handle.message(for: urlCode), input: Redaction.redacted(hop.url))
     }
     // Over https a request waits for a connection to the same host that is still being opened
     // to learn by ALPN whether it multiplexes, instead of opening one more: a burst to an
@@ -130,7 +132,10 @@ extension CurlTransfer {
       buffer, size, count, context in
       guard let buffer, let context else { return 0 }
       let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-      return transfer.receivedBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+      let taken = transfer.receivedBody(
+        UnsafeRawBufferPointer(start: buffer, count: size * count))
+      if transfer.answerLength != nil { transfer.checkAnswered() }
+      return taken
     }
     loop.watchSockets(of: handle)
   }
@@ -188,7 +193,7 @@ extension CurlTransfer {
     if case .file(let fileURL, _) = hop.body {
       uploadDescriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC)
       guard uploadDescriptor >= 0 else {
-        return InvalidRequest.unreadableBodyFile(fileURL, reason: String(cString: strerror(errno)))
+        return InvalidRequest(.body, reason: String(cString: strerror(errno)), fileURL: fileURL)
       }
     }
     if CurlLibrary.spinsOnHTTP2Uploads, length.map({ $0 > CurlLibrary.http2InitialWindow }) ?? true

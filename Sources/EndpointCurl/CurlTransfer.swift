@@ -114,6 +114,10 @@ final class CurlTransfer: ChunkedTransfer, @unchecked Sendable {
   var firstBodyByte: ContinuousClock.Instant?
   var expectedLength: Int64?
   var hopBytesReceived: Int64 = 0
+  /// The response body's length by its framing while a streamed request body is still being
+  /// sent, and whether the end of the exchange was asked of the loop (``watchForAnswer()``).
+  var answerLength: Int64?
+  var answerEndScheduled = false
   /// Whether this hop's response body is decoded by the client (see ``ContentDecoder``): the
   /// caller set no `Accept-Encoding`, so the client offered the codings it decodes.
   var decodesContent = false

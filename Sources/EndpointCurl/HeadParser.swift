@@ -23,6 +23,7 @@ struct HeadParser {
     var contentLength: Int64?
     var hasContentEncoding = false
     var hasLocation = false
+    var hasTransferEncoding = false
 
     /// At most one `Content-Length`, holding plain digits: no list that could conflict.
     var isPlain: Bool {
@@ -37,9 +38,16 @@ struct HeadParser {
     case contentEncoding
     case location
     case setCookie
+    case transferEncoding
   }
 
   private(set) var status: Int?
+  /// The version of the status line when it is not HTTP/1.x (`HTTP/2` as libcurl writes an
+  /// HTTP/2 head, or a server's odd answer); `nil` for HTTP/1.x.
+  private(set) var otherVersion: String?
+  /// Whether that status line has the form libcurl gives the head of an HTTP/2 or HTTP/3
+  /// stream.
+  private(set) var otherVersionAsLibcurlWrites = false
   private(set) var fields = HTTPFields()
   private(set) var framing = Framing()
   /// Whether any head of the exchange carried `Set-Cookie` (so the handle's cookies must be
@@ -55,6 +63,8 @@ struct HeadParser {
   /// Starts over for the next request of a redirect chain.
   mutating func reset() {
     status = nil
+    otherVersion = nil
+    otherVersionAsLibcurlWrites = false
     if !fields.isEmpty { fields = HTTPFields() }
     framing = Framing()
     pendingName = nil
@@ -77,6 +87,15 @@ struct HeadParser {
     if text.starts(with: "HTTP/".utf8) {
       reset()
       status = Self.parseStatus(text)
+      let version = UnsafeRawBufferPointer(
+        rebasing: text[0..<(text.firstIndex(of: 0x20) ?? text.count)])
+      if !Self.isHTTP1(version) {
+        otherVersion = String(decoding: version.prefix(20), as: UTF8.self)
+        // libcurl writes an HTTP/2 or HTTP/3 head's status line as `HTTP/2 200 `: a status
+        // and one space, no reason.
+        otherVersionAsLibcurlWrites =
+          text.count == version.count + 5 && text[text.count - 1] == 0x20
+      }
       return .incomplete
     }
     if text[0] == 0x20 || text[0] == 0x09 {
@@ -136,7 +155,6 @@ struct HeadParser {
     if case .setCookie = pendingKind { sawSetCookie = true }
     // A field HTTPFields rejects (a name that is not a token, NUL in the value) is dropped.
     if pendingIsValid {
-      if fields.isEmpty { fields = HTTPFields(minimumCapacity: 12) }
       fields.append(checkedValue: pendingValue, for: name)
       switch pendingKind {
       case .contentLength:
@@ -147,6 +165,7 @@ struct HeadParser {
         }
       case .contentEncoding: framing.hasContentEncoding = true
       case .location: framing.hasLocation = true
+      case .transferEncoding: framing.hasTransferEncoding = true
       case .setCookie, .other: break
       }
     }
@@ -164,6 +183,11 @@ struct HeadParser {
       digits += 1
     }
     return digits == 3 ? status : nil
+  }
+
+  /// Whether `version` is `HTTP/1.` and one digit.
+  private static func isHTTP1(_ version: UnsafeRawBufferPointer) -> Bool {
+    version.count == 8 && version.starts(with: "HTTP/1.".utf8) && (0x30...0x39).contains(version[7])
   }
 
   private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
@@ -195,6 +219,7 @@ struct HeadParser {
     case 10: return matches(name, "set-cookie") ? .setCookie : .other
     case 14: return matches(name, "content-length") ? .contentLength : .other
     case 16: return matches(name, "content-encoding") ? .contentEncoding : .other
+    case 17: return matches(name, "transfer-encoding") ? .transferEncoding : .other
     default: return .other
     }
   }

@@ -94,6 +94,15 @@ final class StreamedUpload: Sendable {
     }
   }
 
+  /// Whether the stream may still give bytes, or gave bytes libcurl has not taken yet.
+  var hasUnsentBytes: Bool {
+    state.withVisibleLock { state in
+      guard !state.closed else { return false }
+      guard case .finished = state.end else { return true }
+      return state.buffered > 0
+    }
+  }
+
   /// Whether the transfer waits for the stream (not for the server): the idle timeout does not
   /// count that time.
   var waitsForProducer: Bool {

@@ -49,7 +49,7 @@ extension RequestPayload {
     do {
       return try json(value, encoder: encoder)
     } catch {
-      return RequestPayload(deferring: error)
+      return .failure(error)
     }
   }
 }

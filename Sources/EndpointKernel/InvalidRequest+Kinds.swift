@@ -10,9 +10,7 @@ import EndpointCore
 extension InvalidRequest {
   /// A client configuration's setting no request could work with.
   package static func invalidConfiguration(_ setting: String, reason: String) -> Self {
-    Self(
-      .configuration, subject: "invalid configuration: \(setting)", reason: reason,
-      setting: setting)
+    Self(.configuration, reason: reason, setting: setting)
   }
 
   /// A request the client cannot send as it is.

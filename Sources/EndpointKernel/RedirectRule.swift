@@ -23,9 +23,40 @@ package enum RedirectRule {
     HTTPFields.isSensitive(name, additionalNames: additionalNames)
   }
 
+  /// The one `Location` of a redirect among `values` (each `Location` field of a `status`
+  /// response to `method` on `url`), or `nil` when it has none: such a redirect is the final
+  /// response, as every transport returns it.
+  ///
+  /// - Throws: ``TransportFailure`` (`.malformedResponse`) when the fields name different
+  ///   targets: the SDK follows neither rather than pick one.
+  package static func location(
+    in values: [String],
+    status: Int,
+    method: HTTPMethod,
+    url: URL
+  ) throws(TransportFailure) -> String? {
+    guard let first = values.first else { return nil }
+    guard values.contains(where: { $0 != first }) else { return first }
+    let shown = values.prefix(3).map { value in
+      let redaction = Redaction.standard
+      let redacted = URL(string: value).map(redaction.apply(to:)) ?? redaction.apply(toText: value)
+      return HTTPToken.quotedForMessage(redacted, limit: 60)
+    }
+    throw TransportFailure.malformedResponse(
+      method: method,
+      url: url,
+      reason: "the \(status) redirect has \(values.count) different Location fields "
+        + "(\(shown.joined(separator: ", "))); it is not followed"
+    )
+  }
+
   /// The target of a redirect: `value`, the `Location` field of a `status` response to a
   /// request for `base`, resolved against `base` (RFC 9110, section 10.2.2), by the one rule
   /// every transport uses.
+  ///
+  /// User information written in `value` (`user:password@`) is dropped: credentials the server
+  /// chose never reach the target, where both transports would send them as `Basic`
+  /// credentials. (A relative `value` keeps the user information of `base`, the request's own.)
   ///
   /// - Throws: ``InvalidRequest`` (`.url`) when `value` is not a URL, or is not an `http` or
   ///   `https` URL with a host (a redirect never leads to `ftp:`, `file:` or `data:`).
@@ -34,17 +65,28 @@ package enum RedirectRule {
     relativeTo base: URL,
     status: Int
   ) throws(InvalidRequest) -> URL {
-    guard !value.isEmpty, let url = URL(string: value, relativeTo: base)?.absoluteURL else {
-      throw InvalidRequest.invalidURL(
-        HTTPToken.quotedForMessage(value),
-        reason: "the \(status) redirect's Location is not a URL"
-      )
+    guard !value.isEmpty, var url = URL(string: value, relativeTo: base)?.absoluteURL else {
+      throw InvalidRequest(
+        .url, reason: "the \(status) redirect's Location is not a URL",
+        input: HTTPToken.quotedForMessage(value))
+    }
+    // Only the Location's own: the request's user information, which a relative Location
+    // keeps within the origin, stays the caller's choice.
+    if let own = URL(string: value), own.user != nil || own.password != nil {
+      var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+      components?.user = nil
+      components?.password = nil
+      guard let plain = components?.url else {
+        throw InvalidRequest(
+          .url, reason: "the \(status) redirect's Location is not a URL",
+          input: Redaction.redacted(url))
+      }
+      url = plain
     }
     if let reason = HTTPURL.unsendableReason(url) {
-      throw InvalidRequest.invalidURL(
-        Redaction.redacted(url),
-        reason: "the \(status) redirect is not followed: \(reason)"
-      )
+      throw InvalidRequest(
+        .url, reason: "the \(status) redirect is not followed: \(reason)",
+        input: Redaction.redacted(url))
     }
     return url
   }

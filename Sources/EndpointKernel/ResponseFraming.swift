@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointPrimitives
 
 /// Whether a response has a body, and the length it declares: the rules both transports apply to
 /// a response head before the body arrives.
@@ -21,6 +22,34 @@ package enum ResponseFraming {
     if !hasBody(status: status, method: method) { return 0 }
     if let contentEncoding, !FieldName.equals(contentEncoding, "identity") { return nil }
     return ContentLength.parse(fields: contentLength)
+  }
+
+  /// Why a response head frames its body ambiguously, or `nil` when it does not: RFC 9112,
+  /// section 6.3 reads such a message in more than one way, so both transports refuse it rather
+  /// than pick one reading. `transferEncoding` holds each `Transfer-Encoding` value (repeated
+  /// fields, or one joined by commas); `hasContentLength` whether a `Content-Length` came too.
+  ///
+  /// A response that has no body (``hasBody(status:method:)``) is never ambiguous: its framing
+  /// fields frame nothing.
+  package static func ambiguity(
+    status: Int,
+    method: HTTPMethod,
+    transferEncoding: [String],
+    hasContentLength: Bool
+  ) -> String? {
+    guard !transferEncoding.isEmpty, hasBody(status: status, method: method) else { return nil }
+    if hasContentLength {
+      return "the response has both Transfer-Encoding and Content-Length, which RFC 9112 "
+        + "(section 6.3) reads as an error"
+    }
+    // Codings are tokens, so spaces and commas only separate them (a parameter on the last one
+    // leaves it not plain `chunked`).
+    let last = transferEncoding.last?
+      .split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).last
+    if let last, FieldName.equals(String(last), "chunked") { return nil }
+    let shown = HTTPToken.quotedForMessage(transferEncoding.joined(separator: ", "), limit: 60)
+    return "the response's Transfer-Encoding \(shown) does not end in chunked, so the body's "
+      + "end is unknown"
   }
 }
 

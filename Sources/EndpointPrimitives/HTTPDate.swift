@@ -21,8 +21,26 @@ package enum HTTPDate {
   /// - IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`
   /// - RFC 850: `Sunday, 06-Nov-94 08:49:37 GMT`
   /// - asctime: `Sun Nov  6 08:49:37 1994`
+  ///
+  /// Only these three forms are read, with their exact spacing (one space between words, two
+  /// before an asctime day of one digit) and their exact letter case: RFC 9110 §5.6.7 makes
+  /// `HTTP-date` case-sensitive, so `thu, 01 jan 2050 00:00:00 gmt` is no date (an `Expires`
+  /// holding it means "already expired").
   package static func parse(_ text: String) -> Date? {
-    let words = text.split(separator: " ")
+    parse(text, strict: true)
+  }
+
+  private static func parse(_ text: String, strict: Bool) -> Date? {
+    if strict, text.utf8.contains(where: { $0 != 0x20 && !(0x21...0x7E).contains($0) }) {
+      return nil
+    }
+    var words = text.split(separator: " ", omittingEmptySubsequences: !strict)
+    // asctime pads a day of one digit with a space: `Nov  6`.
+    if strict, words.count == 6, words[2].isEmpty, words[3].count == 1 {
+      words.remove(at: 2)
+    } else if strict, words.count == 5, words[2].count == 1 {
+      return nil
+    }
     switch words.count {
     case 6:
       // IMF-fixdate.
@@ -34,13 +52,12 @@ package enum HTTPDate {
       // RFC 850, two-digit year.
       let parts = words[1].split(separator: "-", omittingEmptySubsequences: false)
       guard words[0].hasSuffix(","), longDays.contains(words[0].dropLast()), words[3] == "GMT",
-        parts.count == 3, parts[0].count == 2, parts[2].count == 2, let short = Int(parts[2])
+        parts.count == 3, parts[0].count == 2, parts[2].count == 2, let short = number(parts[2])
       else { return nil }
-      // RFC 9110 reads a year more than 50 years ahead as the past century; 1970 is the pivot.
-      let year = short < 70 ? 2000 + short : 1900 + short
+      let year = fullYear(short)
       return date(day: parts[0], month: parts[1], year: "\(year)", time: words[2])
     case 5:
-      // asctime, day padded with a space (the split drops it).
+      // asctime.
       guard shortDays.contains(words[0]), (1...2).contains(words[2].count), words[4].count == 4
       else { return nil }
       return date(day: words[2], month: words[1], year: words[4], time: words[3])
@@ -49,10 +66,23 @@ package enum HTTPDate {
     }
   }
 
+  /// The year of an RFC 850 date's two digits: RFC 9110 §5.6.7 reads a year that would be
+  /// more than 50 years in the future as the most recent past year with the same two digits.
+  private static func fullYear(_ short: Int) -> Int {
+    let seconds = Int(Date().timeIntervalSince1970)
+    // Days to years, near enough for a pivot 50 years away.
+    let current = 1970 + seconds / 31_556_952
+    var year = current - current % 100 + short
+    if year > current + 50 { year -= 100 }
+    if year <= current - 50 { year += 100 }
+    return year
+  }
+
   /// The date of a cookie's `Expires` attribute: an HTTP date, or the form cookies often use
   /// (`Sun, 06-Nov-1994 08:49:37 GMT`, RFC 6265's examples).
+  /// Cookies are read leniently (RFC 6265 §5.1.1): spaces may be doubled.
   package static func parseCookieDate(_ text: String) -> Date? {
-    if let date = parse(text) { return date }
+    if let date = parse(text, strict: false) { return date }
     let words = text.split(separator: " ")
     guard words.count == 4 else { return nil }
     let parts = words[1].split(separator: "-", omittingEmptySubsequences: false)

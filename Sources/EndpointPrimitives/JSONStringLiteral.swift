@@ -32,4 +32,50 @@ package enum JSONStringLiteral {
     }
     output += "\""
   }
+
+  /// JSON string escapes (`\n`, `\"`, `\u00e9`, surrogate pairs) decoded into UTF-8; bytes
+  /// outside escapes are kept.
+  package static func unescape(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+    guard bytes.contains(UInt8(ascii: "\\")) else { return Array(bytes) }
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count)
+    var index = bytes.startIndex
+    var pendingHigh: UInt32?
+    while index < bytes.endIndex {
+      let byte = bytes[index]
+      guard byte == UInt8(ascii: "\\"), index + 1 < bytes.endIndex else {
+        output.append(byte)
+        index += 1
+        continue
+      }
+      let escape = bytes[index + 1]
+      if escape == UInt8(ascii: "u"), index + 6 <= bytes.endIndex,
+        let code = UInt32(String(decoding: bytes[index + 2..<index + 6], as: UTF8.self), radix: 16)
+      {
+        index += 6
+        if (0xD800...0xDBFF).contains(code) {
+          pendingHigh = code
+          continue
+        }
+        var scalarValue = code
+        if (0xDC00...0xDFFF).contains(code), let high = pendingHigh {
+          scalarValue = 0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)
+        }
+        pendingHigh = nil
+        if let scalar = Unicode.Scalar(scalarValue) { output += Array(String(scalar).utf8) }
+        continue
+      }
+      pendingHigh = nil
+      switch escape {
+      case UInt8(ascii: "n"): output.append(0x0A)
+      case UInt8(ascii: "r"): output.append(0x0D)
+      case UInt8(ascii: "t"): output.append(0x09)
+      case UInt8(ascii: "b"): output.append(0x08)
+      case UInt8(ascii: "f"): output.append(0x0C)
+      default: output.append(escape)
+      }
+      index += 2
+    }
+    return output
+  }
 }

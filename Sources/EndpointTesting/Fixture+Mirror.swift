@@ -9,11 +9,14 @@ extension Fixture.Request: CustomReflectable {
   /// preview with its secrets hidden, for `dump(_:)` and LLDB's `po`.
   var customMirror: Mirror {
     Mirror(
-      self, method: method, url: url,
-      [
+      self,
+      children: [
+        "method": method,
+        "url": Redaction.redacted(url),
         "headerFields": headerFields.redacted(),
         "body": Redaction.standard.preview(of: body, contentType: headerFields["Content-Type"]),
-      ])
+      ],
+      displayStyle: .struct)
   }
 }
 

@@ -21,9 +21,6 @@ struct FixtureRedaction: Sendable, Hashable {
     self.secrets = secrets
   }
 
-  /// Query values in fixture URLs: `<redacted>`, percent-encoded so the URL stays valid.
-  private static let urlReplacement = "%3Credacted%3E"
-
   /// A fixture with every interaction redacted, such as a HAR file saved by a browser.
   func redact(_ fixture: Fixture) -> Fixture {
     var removed: [String] = []
@@ -40,15 +37,11 @@ struct FixtureRedaction: Sendable, Hashable {
 
   /// `request` redacted; the values taken out are added to `removed`.
   func redact(_ request: Fixture.Request, removed: inout [String]) -> Fixture.Request {
-    let redaction = redaction
     var copy = request
-    copy.headerFields = redaction.redact(request.headerFields, removed: &removed)
-    let url = redaction.redactURL(
-      text: request.url.absoluteString,
-      replacement: Self.urlReplacement,
-      removed: &removed
-    )
-    copy.url = URL(string: url) ?? request.url
+    copy.headerFields = redact(fields: request.headerFields, removed: &removed)
+    if case .url(let url) = redaction.redact(.url(request.url.absoluteString), removed: &removed) {
+      copy.url = URL(string: url) ?? request.url
+    }
     copy.body = redactBody(request.body, fields: &copy.headerFields, removed: &removed)
     return copy
   }
@@ -56,9 +49,9 @@ struct FixtureRedaction: Sendable, Hashable {
   /// `response` redacted; the values taken out are added to `removed`.
   func redact(_ response: Fixture.Response, removed: inout [String]) -> Fixture.Response {
     var copy = response
-    copy.headerFields = redaction.redact(response.headerFields, removed: &removed)
+    copy.headerFields = redact(fields: response.headerFields, removed: &removed)
     copy.body = redactBody(response.body, fields: &copy.headerFields, removed: &removed)
-    copy.trailerFields = response.trailerFields.map { redaction.redact($0, removed: &removed) }
+    copy.trailerFields = response.trailerFields.map { redact(fields: $0, removed: &removed) }
     return copy
   }
 
@@ -66,11 +59,20 @@ struct FixtureRedaction: Sendable, Hashable {
   /// recording (`known`) hidden too.
   func redact(error: String, known: [String]) -> String {
     var removed: [String] = []
-    var text = redaction.redactText(error, removed: &removed)
+    guard case .text(var text) = redaction.redact(.text(error), removed: &removed) else {
+      return error
+    }
     for value in Set(known) where Self.isDistinctive(value) {
       text = text.replacingOccurrences(of: value, with: HTTPFields.redactedValue)
     }
     return text
+  }
+
+  private func redact(fields: HTTPFields, removed: inout [String]) -> HTTPFields {
+    guard case .fields(let redacted) = redaction.redact(.fields(fields), removed: &removed) else {
+      return fields
+    }
+    return redacted
   }
 
   /// A body redacted by the rule; a gzip body is read decompressed, and stored decompressed
@@ -78,16 +80,18 @@ struct FixtureRedaction: Sendable, Hashable {
   private func redactBody(_ body: Data, fields: inout HTTPFields, removed: inout [String]) -> Data {
     guard !body.isEmpty else { return body }
     let contentType = fields["Content-Type"]
-    if Gzip.isCompressed(body), let inflated = Gzip.decompress(body) {
-      let redacted = redaction.redactBody(
-        inflated, contentType: contentType, formReplacement: Self.urlReplacement,
-        removed: &removed)
-      guard redacted != inflated else { return body }
-      fields.remove("Content-Encoding")
+    func redacted(_ body: Data) -> Data {
+      let part = redaction.redact(.body(body, contentType: contentType), removed: &removed)
+      guard case .body(let redacted, _) = part else { return body }
       return redacted
     }
-    return redaction.redactBody(
-      body, contentType: contentType, formReplacement: Self.urlReplacement, removed: &removed)
+    if Gzip.isCompressed(body), let inflated = Gzip.decompress(body) {
+      let result = redacted(inflated)
+      guard result != inflated else { return body }
+      fields.remove("Content-Encoding")
+      return result
+    }
+    return redacted(body)
   }
 
   /// Whether a redacted value is distinctive enough to look for elsewhere: not a common word
@@ -115,7 +119,6 @@ struct FixtureRedaction: Sendable, Hashable {
       needles.append(
         ("the value of a field redacted earlier in this recording", 0, Self.forms(of: value)))
     }
-    let patterns = redaction.valuePatterns
     for (index, interaction) in fixture.interactions.enumerated() {
       let parts: [(String, JSONTree?)] = [
         ("request", FixtureCoding.tree(for: interaction.request)),
@@ -136,7 +139,7 @@ struct FixtureRedaction: Sendable, Hashable {
           }
         }
         haystacks += haystacks.compactMap { haystack in
-          let unescaped = Data(JSONSecretScanner.unescape(Array(haystack)[...]))
+          let unescaped = Data(JSONStringLiteral.unescape(Array(haystack)[...]))
           return unescaped == haystack ? nil : unescaped
         }
         let location = "interaction \(index + 1) \(part)"
@@ -147,13 +150,9 @@ struct FixtureRedaction: Sendable, Hashable {
               file: file, number: number, form: form, location: location, what: what)
           }
         }
-        for pattern in patterns {
-          guard haystacks.contains(where: { !pattern.ranges(in: Array($0)).isEmpty }) else {
-            continue
-          }
+        if let what = redaction.likelySecret(in: haystacks) {
           throw .secretInFixture(
-            file: file, number: 0, form: "as written", location: location,
-            what: TestDoubleFailure.describe(pattern))
+            file: file, number: 0, form: "as written", location: location, what: what)
         }
       }
     }

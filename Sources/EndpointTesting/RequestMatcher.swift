@@ -114,7 +114,7 @@ struct RequestMatcher: Sendable {
     return items.map { item in
       let value =
         Redaction.isSensitiveQueryName(item.name)
-        ? HTTPFields.redactedValue : Redaction.redacted(queryValue: item.value)
+        ? HTTPFields.redactedValue : Redaction.standard.apply(toText: item.value)
       return "\(item.name)=\(value)"
     }.joined(separator: "&")
   }

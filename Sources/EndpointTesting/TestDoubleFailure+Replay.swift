@@ -53,15 +53,6 @@ extension TestDoubleFailure {
     "registered secret #\(number)"
   }
 
-  /// How a secret found by a value pattern is named in ``secretDescription``.
-  static func describe(_ pattern: Redaction.ValuePattern) -> String {
-    switch pattern {
-    case .jsonWebToken: "a JSON Web Token"
-    case .authorizationCredential: "a Bearer or Basic credential"
-    default: "a value matching one of the rule's value patterns"
-    }
-  }
-
   /// The request as the fixture records it, `METHOD URL`.
   private var recordedRequestLine: String {
     "\(method.map(\.rawValue) ?? "") \(url?.absoluteString ?? "")"

@@ -109,7 +109,7 @@ extension TestDoubleFailure {
     }
     if !items.isEmpty {
       let pairs = items.map {
-        "\(swiftString($0.name)): \(swiftString(Redaction.redacted(queryValue: $0.value ?? "")))"
+        "\(swiftString($0.name)): \(swiftString(Redaction.standard.apply(toText: $0.value ?? "")))"
       }
       code += ".query([\(pairs.joined(separator: ", "))])"
     }

@@ -37,7 +37,9 @@ enum TransferOverSend {
     let (response, body) = try await send(request)
     let data = try await body.collect(upTo: Int.max)
     guard accepted.contains(response.status) else {
-      throw UnexpectedResponse(response, to: request, body: data, accepted: accepted)
+      throw UnexpectedResponse(
+        method: request.method, url: response.url ?? request.url, response: response,
+        body: data, accepted: accepted)
     }
     do {
       try data.write(to: destination, options: .atomic)

@@ -36,8 +36,8 @@ struct FoundationResponseHead: Sendable {
 
   /// Why this head must not be delivered, if it must not: it is not HTTP, it is a `101` nobody
   /// asked for (or another interim status given as final; the delegate skips the interim heads
-  /// Foundation reports before the final one, see ``isInterim``), or its `Content-Length` is
-  /// not one valid length.
+  /// Foundation reports before the final one, see ``isInterim``), its `Content-Length` is
+  /// not one valid length, or its framing is ambiguous (``ResponseFraming``).
   func refusal(method: HTTPMethod, url: URL, request: HTTPFields) -> (any Error)? {
     guard let http = response as? HTTPURLResponse else {
       return TransportFailure.malformedResponse(
@@ -65,6 +65,16 @@ struct FoundationResponseHead: Sendable {
       ContentLength.parse(length) == nil
     {
       return TransportFailure.invalidContentLength(method: method, url: url, value: length)
+    }
+    if let transferEncoding = http.value(forHTTPHeaderField: "Transfer-Encoding"),
+      let reason = ResponseFraming.ambiguity(
+        status: status,
+        method: method,
+        transferEncoding: [transferEncoding],
+        hasContentLength: http.value(forHTTPHeaderField: "Content-Length") != nil
+      )
+    {
+      return TransportFailure.malformedResponse(method: method, url: url, reason: reason)
     }
     return nil
   }

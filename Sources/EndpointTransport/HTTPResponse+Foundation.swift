@@ -20,7 +20,7 @@ extension HTTPResponse {
       pairs.append((name, value as? String ?? "\(value)"))
     }
     pairs.sort { FieldName.precedes($0.name, $1.name) }
-    var fields = HTTPFields(minimumCapacity: pairs.count)
+    var fields = HTTPFields()
     for (name, value) in pairs {
       // A field Foundation accepted but HTTPFields rejects (CR, LF, NUL) is dropped, not fatal.
       try? fields.append(value, for: name)

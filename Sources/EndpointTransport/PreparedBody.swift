@@ -100,7 +100,7 @@ struct PreparedBody: Sendable {
             FileManager.default.createFile(
               atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
           else {
-            throw InvalidRequest.unreadableBodyFile(url, reason: "cannot create a temporary file")
+            throw InvalidRequest(.body, reason: "cannot create a temporary file", fileURL: url)
           }
           fileURL = url
           let handle = try FileHandle(forWritingTo: url)

@@ -184,20 +184,33 @@ extension Transfer {
     guard let limit = options.redirectLimit,
       RedirectRule.isFollowed(response.statusCode)
     else { return true }
-    let locationValue = response.value(forHTTPHeaderField: "Location") ?? ""
+    // Foundation joins repeated fields with ", ", which a URL never holds (a space is not a URI
+    // character): split, it gives each Location field back.
+    let locationValues =
+      response.value(forHTTPHeaderField: "Location")?
+      .components(separatedBy: ", ") ?? []
     let now = ContinuousClock.now
     let effects = state.withVisibleLock { state -> Effects in
       guard state.outcome == nil, state.task === task else { return Effects() }
       state.lastActivity = now
       let location: URL
       do {
-        location = try RedirectRule.location(
-          locationValue,
-          relativeTo: state.hop.url,
-          status: response.statusCode
+        let value = try RedirectRule.location(
+          in: locationValues,
+          status: response.statusCode,
+          method: state.hop.method,
+          url: state.hop.url
         )
+        location = try RedirectRule.location(
+          value ?? "", relativeTo: state.hop.url, status: response.statusCode)
       } catch {
         return state.terminate(with: error)
+      }
+      if let reason = EnvironmentProxy.refusal(
+        for: location, allowed: options.allowsEnvironmentProxy)
+      {
+        return state.terminate(
+          with: InvalidRequest.unsupported(method: state.hop.method, url: location, reason: reason))
       }
       if state.chain.count > limit {
         return state.terminate(
@@ -231,6 +244,15 @@ extension Transfer {
   }
 
   func didComplete(task: URLSessionTask, error: (any Error)?) {
+    // Foundation on Linux reports no head for a 301, 302, 303, 307 or 308 without `Location`:
+    // it holds the head back to redirect, finds no target and completes the task. That 3xx is
+    // the final response, as the curl client returns it; the task keeps its head.
+    if error == nil, let head = task.response as? HTTPURLResponse,
+      (300..<400).contains(head.statusCode), head.value(forHTTPHeaderField: "Location") == nil,
+      state.withVisibleLock({ $0.task === task && $0.response == nil && $0.redirect == nil })
+    {
+      didReceive(head, task: task)
+    }
     let now = ContinuousClock.now
     var next: Hop?
     var download: (DownloadFile, TransferHeadContinuation?, FoundationResponseHead)?

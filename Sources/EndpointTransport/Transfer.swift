@@ -26,6 +26,8 @@ struct SessionTransferOptions: Sendable {
   var lifecycle: ClientLifecycle?
   /// The limit on the wait for a first sign of a connection (see `Transfer+ConnectTimeout`).
   var connectTimeout: Duration?
+  /// Whether a hop may go through the proxy the environment names (see ``EnvironmentProxy``).
+  var allowsEnvironmentProxy = false
 
   subscript<Value>(dynamicMember keyPath: KeyPath<TransferOptions, Value>) -> Value {
     shared[keyPath: keyPath]

@@ -116,6 +116,21 @@ extension URLSessionHTTPClient {
     /// than send it unpinned; use `CurlHTTPClient` there.
     public var pinnedPublicKeys: [PublicKeyPin]
 
+    /// Whether a request may go through the proxy the environment names. Defaults to `false`:
+    /// no proxy unless one is asked for, as with `CurlHTTPClient`, whose `Proxy.environment`
+    /// is the same choice.
+    ///
+    /// Foundation on Linux sends every request through the proxy that libcurl finds in the
+    /// environment (`http_proxy` for `http` URLs, `https_proxy` or `HTTPS_PROXY` for `https`,
+    /// else `all_proxy` or `ALL_PROXY`; not for a host `no_proxy` or `NO_PROXY` names), header
+    /// fields and credentials included, and cannot be told not to. So with `false`, a request
+    /// (or a redirect) that those variables would send through a proxy fails with
+    /// ``EndpointCore/InvalidRequest`` (`.unsupported`) before a byte is sent; with `true`,
+    /// Foundation sends it through that proxy. On Apple platforms Foundation reads no such
+    /// variables and this changes nothing: the session configuration's
+    /// `connectionProxyDictionary` (the system's settings by default) decides.
+    public var allowsEnvironmentProxy: Bool
+
     /// Creates the default configuration.
     public init(
       sessionConfiguration: URLSessionConfiguration = Configuration.defaultSessionConfiguration(),
@@ -139,6 +154,7 @@ extension URLSessionHTTPClient {
       self.metricsObserver = metricsObserver
       self.connectTimeout = nil
       self.pinnedPublicKeys = []
+      self.allowsEnvironmentProxy = false
     }
 
     /// `.ephemeral` without a URL cache: the starting point of ``sessionConfiguration``.

@@ -15,6 +15,8 @@ import Foundation
 ///   (``EndpointCore/TransportFailure/Kind/idleTimeout``,
 ///   ``EndpointCore/TransportFailure/Kind/deadlineExceeded``);
 /// - the SDK's redirect policy (307/308 keep method and body, credentials stay on their origin);
+/// - no proxy from the environment unless ``Configuration/allowsEnvironmentProxy`` is set;
+/// - a response whose framing is ambiguous is an error, as on the curl client;
 /// - a 401 with `WWW-Authenticate` is returned at once, never waited on;
 /// - `Content-Length`, `Transfer-Encoding`, `Host` and `Connection` are never taken from the
 ///   request's fields; a maximum response size, counted in decoded bytes;
@@ -130,7 +132,9 @@ public final class URLSessionHTTPClient: TransferPerforming, Sendable {
       body: body.outgoing,
       bodyIsReplayable: body.isReplayable
     )
-    if let reason = hop.unsupportedReason() {
+    if let reason = hop.unsupportedReason()
+      ?? EnvironmentProxy.refusal(for: hop.url, allowed: configuration.allowsEnvironmentProxy)
+    {
       if let file = body.temporaryFile { try? FileManager.default.removeItem(at: file) }
       throw InvalidRequest.unsupported(method: request.method, url: request.url, reason: reason)
     }
@@ -151,7 +155,8 @@ public final class URLSessionHTTPClient: TransferPerforming, Sendable {
       foundationTimeout: Configuration.foundationTimeout(for: shared.idleTimeout),
       cookies: cookies,
       lifecycle: lifecycle,
-      connectTimeout: configuration.connectTimeout
+      connectTimeout: configuration.connectTimeout,
+      allowsEnvironmentProxy: configuration.allowsEnvironmentProxy
     )
     let transfer = Transfer(
       hop: hop,

@@ -93,6 +93,35 @@ import Testing
         .absoluteString == "http://other.test/x")
   }
 
+  @Test func userInformationWrittenInALocationIsDropped() throws {
+    let base = try #require(URL(string: "http://example.com/a"))
+    let target = try RedirectRule.location(
+      "http://chosen:secret@example.com/b", relativeTo: base, status: 302)
+    #expect(target.absoluteString == "http://example.com/b")
+    #expect(
+      try RedirectRule.location("//u:p@cdn.example.com/c", relativeTo: base, status: 301)
+        .absoluteString == "http://cdn.example.com/c")
+    // The request's own user information stays with a relative Location (the same origin).
+    let own = try #require(URL(string: "http://me:mine@example.com/a"))
+    #expect(
+      try RedirectRule.location("/next", relativeTo: own, status: 302).absoluteString
+        == "http://me:mine@example.com/next")
+  }
+
+  @Test func aRedirectHasOneLocationOrNone() throws {
+    let url = try #require(URL(string: "http://example.com/a"))
+    #expect(try RedirectRule.location(in: [], status: 302, method: .get, url: url) == nil)
+    #expect(
+      try RedirectRule.location(in: ["/b", "/b"], status: 302, method: .get, url: url) == "/b")
+    let error = try #require(throws: TransportFailure.self) {
+      try RedirectRule.location(
+        in: ["/b", "http://u:secret@evil.test/c"], status: 307, method: .get, url: url)
+    }
+    #expect(error.kind == .malformedResponse)
+    #expect(error.description.contains("2 different Location fields"))
+    #expect(!error.description.contains("secret"))
+  }
+
   @Test(arguments: [
     "ftp://example.com/secret.txt", "file:///etc/passwd", "data:text/plain,hi", "",
   ])

@@ -32,6 +32,19 @@ import Testing
     #expect(parser.fields["content-type"] == "text/plain")
   }
 
+  @Test func aStatusLineThatIsNotHTTP1IsNoted() {
+    #expect(parse(["HTTP/1.1 200 OK", ""]).0.otherVersion == nil)
+    #expect(parse(["HTTP/1.0 200", ""]).0.otherVersion == nil)
+    let (spoken, _) = parse(["HTTP/2 200 OK", "Transfer-Encoding: chunked", ""])
+    #expect(spoken.otherVersion == "HTTP/2")
+    #expect(!spoken.otherVersionAsLibcurlWrites)
+    #expect(spoken.framing.hasTransferEncoding)
+    // The form libcurl writes for an HTTP/2 stream's head.
+    let (written, _) = parse(["HTTP/2 200 ", ""])
+    #expect(written.otherVersion == "HTTP/2")
+    #expect(written.otherVersionAsLibcurlWrites)
+  }
+
   @Test func fieldsHTTPFieldsWouldRejectAreDropped() {
     let (parser, _) = parse([
       "HTTP/1.1 200 OK", "Bad Name: 1", "X-CR: a\rb", "X-NUL: a\u{0}b", ": empty name",

@@ -1,4 +1,5 @@
 import EndpointCore
+import EndpointCurl
 import EndpointPrimitives
 import EndpointTestSupport
 import Foundation
@@ -280,11 +281,19 @@ private final class Offset: Sendable {
   }
 
   @Test(arguments: TransportUnderTest.allCases)
-  func rangeRequestsPassThroughTheStore(under: TransportUnderTest) async throws {
+  func oneRangeIsAnsweredFromTheStoreAndSeveralPassThrough(under: TransportUnderTest)
+    async throws
+  {
     let setup = try Setup(under)
-    _ = try await setup.send(.get, "cc=max-age%3D60")
-    let (response, _) = try await setup.send(
+    let (_, stored) = try await setup.send(.get, "cc=max-age%3D60")
+    let (partial, body) = try await setup.send(
       .get, "cc=max-age%3D60", headers: [("Range", "bytes=0-3")])
+    #expect(partial.status == 206)
+    #expect(partial.cacheStatus?.outcome == .hit)
+    #expect(partial.headerFields["Content-Range"] == "bytes 0-3/\(stored.count)")
+    #expect(body == stored.prefix(4))
+    let (response, _) = try await setup.send(
+      .get, "cc=max-age%3D60", headers: [("Range", "bytes=0-1, 3-4")])
     #expect(response.cacheStatus?.forwardReason == "request")
     #expect(try await setup.send(.get, "cc=max-age%3D60").0.cacheStatus?.outcome == .hit)
     #expect(try await setup.counted().count == 2)
@@ -313,4 +322,88 @@ private final class Offset: Sendable {
     #expect(String(decoding: try await body.collect(), as: UTF8.self).contains(setup.key))
     #expect(try await setup.counted().count == 3)
   }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func hopByHopFieldsAndTheTransferCodingAreNeverServedFromTheStore(under: TransportUnderTest)
+    async throws
+  {
+    let setup = try Setup(under)
+    let query = "cc=max-age%3D60&chunked=1&hop=1"
+    let (_, stored) = try await setup.send(.get, query)
+    let (response, body) = try await setup.send(.get, query)
+    #expect(response.cacheStatus?.outcome == .hit)
+    #expect(body == stored)
+    for name in ["Connection", "X-Hop", "Keep-Alive", "Transfer-Encoding"] {
+      #expect(!response.headerFields.contains(name), "\(name)")
+    }
+    #expect(response.headerFields["Content-Type"] == "application/json")
+    #expect(try await setup.counted().count == 1)
+  }
+
+  /// A client of `under` that keeps the cookies servers set.
+  private func cookieKeeping(_ under: TransportUnderTest) throws -> AnyClient {
+    switch under {
+    case .urlSession:
+      return AnyClient(try under.makeClient())
+    case .curl:
+      var configuration = CurlHTTPClient.Configuration()
+      configuration.storesCookies = true
+      return AnyClient(try CurlHTTPClient(configuration: configuration))
+    }
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func aHitServesTheStoredSetCookieWithoutFeedingTheCookieStoreAgain(under: TransportUnderTest)
+    async throws
+  {
+    let transport = try cookieKeeping(under)
+    let client = transport.with(CacheMiddleware())
+    let key = UUID().uuidString
+    func get(_ query: String) async throws -> HTTPResponse {
+      let url = try TestServers.fault.adding("/cache?key=\(key)&\(query)")
+      let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
+      _ = try await body.collect()
+      return response
+    }
+    let stored = "cc=max-age%3D60&cookie=flavour%3Dfirst"
+    _ = try await get(stored)
+    // A response that is not stored sets the cookie anew.
+    _ = try await get("cc=no-store&cookie=flavour%3Dsecond")
+    let hit = try await get(stored)
+    #expect(hit.cacheStatus?.outcome == .hit)
+    #expect(hit.headerFields["Set-Cookie"] == "flavour=first; Path=/")
+    // The cookie store still holds the newer cookie: the hit never reached it.
+    let (_, echo) = try await sendForJSON(
+      transport, HTTPRequest(method: .get, url: try TestServers.fault.adding("/echo")))
+    let headers = echo["headers"] as? [[String]] ?? []
+    let cookies = headers.filter { $0.first?.lowercased() == "cookie" }.map { $0.last ?? "" }
+    #expect(cookies == ["flavour=second"])
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func staleIfErrorServesTheStoredResponseWhenTheConnectionDrops(under: TransportUnderTest)
+    async throws
+  {
+    let setup = try Setup(under)
+    let query = "cc=max-age%3D0,%20stale-if-error%3D60&fail_after=1&status=drop"
+    let (_, stored) = try await setup.send(.get, query)
+    let (response, body) = try await setup.send(.get, query)
+    #expect(response.status == 200)
+    #expect(response.cacheStatus?.outcome == .stale)
+    #expect(body == stored)
+    // A transport may try a dropped request once more on a new connection.
+    #expect(try await setup.counted().count >= 2)
+  }
+
+  /// Curl only: URLSession never reads trailers, and on Linux a chunked response with one
+  /// ends its process (see LINUX-URLSESSION).
+  @Test func trailerFieldsReachTheCallerThroughTheCache() async throws {
+    let client = AnyClient(try TransportUnderTest.curl.makeClient(inlineBodyLimit: 0)).with(
+      CacheMiddleware(), CoalescingMiddleware())
+    let url = try TestServers.fault.adding("/chunked-trailer")
+    let (_, body) = try await client.send(HTTPRequest(method: .get, url: url))
+    #expect(String(decoding: try await body.collect(), as: UTF8.self) == "hello")
+    #expect(body.trailerFields?["X-Checksum"] == "abc")
+  }
+
 }

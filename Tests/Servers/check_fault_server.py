@@ -218,6 +218,54 @@ def check_echo(address):
     expect(base64.b64decode(echo2["body_base64"]) == b"abcde", f"/echo chunked {echo2}")
 
 
+def check_echo_proxy_target(address):
+    sock = send(address, get("http://elsewhere.invalid/echo?x=1", "Connection: close\r\n"))
+    _, headers, rest = read_head(sock)
+    echo = json.loads(read_body(sock, headers, rest))
+    sock.close()
+    expect(echo["path"] == "/echo", f"{echo}")
+    expect(echo["target"] == "http://elsewhere.invalid/echo?x=1", f"{echo}")
+
+
+def check_framing(address):
+    sock = send(address, get("/framing?version=HTTP/2&te=gzip,%20chunked&cl=10"))
+    data = read_all(sock)
+    sock.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    expect(lines[0] == "HTTP/2 200 OK", f"{lines}")
+    expect("Transfer-Encoding: gzip, chunked" in lines and "Content-Length: 10" in lines, f"{lines}")
+    expect(body == b"a\r\nframed-ok!\r\n0\r\n\r\n", f"{body!r}")
+    sock = send(address, get("/framing?te=gzip"))
+    data = read_all(sock)
+    sock.close()
+    expect(data.endswith(b"\r\n\r\nframed-ok!"), f"{data!r}")
+
+
+def check_early(address):
+    for keep, closes in (("0", True), ("1", False)):
+        raw = (f"POST /early?status=200&keep={keep} HTTP/1.1\r\nHost: test\r\n"
+               "Content-Length: 100\r\n\r\n").encode("latin-1")
+        sock = send(address, raw)
+        status, headers, rest = read_head(sock)
+        body = read_body(sock, headers, rest)
+        sock.close()
+        expect(status == 200 and json.loads(body) == {"early": 200}, f"{status} {body!r}")
+        expect((header(headers, "Connection") == "close") == closes, f"keep={keep}: {headers}")
+
+
+def check_redirect(address):
+    sock = send(address, get("/redirect?status=301&location=/a&location=/b"))
+    status, headers, rest = read_head(sock)
+    read_body(sock, headers, rest)
+    sock.sendall(get("/redirect", "Connection: close\r\n"))
+    status2, headers2, _ = read_head(sock)
+    sock.close()
+    locations = [value for key, value in headers if key.lower() == "location"]
+    expect(status == 301 and locations == ["/a", "/b"], f"{status} {headers}")
+    expect(status2 == 302 and header(headers2, "Location") is None, f"{status2} {headers2}")
+
+
 def check_echo_expect_continue(address):
     raw = b"POST /echo HTTP/1.1\r\nHost: test\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n"
     sock = send(address, raw)
@@ -331,6 +379,10 @@ CHECKS = [
     check_no_content_length,
     check_coded,
     check_not_found_and_bad_input,
+    check_echo_proxy_target,
+    check_framing,
+    check_redirect,
+    check_early,
 ]
 
 

@@ -19,14 +19,17 @@ Routes (GET unless said):
                                first N requests for key K answer S (with Retry-After if
                                given), later ones 200 {"attempts": n}
   /truncated                   Content-Length 100, sends 10 bytes, closes
-  /echo (any method)           200 JSON {"method","path","query","headers":[[name,value],...],
-                               "body_base64"} of exactly what arrived
+  /echo (any method)           200 JSON {"method","path","target","query",
+                               "headers":[[name,value],...],"body_base64"} of exactly what
+                               arrived ("target" as sent: absolute through a proxy)
   /sse                         text/event-stream with 3 events (id:, event:, multi-line data:)
   /headers-order               200 with X-Order: a, X-Order: b, X-Single: 1
   /no-content-length           204 with a stray Content-Length: 5 and no body
-  /early?status=S&location=L   (any method) answers S (default 413, with Location L if given)
+  /early?status=S&location=L&keep=1
+                               (any method) answers S (default 413, with Location L if given)
                                right after the request head, without reading the body, then
-                               drains and closes the connection
+                               drains and closes the connection; keep=1 sends no
+                               Connection: close
   /endless                     200, chunked, 16 KiB chunks for as long as the client reads
   /endless-redirect            302 to /echo whose chunked body of 16 KiB chunks never ends
   /redirect-chain?hops=N       302 to /redirect-chain?hops=N-1, until 0: 200 {"hops": 0}
@@ -35,8 +38,11 @@ Routes (GET unless said):
                                {"key","count"} with the cache fields given (Cache-Control C,
                                ETag E, Last-Modified L, Vary V, Expires S seconds from now,
                                Date unless date=0), 304 when If-None-Match is E or If-Modified-Since
-                               is L, or status S (default 503) from request N+1 on; chunked=1
-                               streams the body; other methods answer 200 (Location: location)
+                               is L, or status S (default 503) from request N+1 on (S=drop: the
+                               connection is closed without an answer); chunked=1 streams the
+                               body; hop=1 adds Connection: X-Hop, X-Hop and Keep-Alive;
+                               cookie=C adds Set-Cookie: C; Path=/; other methods answer 200
+                               (Location: location)
   /cache-hits?key=K            200 {"count", "conditional", "methods"} for key K
   /switching-protocols         101 Switching Protocols (Upgrade: websocket) to any request,
                                then raw bytes, then close
@@ -52,6 +58,12 @@ Routes (GET unless said):
   /coded?body=NAME&length=1&cut=N&pause_ms=M
                                fixed bytes with content codings: several gzip members, bytes
                                after a member, stacked codings, br, zstd, a nested gzip bomb
+  /framing?version=V&te=T&cl=N the 10-byte body "framed-ok!" under the status line
+                               "V 200 OK" (default HTTP/1.1), with Transfer-Encoding T when
+                               given (chunked when T ends in "chunked", else the raw bytes)
+                               and Content-Length N when given; then close
+  /redirect?status=S&location=L (any method) status S (default 302) with one Location field
+                               per location item given (none without), a JSON body
 
 Usage: fault_server.py [--host 127.0.0.1] [--port 0] [--port-file PATH]
 With --port 0 the kernel picks a free port; --port-file receives the chosen port once
@@ -408,6 +420,7 @@ def route_echo(conn, request):
         {
             "method": request.method,
             "path": request.path,
+            "target": request.target,
             "query": request.query,
             "headers": [[name, value] for name, value in request.headers],
             "body_base64": base64.b64encode(request.body).decode("ascii"),
@@ -459,7 +472,9 @@ def route_early(conn, request):
     location = request.param("location")
     if location:
         extra.append(("Location", location))
-    send_response(conn, code, json_bytes({"early": code}), extra=extra, close=True)
+    # keep=1 leaves out Connection: close, as a server streaming back while it reads does.
+    keep = request.param("keep") == "1"
+    send_response(conn, code, json_bytes({"early": code}), extra=extra, close=not keep)
     # Reads what the client still sends until it gives up, so the close is not a reset.
     conn.wait_for_close(30)
     return False
@@ -528,6 +543,29 @@ def route_chunked_trailer(conn, request):
 def route_cut_head(conn, request):
     conn.sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n")
     return False
+
+
+def route_framing(conn, request):
+    body = b"framed-ok!"
+    version = request.param("version", "HTTP/1.1")
+    headers = [("Content-Type", "text/plain")]
+    te = request.param("te")
+    if te is not None:
+        headers.append(("Transfer-Encoding", te))
+    if request.param("cl") is not None:
+        headers.append(("Content-Length", request.param("cl")))
+    headers.append(("Connection", "close"))
+    if te is not None and te.replace(" ", "").lower().endswith("chunked"):
+        body = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+    lines = [f"{version} 200 OK"] + [f"{name}: {value}" for name, value in headers]
+    conn.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+    return False
+
+
+def route_redirect(conn, request):
+    code = request.int_param("status", 302)
+    extra = [("Location", value) for value in request.params.get("location", [])]
+    return send_response(conn, code, json_bytes({"redirect": code}), extra=extra)
 
 
 # Pagination: 10 items (0..9) served three ways, each page also saying which page it is.
@@ -733,6 +771,8 @@ def route_cache(conn, request):
         return send_response(conn, 200, json_bytes({"key": key}), extra=extra)
     fail_after = request.int_param("fail_after", 0)
     if fail_after and count > fail_after:
+        if request.param("status") == "drop":
+            return False
         code = parse_status(request.param("status", "503"))
         return send_response(conn, code, json_bytes({"status": code}))
     now = time.time()
@@ -743,6 +783,10 @@ def route_cache(conn, request):
             extra.append((name, request.param(param)))
     if request.param("expires") is not None:
         extra.append(("Expires", http_date(now + request.int_param("expires", 0))))
+    if request.param("hop") == "1":
+        extra += [("Connection", "X-Hop"), ("X-Hop", "1"), ("Keep-Alive", "timeout=5")]
+    if request.param("cookie") is not None:
+        extra.append(("Set-Cookie", request.param("cookie") + "; Path=/"))
     etag = request.param("etag")
     modified = request.param("last_modified")
     if (etag and request.header("If-None-Match") == etag) or (
@@ -795,6 +839,8 @@ ROUTES = {
     "/bad-status": route_bad_status,
     "/chunked-trailer": route_chunked_trailer,
     "/cut-head": route_cut_head,
+    "/framing": route_framing,
+    "/redirect": route_redirect,
     "/pages/link": route_pages_link,
     "/pages/cursor": route_pages_cursor,
     "/pages/number": route_pages_number,

@@ -7,6 +7,9 @@
 //   TransportProbe storm --client urlSession|curl --url URL --count N --in-flight M [--stream]
 //       N requests, M at once, each cancelled after a random 0–20 ms; --stream reads the
 //       body to its end (an endless body: until cancelled), otherwise the call collects it
+//   TransportProbe fetch --client urlSession|curl --url URL [--environment-proxy]
+//       one GET, its outcome "status N: <body>" (or the error's kind); with
+//       --environment-proxy the client may use the proxy the environment names
 // Both finish with one request to --check URL that must succeed (the client still works).
 // Meanwhile a heartbeat task on the cooperative pool ticks every 10 ms: its longest gap shows
 // whether the pool was blocked (every task of the process stopped).
@@ -41,14 +44,18 @@ func residentMegabytes() -> Double {
 }
 
 func makeClient(_ name: String) throws -> any HTTPClient {
+  let environmentProxy = CommandLine.arguments.contains("--environment-proxy")
   switch name {
   case "urlSession":
-    return URLSessionHTTPClient(
-      configuration: .init(idleTimeout: .seconds(30), maximumConnectionsPerHost: 16)
-    )
+    var configuration = URLSessionHTTPClient.Configuration(
+      idleTimeout: .seconds(30), maximumConnectionsPerHost: 16)
+    configuration.allowsEnvironmentProxy = environmentProxy
+    return URLSessionHTTPClient(configuration: configuration)
   case "curl":
     return try CurlHTTPClient(
-      configuration: .init(idleTimeout: .seconds(30), maximumConnectionsPerHost: 16)
+      configuration: .init(
+        idleTimeout: .seconds(30), maximumConnectionsPerHost: 16,
+        proxy: environmentProxy ? .environment : .none)
     )
   default:
     throw ProbeFailure(description: "unknown client \(name)")
@@ -62,7 +69,20 @@ func outcome(of error: any Error) -> String {
   case let failure as TransportFailure where failure.kind == .idleTimeout: "IdleTimeout"
   case let failure as TransportFailure where failure.kind == .bufferOverflow:
     "ResponseBufferOverflow"
+  case let failure as TransportFailure: "TransportFailure.\(failure.kind)"
+  case let invalid as InvalidRequest: "InvalidRequest.\(invalid.kind)"
   default: "other: \(error)"
+  }
+}
+
+/// One GET of `url`: its status and body as text, or the error's kind.
+func fetch(_ client: any HTTPClient, url: URL) async -> [String] {
+  do {
+    let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
+    let text = String(decoding: try await body.collect(upTo: 1 << 20), as: UTF8.self)
+    return ["status \(response.status): \(text)"]
+  } catch {
+    return [outcome(of: error)]
   }
 }
 
@@ -172,6 +192,8 @@ func main() async throws {
       stream: CommandLine.arguments.contains("--stream"),
       maxDelay: Int(argument("--max-delay-us") ?? "20000") ?? 20_000
     )
+  case "fetch":
+    outcomes = await fetch(client, url: url)
   default:
     throw ProbeFailure(description: "unknown scenario \(scenario)")
   }

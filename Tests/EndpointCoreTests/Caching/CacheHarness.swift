@@ -108,3 +108,23 @@ struct CacheHarness {
     return (response.cacheStatus?.outcome, body)
   }
 }
+
+/// The two stores every conformance test runs against.
+enum StoreKind: String, CaseIterable, CustomStringConvertible, Sendable {
+  case memory, disk
+
+  var description: String { rawValue }
+
+  /// Runs `body` with a new store of this kind (the disk store in a temporary directory,
+  /// removed afterwards).
+  func run(_ body: (any CacheStore) async throws -> Void) async throws {
+    switch self {
+    case .memory:
+      try await body(CacheMiddleware.memoryStore())
+    case .disk:
+      try await withTemporaryDirectory { directory in
+        try await body(try CacheMiddleware.diskStore(directory: directory))
+      }
+    }
+  }
+}

@@ -135,9 +135,9 @@ enum Canaries {
 
 @Suite struct SecretErrorTextTests {
   @Test func anInvalidURLErrorHidesTheCredentialsOfItsInput() {
-    let error = InvalidRequest.invalidURL(
-      "https://alice:canary-pw@api.example.com/a b?token=canary-t&page=1",
-      reason: "not a valid absolute URL")
+    let error = InvalidRequest(
+      .url, reason: "not a valid absolute URL",
+      input: "https://alice:canary-pw@api.example.com/a b?token=canary-t&page=1")
     #expect(!error.description.contains("canary"), "\(error)")
     #expect(error.description.contains("page=1"))
   }

@@ -64,4 +64,26 @@ import Testing
     try fields.append("deflate", for: "Content-Encoding")
     #expect(HTTPResponse(status: 200, headerFields: fields).declaredBodyLength(method: .get) == nil)
   }
+
+  @Test func framingIsAmbiguousWithTwoLengthsOrAnUnchunkedTransferEncoding() {
+    let ambiguity = { (codings: [String], length: Bool) in
+      ResponseFraming.ambiguity(
+        status: 200, method: .get, transferEncoding: codings, hasContentLength: length)
+    }
+    #expect(ambiguity([], true) == nil)
+    #expect(ambiguity(["chunked"], false) == nil)
+    #expect(ambiguity(["gzip, Chunked"], false) == nil)
+    #expect(ambiguity(["gzip", "chunked"], false) == nil)
+    #expect(ambiguity(["chunked"], true)?.contains("both") == true)
+    #expect(ambiguity(["gzip"], false)?.contains("does not end in chunked") == true)
+    #expect(ambiguity(["chunked, gzip"], false) != nil)
+    #expect(ambiguity(["chunked;x=1"], false) != nil)
+    // Without a body, the fields frame nothing.
+    #expect(
+      ResponseFraming.ambiguity(
+        status: 204, method: .get, transferEncoding: ["chunked"], hasContentLength: true) == nil)
+    #expect(
+      ResponseFraming.ambiguity(
+        status: 200, method: .head, transferEncoding: ["gzip"], hasContentLength: true) == nil)
+  }
 }

@@ -10,11 +10,14 @@ struct CacheLookup {
   let age: Double
   /// The freshness lifetime, in seconds.
   let lifetime: Double
+  /// The stored response's `Cache-Control`, read once per lookup.
+  let control: CacheControl
 
   init(entry: CachedResponse, now: Date, heuristicLimit: Duration) {
     let limit = Double(heuristicLimit.components.seconds)
+    control = entry.cacheControl
     age = entry.currentAge(at: now)
-    lifetime = entry.freshnessLifetime(heuristicLimit: limit)
+    lifetime = entry.freshnessLifetime(heuristicLimit: limit, control: control)
   }
 
   /// Whether the response is still fresh.

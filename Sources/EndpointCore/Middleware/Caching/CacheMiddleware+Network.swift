@@ -20,7 +20,7 @@ extension CacheMiddleware {
     request: HTTPRequest,
     forwardStatus: Int? = nil
   ) -> (HTTPResponse, HTTPBody) {
-    var fields = entry.headerFields
+    var fields = CachedResponse.storableFields(entry.headerFields, control: lookup.control)
     fields.remove("Age")
     let age = min(max(lookup.age, 0), 2_147_483_648).rounded(.down)
     fields.append(checkedValue: String(Int(age)), for: "Age")
@@ -105,10 +105,8 @@ extension CacheMiddleware {
         CachedResponse.varyValue(request.headerFields, name).map { (name, $0) }
       },
       uniquingKeysWith: { first, _ in first })
-    // Cookies the server sets are for this response only: a stored copy never replays them.
-    var storedFields = response.headerFields
-    storedFields.remove("Set-Cookie")
-    storedFields.remove("Set-Cookie2")
+    let storedFields = CachedResponse.storableFields(
+      response.headerFields, control: CacheControl(response.headerFields))
     let save: @Sendable (Data) async -> Void = { [storedFields] data in
       let entry = CachedResponse(
         url: response.url ?? request.url, status: response.status,
@@ -125,7 +123,7 @@ extension CacheMiddleware {
       head,
       HTTPBody(
         CachingBody(base: body, limit: maximumBodySize, store: save),
-        length: body.length)
+        length: body.length, trailers: body.trailers)
     )
   }
 
@@ -137,8 +135,14 @@ extension CacheMiddleware {
   ) -> Bool {
     let fields = response.headerFields
     let responseControl = CacheControl(fields)
+    // must-understand: stored only with a status whose rules the cache applies, and then
+    // despite no-store (RFC 9111 §5.2.2.3).
+    let mustUnderstand = responseControl.contains("must-understand")
+    if mustUnderstand, !CachedResponse.understoodStatuses.contains(response.status) {
+      return false
+    }
     guard request.method == .get, !control.contains("no-store"),
-      !responseControl.contains("no-store"),
+      mustUnderstand || !responseControl.contains("no-store"),
       response.status >= 200, response.status != 206, response.status != 304,
       !fields.contains("Content-Range"),
       !CachedResponse.varyNames(fields).contains("*"),
@@ -155,6 +159,43 @@ extension CacheMiddleware {
     entries.removeAll { $0.matches(request) || $0.varyValues == entry.varyValues }
     entries.append(entry)
     try? await store.setEntries(entries, for: key)
+  }
+
+  /// Forgets the stored variant `entry`, which `request` selected.
+  func remove(_ entry: CachedResponse, for request: HTTPRequest, key: String) async {
+    var entries = (try? await store.entries(for: key)) ?? []
+    entries.removeAll { $0.matches(request) || $0 == entry }
+    try? await store.setEntries(entries, for: key)
+  }
+
+  /// Sends a `HEAD` on and freshens the stored `GET` response with a `200` to it (RFC 9111
+  /// §4.3.5): the `HEAD` response's fields update it as a `304`'s would when its entity tag,
+  /// `Last-Modified` and `Content-Length` are the stored response's; otherwise (or when the
+  /// `HEAD` response forbids storing) the stored response is forgotten.
+  func freshen(
+    _ entry: CachedResponse,
+    key: String,
+    with request: HTTPRequest,
+    control: CacheControl,
+    next: Next
+  ) async throws -> (HTTPResponse, HTTPBody) {
+    let requestTime = now()
+    let (response, body) = try await next(request)
+    if response.status == 200, !control.contains("no-store") {
+      if entry.isDescribed(byHead: response.headerFields),
+        !CacheControl(response.headerFields).contains("no-store")
+      {
+        let updated = entry.updated(
+          with: response, requestTime: requestTime, responseTime: now())
+        await save(updated, for: request, key: key)
+      } else {
+        await remove(entry, for: request, key: key)
+      }
+    }
+    return (
+      response.adding(
+        CacheStatus(.miss, forwardReason: "stale", forwardStatus: response.status)), body
+    )
   }
 
   /// Validates a stored response (RFC 9111 §4.3): a `304` updates and serves it, a `5xx` or a
@@ -185,14 +226,12 @@ extension CacheMiddleware {
       }
       throw error
     }
-    if response.status == 304,
-      entry.eTag == nil || response.headerFields["ETag"] == nil
-        || response.headerFields["ETag"] == entry.eTag
-    {
+    if response.status == 304, entry.isSelected(byNotModified: response.headerFields) {
       await body.discard()
       let updated = entry.updated(
         with: response, requestTime: requestTime, responseTime: now())
-      await save(updated, for: request, key: key)
+      // A request's no-store forbids storing any part of the response (RFC 9111 §5.2.1.5).
+      if !control.contains("no-store") { await save(updated, for: request, key: key) }
       let lookup = CacheLookup(entry: updated, now: now(), heuristicLimit: heuristicLimit)
       return served(updated, lookup, outcome: .revalidated, request: request, forwardStatus: 304)
     }
@@ -203,8 +242,11 @@ extension CacheMiddleware {
       return stale
     }
     if response.status == 304 {
-      // A 304 for another representation than the one stored: ask again without conditions.
+      // A 304 whose validator selects no stored response updates none (RFC 9111 §4.3.4): the
+      // stored one is not the current representation, so it is forgotten, and the request,
+      // which the caller sent without conditions, is sent again without them.
       await body.discard()
+      await remove(entry, for: request, key: key)
       return try await fetch(request, control: control, key: key, reason: "stale", next: next)
     }
     let (head, stored) = await store(

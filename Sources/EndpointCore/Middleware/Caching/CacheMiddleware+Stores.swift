@@ -28,6 +28,8 @@ extension CacheMiddleware {
   /// removed. Past `limit` the least recently used files are deleted. No URL is written with
   /// its user information or secret query values (``Redaction``'s rule): an entry reads back
   /// under the request's full URL, and one reached through a redirect with that URL redacted.
+  /// Bodies and fields are written as received, `Set-Cookie` included: keep the directory in
+  /// the app's own caches, and empty it on sign-out.
   ///
   /// ```swift
   /// let caches = FileManager.default.urls(

@@ -25,10 +25,15 @@
 /// serves them while fresh (`max-age`, `Expires`, heuristics on `Last-Modified`), honouring the
 /// request's `no-cache`, `no-store`, `max-age`, `max-stale`, `min-fresh` and `only-if-cached`;
 /// matches `Vary`; updates an entry from a `304`; serves stale where `stale-while-revalidate`
-/// or `stale-if-error` allow; answers `HEAD` from a stored `GET`; and forgets a URL after a
-/// successful `POST`, `PUT`, `PATCH` or `DELETE` to it. Requests with `Range` or their own
-/// conditional fields, and downloads to a file, pass through untouched. The conformance table in the Caching article
-/// lists every rule.
+/// or `stale-if-error` allow; answers `HEAD` from a stored `GET`, and freshens that `GET` from a
+/// `HEAD` response; and forgets a URL after a successful `POST`, `PUT`, `PATCH` or `DELETE` to
+/// it. It never stores nor serves `Connection` and the other hop-by-hop fields; it keeps
+/// `Set-Cookie`, as a private cache may, and a hit never reaches the transport's cookie store.
+/// The trailer fields of a response from the network reach the caller; a hit has none.
+/// A `Range` request for one byte range is answered with a `206` from a fresh stored `200`;
+/// other `Range` requests, requests with their own conditional fields, and downloads to a
+/// file pass through untouched, and `206` responses are not stored. The conformance table in
+/// the Caching article lists every rule.
 public struct CacheMiddleware: Middleware {
   /// Where responses are kept.
   public let store: any CacheStore
@@ -81,18 +86,13 @@ public struct CacheMiddleware: Middleware {
     if TransferContext.isDownload { return try await next(request) }
     let fields = request.headerFields
     let bypassing = [
-      "Range", "If-None-Match", "If-Modified-Since", "If-Match",
-      "If-Unmodified-Since", "If-Range",
+      "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range",
     ]
-    if bypassing.contains(where: fields.contains) {
-      let (response, body) = try await next(request)
-      return (
-        response.adding(
-          CacheStatus(
-            .miss, forwardReason: "request",
-            forwardStatus: response.status)), body
-      )
+    let isRange = fields.contains("Range")
+    if bypassing.contains(where: fields.contains) || (isRange && method != .get) {
+      return try await forwardAsked(request, next: next)
     }
+    if isRange { return try await answerRange(request, next: next) }
     let control = CacheControl(fields, isRequest: true)
     let key = Self.key(request.url)
     let variants = (try? await store.entries(for: key)) ?? []
@@ -103,15 +103,13 @@ public struct CacheMiddleware: Middleware {
         reason: variants.isEmpty ? "uri-miss" : "vary-miss", next: next)
     }
     let lookup = CacheLookup(entry: entry, now: now(), heuristicLimit: heuristicLimit)
-    let entryControl = entry.cacheControl
-    let mustValidate = entryControl.contains("no-cache") || control.contains("no-cache")
+    let entryControl = lookup.control
+    let mustValidate = entryControl.hasUnqualifiedNoCache || control.contains("no-cache")
     let mustRevalidate = entryControl.contains("must-revalidate")
-    let ageAllowed = control.seconds("max-age").map { lookup.age <= Double($0) } ?? true
-    if !mustValidate, ageAllowed {
-      let minFresh = Double(control.seconds("min-fresh") ?? 0)
-      if lookup.isFresh, lookup.remaining >= minFresh {
-        return served(entry, lookup, outcome: .hit, request: request)
-      }
+    if mayServeFresh(entry, lookup, control: control) {
+      return served(entry, lookup, outcome: .hit, request: request)
+    }
+    if !mustValidate, ageAllowed(entry, lookup, control: control) {
       if !lookup.isFresh, !mustRevalidate, control.contains("max-stale") {
         let allowed =
           control.directives["max-stale"] == .some(nil)
@@ -124,13 +122,7 @@ public struct CacheMiddleware: Middleware {
     }
     if control.contains("only-if-cached") { return gatewayTimeout(request) }
     if method == .head {
-      let (response, body) = try await next(request)
-      return (
-        response.adding(
-          CacheStatus(
-            .miss, forwardReason: "stale",
-            forwardStatus: response.status)), body
-      )
+      return try await freshen(entry, key: key, with: request, control: control, next: next)
     }
     if !mustValidate, !mustRevalidate, !lookup.isFresh,
       let window = entryControl.seconds("stale-while-revalidate"),
@@ -146,5 +138,36 @@ public struct CacheMiddleware: Middleware {
     return try await revalidate(
       request, entry: entry, key: key, control: control, next: next,
       background: false)
+  }
+}
+
+extension CacheMiddleware {
+  /// Whether the request's `max-age` allows the stored response's age; an immutable fresh
+  /// response is not revalidated even when the request asks for a younger one (a reload's
+  /// `max-age=0`): RFC 8246 §2.
+  func ageAllowed(_ entry: CachedResponse, _ lookup: CacheLookup, control: CacheControl) -> Bool {
+    if lookup.control.contains("immutable"), lookup.isFresh { return true }
+    return control.seconds("max-age").map { lookup.age <= Double($0) } ?? true
+  }
+
+  /// Whether the stored response may answer the request without the network while fresh
+  /// (RFC 9111 §4.2): no `no-cache` on either side, an age the request allows, and at least
+  /// its `min-fresh` left.
+  func mayServeFresh(_ entry: CachedResponse, _ lookup: CacheLookup, control: CacheControl)
+    -> Bool
+  {
+    guard !lookup.control.hasUnqualifiedNoCache, !control.contains("no-cache"),
+      ageAllowed(entry, lookup, control: control), lookup.isFresh
+    else { return false }
+    return lookup.remaining >= Double(control.secondsOrLongest("min-fresh") ?? 0)
+  }
+
+  /// Sends a request the cache does not answer on, untouched, and stores nothing of it.
+  func forwardAsked(_ request: HTTPRequest, next: Next) async throws -> (HTTPResponse, HTTPBody) {
+    let (response, body) = try await next(request)
+    return (
+      response.adding(
+        CacheStatus(.miss, forwardReason: "request", forwardStatus: response.status)), body
+    )
   }
 }

@@ -13,6 +13,11 @@ extension CachedResponse {
     200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501,
   ]
 
+  /// The statuses whose caching rules the cache applies, for `must-understand` (RFC 9111
+  /// §5.2.2.3): the heuristically cacheable ones and the redirections it stores with explicit
+  /// freshness.
+  static let understoodStatuses = heuristicallyCacheable.union([302, 303, 307])
+
   /// The response's `Cache-Control` directives.
   var cacheControl: CacheControl { CacheControl(headerFields) }
 
@@ -25,8 +30,7 @@ extension CachedResponse {
   /// `Expires` minus `Date`, else a tenth of the time since `Last-Modified`, at most
   /// `heuristicLimit`, for statuses and directives that allow heuristics. `s-maxage` is for
   /// shared caches and ignored.
-  func freshnessLifetime(heuristicLimit: Double) -> Double {
-    let control = cacheControl
+  func freshnessLifetime(heuristicLimit: Double, control: CacheControl) -> Double {
     if let maxAge = control.seconds("max-age") { return Double(maxAge) }
     let expiresValues = headerFields.values(for: "Expires")
     if !expiresValues.isEmpty {
@@ -42,7 +46,9 @@ extension CachedResponse {
       let lastModified = headerFields.firstValue(for: "Last-Modified").flatMap(HTTPDate.parse)
     else { return 0 }
     let sinceModified = dateValue.timeIntervalSince(lastModified)
-    return sinceModified > 0 ? min(sinceModified / 10, heuristicLimit) : 0
+    // Whole seconds, as every age and lifetime is (RFC 9111 §1.2.2): a `Last-Modified` only
+    // seconds old gives no freshness at all rather than a fraction of a second.
+    return sinceModified > 0 ? min((sinceModified / 10).rounded(.down), heuristicLimit) : 0
   }
 
   /// The response's age at `now`, in seconds (RFC 9111 §4.2.3): the corrected initial age (the
@@ -51,23 +57,101 @@ extension CachedResponse {
   func currentAge(at now: Date) -> Double {
     let apparentAge = max(0, responseTime.timeIntervalSince(dateValue))
     let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
-    let ageValue = headerFields.firstValue(for: "Age").flatMap { text -> Double? in
-      let text = text.trimmed(" \t")
-      guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-        return nil
-      }
-      // RFC 9111 §1.2.2: a value too large to hold counts as 2³¹.
-      return min(Double(text) ?? 2_147_483_648, 2_147_483_648)
-    }
+    let ageValue = Self.ageValue(headerFields)
     let correctedInitialAge = max(apparentAge, (ageValue ?? 0) + responseDelay)
     return correctedInitialAge + max(0, now.timeIntervalSince(responseTime))
   }
 
-  /// The validators a conditional request can carry: the entity tag and `Last-Modified`.
-  var eTag: String? { headerFields.firstValue(for: "ETag") }
+  /// The `Age` of `fields` in seconds (RFC 9111 §5.1): of a list (`Age: 7200, 0`, or two
+  /// `Age` lines) the first member counts. A member that is not a plain number (`7200abc`,
+  /// `-5`, `1.5`) is read as 2³¹, the largest age: the RFC lets a cache ignore such a field,
+  /// but ignoring it could serve as fresh a response its sender said was old, so the response
+  /// is served only after validation instead. A number too large to hold counts as 2³¹
+  /// (§1.2.2).
+  static func ageValue(_ fields: HTTPFields) -> Double? {
+    let values = fields.values(for: "Age")
+    guard !values.isEmpty else { return nil }
+    let first = values.lazy.flatMap { $0.split(separator: ",") }
+      .map { $0.trimmed(" \t") }.first { !$0.isEmpty }
+    guard let first else { return nil }
+    guard first.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return 2_147_483_648 }
+    return min(Double(first) ?? 2_147_483_648, 2_147_483_648)
+  }
 
-  /// The `Last-Modified` field, as sent.
-  var lastModified: String? { headerFields.firstValue(for: "Last-Modified") }
+  /// The entity tag a conditional request can carry, when the stored one is a valid
+  /// `entity-tag` (RFC 9110 §8.8.3): an unquoted `ETag` is no validator.
+  var eTag: String? {
+    headerFields.firstValue(for: "ETag").flatMap { EntityTag($0) == nil ? nil : $0 }
+  }
+
+  /// The `Last-Modified` field, as sent, when it is a valid HTTP date.
+  var lastModified: String? {
+    headerFields.firstValue(for: "Last-Modified").flatMap {
+      HTTPDate.parse($0) == nil ? nil : $0
+    }
+  }
+
+  /// Whether a `304` with `fields` updates this stored response (RFC 9111 §4.3.4): a strong
+  /// entity tag selects a stored response with the same strong tag; a weak one, a stored
+  /// response whose tag matches it by weak comparison; without an entity tag, `Last-Modified`
+  /// must name the same time. A `304` with no validator at all answers the conditional request
+  /// the cache built from this response's validators alone, so it selects it.
+  func isSelected(byNotModified fields: HTTPFields) -> Bool {
+    if let value = fields.firstValue(for: "ETag") {
+      guard let received = EntityTag(value),
+        let stored = headerFields.firstValue(for: "ETag").flatMap(EntityTag.init)
+      else { return false }
+      return received.isWeak ? received.matchesWeakly(stored) : received.matchesStrongly(stored)
+    }
+    if let value = fields.firstValue(for: "Last-Modified") {
+      guard let received = HTTPDate.parse(value),
+        let stored = headerFields.firstValue(for: "Last-Modified").flatMap(HTTPDate.parse)
+      else { return false }
+      return received == stored
+    }
+    return true
+  }
+
+  /// Whether a `200` to a `HEAD` describes the same representation as this stored `GET`
+  /// response (RFC 9111 §4.3.5): its entity tag, `Last-Modified` and `Content-Length`, where
+  /// either has them, are the same.
+  func isDescribed(byHead fields: HTTPFields) -> Bool {
+    for name in ["ETag", "Last-Modified", "Content-Length"] {
+      let received = fields.firstValue(for: name)
+      let stored = headerFields.firstValue(for: name)
+      if received != nil || stored != nil, received != stored { return false }
+    }
+    return true
+  }
+
+  /// The fields a cache keeps of a response's `fields` (RFC 9111 §3.1): without `Connection`
+  /// and the fields it lists, the other hop-by-hop fields (`Keep-Alive`, `Proxy-Connection`,
+  /// `TE`, `Transfer-Encoding`, `Upgrade`, RFC 9110 §7.6.1), the proxy's own fields
+  /// (`Proxy-Authenticate`, `Proxy-Authentication-Info`, `Proxy-Authorization`), and the
+  /// fields a qualified `no-cache="…"` names (§5.2.2.4). `Set-Cookie` is kept: this is a
+  /// private cache.
+  static func storableFields(_ fields: HTTPFields, control: CacheControl) -> HTTPFields {
+    var dropped = hopByHop.union(control.noCacheFields)
+    for value in fields.values(for: "Connection") {
+      for name in value.split(separator: ",") {
+        dropped.insert(name.trimmed(" \t").lowercased())
+      }
+    }
+    guard fields.contains(where: { dropped.contains($0.name.lowercased()) }) else {
+      return fields
+    }
+    var kept = HTTPFields()
+    for field in fields where !dropped.contains(field.name.lowercased()) {
+      kept.append(checkedValue: field.value, for: field.name)
+    }
+    return kept
+  }
+
+  /// The fields no cache stores or serves.
+  static let hopByHop: Set<String> = [
+    "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
+    "proxy-authenticate", "proxy-authentication-info", "proxy-authorization",
+  ]
 
   /// Whether `request` selects this variant: every field `Vary` names has the same value in
   /// the request as in the one that stored it; `Vary: *` never matches (RFC 9111 §4.1).
@@ -100,14 +184,21 @@ extension CachedResponse {
 
   /// The entry after a `304`: the new fields replace stored ones of the same name (RFC 9111
   /// §3.2), except the framing fields, which describe the stored body.
+  /// A `304` without `Date` or `Age` leaves no stored one behind: both describe the response
+  /// that was validated, and the stored ones would make the validated response look as old as
+  /// the first.
   func updated(with notModified: HTTPResponse, requestTime: Date, responseTime: Date) -> Self {
     var entry = self
     let kept: Set<String> = [
-      "content-length", "content-encoding", "content-range", "transfer-encoding", "connection",
-      "keep-alive", "cache-status",
+      "content-length", "content-encoding", "content-range", "cache-status",
     ]
+    let received = Self.storableFields(
+      notModified.headerFields, control: CacheControl(notModified.headerFields))
+    entry.headerFields = Self.storableFields(headerFields, control: CacheControl(headerFields))
+    entry.headerFields.remove("Age")
+    if !received.contains("Date") { entry.headerFields.remove("Date") }
     var replaced: Set<String> = []
-    for field in notModified.headerFields {
+    for field in received {
       let name = field.name.lowercased()
       guard !kept.contains(name) else { continue }
       if replaced.insert(name).inserted { entry.headerFields.remove(field.name) }

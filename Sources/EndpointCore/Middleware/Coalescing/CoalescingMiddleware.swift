@@ -25,8 +25,9 @@ import Synchronization
 /// Requests with a body, every other method, and downloads (each writes its own file) pass
 /// through.
 ///
-/// - Every caller gets the whole response and a body of its own, held in memory. A body over
-///   `bufferLimit` is not shared: each caller then sends its request itself.
+/// - Every caller gets the whole response and a body of its own, held in memory, with the
+///   response's trailer fields. A body over `bufferLimit` is not shared: each caller then
+///   sends its request itself.
 /// - One caller's cancellation never cancels the others; the shared exchange is cancelled when
 ///   the last caller waiting for it is.
 /// - An error reaches every caller waiting.
@@ -79,8 +80,11 @@ public struct CoalescingMiddleware: Middleware {
       await CoalescedFlights.exchange(request, next: next, bufferLimit: limit)
     }
     switch await flights.wait(member) {
-    case .response(let response, let data):
-      return (response, HTTPBody(data))
+    case .response(let response, let data, let trailers):
+      var body = HTTPBody(data)
+      // Every caller reads the trailer fields the shared body ended with.
+      if let trailers { body.trailers = { trailers } }
+      return (response, body)
     case .failure(let error):
       throw error
     case .tooLarge:
@@ -118,7 +122,7 @@ final class CoalescedFlights: Sendable {
   }
 
   enum Outcome: Sendable {
-    case response(HTTPResponse, Data)
+    case response(HTTPResponse, Data, trailers: HTTPFields?)
     case failure(any Error)
     case tooLarge
     case cancelled
@@ -270,7 +274,7 @@ final class CoalescedFlights: Sendable {
         if data.count + chunk.count > bufferLimit { return .tooLarge }
         data.append(chunk)
       }
-      return .response(response, data)
+      return .response(response, data, trailers: body.trailerFields)
     } catch {
       return .failure(error)
     }

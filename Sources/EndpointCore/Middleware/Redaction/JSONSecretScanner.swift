@@ -4,7 +4,7 @@ import EndpointPrimitives
 ///
 /// It reads JSON the way a tokenizer does, without building a tree, so it also works on a body
 /// cut short (a log preview): a secret value that runs past the end is replaced all the same.
-package enum JSONSecretScanner {
+enum JSONSecretScanner {
   private static let quote = UInt8(ascii: "\"")
   private static let backslash = UInt8(ascii: "\\")
 
@@ -195,52 +195,7 @@ package enum JSONSecretScanner {
     {
       contentEnd -= 1
     }
-    return String(decoding: unescape(bytes[start..<max(start, contentEnd)]), as: UTF8.self)
-  }
-
-  /// JSON string escapes (`\n`, `\"`, `\u00e9`, surrogate pairs) decoded into UTF-8; bytes
-  /// outside escapes are kept.
-  package static func unescape(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-    guard bytes.contains(backslash) else { return Array(bytes) }
-    var output: [UInt8] = []
-    output.reserveCapacity(bytes.count)
-    var index = bytes.startIndex
-    var pendingHigh: UInt32?
-    while index < bytes.endIndex {
-      let byte = bytes[index]
-      guard byte == backslash, index + 1 < bytes.endIndex else {
-        output.append(byte)
-        index += 1
-        continue
-      }
-      let escape = bytes[index + 1]
-      if escape == UInt8(ascii: "u"), index + 6 <= bytes.endIndex,
-        let code = UInt32(String(decoding: bytes[index + 2..<index + 6], as: UTF8.self), radix: 16)
-      {
-        index += 6
-        if (0xD800...0xDBFF).contains(code) {
-          pendingHigh = code
-          continue
-        }
-        var scalarValue = code
-        if (0xDC00...0xDFFF).contains(code), let high = pendingHigh {
-          scalarValue = 0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)
-        }
-        pendingHigh = nil
-        if let scalar = Unicode.Scalar(scalarValue) { output += Array(String(scalar).utf8) }
-        continue
-      }
-      pendingHigh = nil
-      switch escape {
-      case UInt8(ascii: "n"): output.append(0x0A)
-      case UInt8(ascii: "r"): output.append(0x0D)
-      case UInt8(ascii: "t"): output.append(0x09)
-      case UInt8(ascii: "b"): output.append(0x08)
-      case UInt8(ascii: "f"): output.append(0x0C)
-      default: output.append(escape)
-      }
-      index += 2
-    }
-    return output
+    return String(
+      decoding: JSONStringLiteral.unescape(bytes[start..<max(start, contentEnd)]), as: UTF8.self)
   }
 }

@@ -21,7 +21,7 @@ extension Redaction {
 
   /// `fields` redacted as ``apply(to:)-(HTTPFields)`` does; the values taken out are added to
   /// `removed`.
-  package func redact(_ fields: HTTPFields, removed: inout [String]) -> HTTPFields {
+  func redact(_ fields: HTTPFields, removed: inout [String]) -> HTTPFields {
     guard self != .none else { return fields }
     var copy = HTTPFields()
     for field in fields {
@@ -105,7 +105,7 @@ extension Redaction {
 
   /// A URL's text (absolute or relative) with hidden query values and user information
   /// replaced by `replacement`; the values taken out are added to `removed`.
-  package func redactURL(text: String, replacement: String, removed: inout [String]) -> String {
+  func redactURL(text: String, replacement: String, removed: inout [String]) -> String {
     guard self != .none else { return text }
     return URLRedaction.redacted(
       text: text,
@@ -135,7 +135,7 @@ extension Redaction {
   /// `removed`.
   /// `formReplacement` replaces form values (percent-encoded where the result must stay a
   /// valid form).
-  package func redactBody(
+  func redactBody(
     _ body: Data,
     contentType: String?,
     formReplacement: String = HTTPFields.redactedValue,
@@ -194,7 +194,7 @@ extension Redaction {
   }
 
   /// A text redacted as ``apply(toText:)`` does; the values taken out are added to `removed`.
-  package func redactText(_ text: String, removed: inout [String]) -> String {
+  func redactText(_ text: String, removed: inout [String]) -> String {
     guard self != .none, !text.isEmpty else { return text }
     var result = ""
     result.reserveCapacity(text.utf8.count)

@@ -46,11 +46,4 @@ extension Redaction {
   public static func redacted(_ url: URL, additionalQueryNames: Set<String> = []) -> String {
     URLRedaction.redacted(url, additionalQueryNames: additionalQueryNames)
   }
-
-  /// A query value as the SDK's rule shows it: the user information and secret query values of
-  /// a URL it holds (percent-encoded or as it is) replaced by ``HTTPFields/redactedValue``; any
-  /// other value unchanged.
-  package static func redacted(queryValue value: String) -> String {
-    URLRedaction.redacted(value: value)
-  }
 }

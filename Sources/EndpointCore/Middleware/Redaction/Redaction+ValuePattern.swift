@@ -3,7 +3,7 @@ extension Redaction {
   /// the standard JSON Web Token and `Bearer`/`Basic` credential patterns, and the values and
   /// prefixes users add with ``Redaction/adding(secretValues:secretPrefixes:)``. EndpointTesting
   /// searches fixtures with the same patterns.
-  package struct ValuePattern: Sendable, Hashable {
+  struct ValuePattern: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
       case exactly(String)
       case prefixed(String)
@@ -24,14 +24,14 @@ extension Redaction {
     }
 
     /// A JSON Web Token: three base64url parts joined by dots, the first starting with `eyJ`.
-    package static let jsonWebToken = ValuePattern(kind: .jsonWebToken)
+    static let jsonWebToken = ValuePattern(kind: .jsonWebToken)
 
     /// The credential after `Bearer ` or `Basic ` (any case), the scheme itself kept; a plain
     /// word such as `Basic usage` is not a credential.
-    package static let authorizationCredential = ValuePattern(kind: .authorizationCredential)
+    static let authorizationCredential = ValuePattern(kind: .authorizationCredential)
 
     /// The byte ranges of `bytes` this pattern hides.
-    package func ranges(in bytes: [UInt8]) -> [Range<Int>] {
+    func ranges(in bytes: [UInt8]) -> [Range<Int>] {
       switch kind {
       case .exactly(let value):
         return Self.occurrences(of: Array(value.utf8), in: bytes).map { $0..<$0 + value.utf8.count }

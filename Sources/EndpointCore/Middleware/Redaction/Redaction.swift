@@ -39,7 +39,7 @@ public struct Redaction: Sendable, Hashable {
   /// Names the default rule no longer hides, lowercased (see ``allowing(_:)``).
   public private(set) var allowedNames: Set<String> = []
   /// Values hidden wherever they appear in a body or a text, whatever their name.
-  package private(set) var valuePatterns: [ValuePattern] = []
+  private(set) var valuePatterns: [ValuePattern] = []
   /// Whether the default rule applies (``isSecretName(_:)`` and its siblings, URL user
   /// information, JSON Web Tokens and `Bearer` credentials). On in ``standard``.
   public private(set) var hidesLikelySecrets = false

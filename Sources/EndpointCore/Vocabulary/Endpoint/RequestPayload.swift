@@ -23,10 +23,29 @@ public struct RequestPayload: Sendable {
   var deferredError: (any Error & Sendable)?
 
   /// A payload that makes ``Endpoint/request()`` throw `error`.
-  package init(deferring error: any Error & Sendable) {
-    contentType = nil
-    body = nil
-    deferredError = error
+  ///
+  /// A payload factory of your own that must not throw returns it, so that the endpoint
+  /// initialisers built on it need no `try` (the JSON payloads of EndpointJSON work this way):
+  ///
+  /// ```swift
+  /// extension RequestPayload {
+  ///   static func latin1(_ text: String) -> RequestPayload {
+  ///     guard let data = text.data(using: .isoLatin1) else {
+  ///       let reason = "the text has characters outside ISO 8859-1"
+  ///       return .failure(InvalidRequest(.body, reason: reason))
+  ///     }
+  ///     return .data(data, contentType: "text/plain; charset=iso-8859-1")
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameter error: what ``Endpoint/request()`` throws, and so every verb that sends the
+  ///   endpoint, before anything is sent.
+  /// - Returns: a payload with no body that carries `error`.
+  public static func failure(_ error: any Error & Sendable) -> RequestPayload {
+    var payload = RequestPayload.empty
+    payload.deferredError = error
+    return payload
   }
 
   /// Creates a payload from a body and its media type.

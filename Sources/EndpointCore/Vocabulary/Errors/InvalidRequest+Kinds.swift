@@ -11,12 +11,10 @@ import EndpointPrimitives
 extension InvalidRequest {
   /// A URL that could not be built from `input` (a URL string, a path or a query item), or is
   /// not one a transport sends.
-  package static func invalidURL(
+  static func invalidURL(
     _ input: String, reason: String, method: HTTPMethod? = nil, url: URL? = nil
   ) -> Self {
-    Self(
-      .url, subject: "Invalid URL \(String(reflecting: Redaction.standard.apply(toText: input)))",
-      reason: reason, input: input, method: method, url: url)
+    Self(.url, reason: reason, input: input, method: method, url: url)
   }
 
   /// A method that is not an RFC 9110 token.
@@ -77,11 +75,7 @@ extension InvalidRequest {
   }
 
   /// A body file that could not be opened or read.
-  package static func unreadableBodyFile(
-    _ fileURL: URL, reason: String, underlyingError: (any Error)? = nil
-  ) -> Self {
-    Self(
-      .body, subject: "Cannot read body file \(fileURL.path)", reason: reason,
-      fileURL: fileURL, underlyingError: underlyingError)
+  static func unreadableBodyFile(_ fileURL: URL, reason: String) -> Self {
+    Self(.body, reason: reason, fileURL: fileURL)
   }
 }

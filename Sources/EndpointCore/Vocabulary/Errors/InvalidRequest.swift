@@ -106,6 +106,8 @@ public struct InvalidRequest: Error, Sendable, CustomStringConvertible {
   ///   - input: the text refused (a URL for ``Kind/url``), if any.
   ///   - method: the request's method, if known.
   ///   - url: the request's URL, if known.
+  ///   - setting: the configuration setting refused, for ``Kind/configuration``.
+  ///   - fileURL: the body file that could not be read, for ``Kind/body``.
   ///   - underlyingError: the error underneath, if any.
   public init(
     _ kind: Kind,
@@ -113,6 +115,8 @@ public struct InvalidRequest: Error, Sendable, CustomStringConvertible {
     input: String? = nil,
     method: HTTPMethod? = nil,
     url: URL? = nil,
+    setting: String? = nil,
+    fileURL: URL? = nil,
     underlyingError: (any Error)? = nil
   ) {
     let subject: String
@@ -121,6 +125,10 @@ public struct InvalidRequest: Error, Sendable, CustomStringConvertible {
       subject = "Invalid URL \(String(reflecting: Redaction.standard.apply(toText: input)))"
     case (.unsupported, _, let method?, let url?):
       subject = "\(method) \(URLRedaction.redacted(url)) cannot be sent"
+    case (.configuration, _, _, _) where setting != nil:
+      subject = "invalid configuration: \(setting ?? "")"
+    case (.body, _, _, _) where fileURL != nil:
+      subject = "Cannot read body file \(fileURL?.path ?? "")"
     case (_, let input?, _, _):
       subject =
         "Invalid request (\(kind)) \(String(reflecting: Redaction.standard.apply(toText: input)))"
@@ -129,10 +137,10 @@ public struct InvalidRequest: Error, Sendable, CustomStringConvertible {
     }
     self.init(
       kind, subject: subject, reason: reason, input: input, method: method, url: url,
-      underlyingError: underlyingError)
+      setting: setting, fileURL: fileURL, underlyingError: underlyingError)
   }
 
-  package init(
+  init(
     _ kind: Kind,
     subject: String,
     reason: String,

@@ -50,7 +50,7 @@ public struct UnexpectedResponse: Error, Sendable, CustomStringConvertible {
 
   /// The error for `response` to `request`, named by the response's URL when it has one (the
   /// end of a redirect chain).
-  package init(
+  init(
     _ response: HTTPResponse, to request: HTTPRequest, body: Data, accepted: AcceptedStatus
   ) {
     self.init(

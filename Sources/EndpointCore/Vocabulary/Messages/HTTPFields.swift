@@ -70,7 +70,7 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, CustomStri
   }
 
   /// An empty list with room for `minimumCapacity` fields, for code that builds many requests.
-  package init(minimumCapacity: Int) {
+  init(minimumCapacity: Int) {
     fields = []
     fields.reserveCapacity(minimumCapacity)
   }

@@ -8,7 +8,7 @@ extension Mirror {
   /// The mirror of a value that names a request, as the SDK's redacting mirrors show one:
   /// `method`, then `url` with its credentials hidden by ``Redaction/redacted(_:additionalQueryNames:)`` (as the value's
   /// `description` shows it), then `rest` in order.
-  package init<Subject>(
+  init<Subject>(
     _ subject: Subject,
     method: HTTPMethod,
     url: URL,

@@ -1,0 +1,77 @@
+/// A Swift type the generated code names.
+indirect enum TypeRef: Equatable {
+  case string
+  case int
+  case double
+  case bool
+  /// Any JSON value: a free-form schema.
+  case json
+  /// A generated type: a model, or a type nested in a model or a namespace.
+  case named(String, isStringEnum: Bool)
+  case array(TypeRef)
+  case dictionary(TypeRef)
+
+  var code: String {
+    switch self {
+    case .string: "String"
+    case .int: "Int"
+    case .double: "Double"
+    case .bool: "Bool"
+    case .json: "JSONValue"
+    case .named(let name, _): name
+    case .array(let element): "[\(element.code)]"
+    case .dictionary(let value): "[String: \(value.code)]"
+    }
+  }
+
+  /// Whether a value of this type is one path segment, query value or header value.
+  var isScalar: Bool {
+    switch self {
+    case .string, .int, .double, .bool: true
+    case .named(_, let isStringEnum): isStringEnum
+    default: false
+    }
+  }
+}
+
+/// A schema's type where it is used, and whether `null` is one of its values.
+struct Resolved {
+  var type: TypeRef
+  var nullable: Bool
+}
+
+/// A construct that cannot be generated yet, where it is.
+struct Unsupported: Error {
+  var pointer: String
+  var message: String
+}
+
+struct PropertyDecl {
+  var key: String
+  var name: String
+  var type: TypeRef
+  var optional: Bool
+  var doc: String?
+  var pointer: String
+}
+
+/// A generated type: a struct for an object schema, a raw-value struct for a string enum, or a
+/// typealias.
+struct ModelDecl {
+  enum Shape {
+    case object([PropertyDecl])
+    case stringEnum([String])
+    case alias(TypeRef)
+  }
+
+  var name: String
+  var doc: String?
+  var shape: Shape
+  var nested: [ModelDecl] = []
+}
+
+/// The types nested in one struct or namespace, and the names given out there.
+struct NestedScope {
+  var names: NameScope
+  var decls: [ModelDecl] = []
+}

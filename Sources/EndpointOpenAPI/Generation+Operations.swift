@@ -1,0 +1,369 @@
+import Foundation
+
+/// Operations to endpoint factories, grouped in one namespace per tag.
+extension Generation {
+  struct NamespaceDecl {
+    var name: String
+    var doc: String?
+    /// Each operation's source, indented as a member of the namespace.
+    var operations: [[String]] = []
+    var scope: NestedScope
+    var functions = NameScope()
+  }
+
+  struct ParameterDecl {
+    enum Location: String {
+      case path
+      case query
+      case header
+    }
+
+    var wireName: String
+    var location: Location
+    var name: String
+    var type: TypeRef
+    var required: Bool
+    var explode: Bool
+    var doc: String?
+  }
+
+  static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+  mutating func translateOperations() -> [NamespaceDecl] {
+    var namespaces: [String: NamespaceDecl] = [:]
+    var order: [String] = []
+    var tagDocs: [String: String] = [:]
+    for tag in document.root["tags"]?.array ?? [] {
+      if let name = tag["name"]?.string, let doc = tag["description"]?.string {
+        tagDocs[name] = doc
+      }
+    }
+    let paths = document.root["paths"]?.object ?? [:]
+    let pathsPointer = JSONPointer.appending("paths", to: JSONPointer.root)
+    for path in paths.keys.sorted() {
+      var pathItem = paths[path]!
+      var pathPointer = JSONPointer.appending(path, to: pathsPointer)
+      if let reference = pathItem["$ref"]?.string {
+        guard let (target, targetPointer) = document.resolve(reference) else {
+          warn(
+            Unsupported(
+              pointer: JSONPointer.appending("$ref", to: pathPointer),
+              message: "a reference to another document (\(reference)) is not read yet"),
+            "the path is skipped")
+          continue
+        }
+        (pathItem, pathPointer) = (target, targetPointer)
+      }
+      for method in Self.methods {
+        guard let operation = pathItem[method] else { continue }
+        let tags = (operation["tags"]?.array ?? []).compactMap(\.string)
+        guard options.includes(operationID: operation["operationId"]?.string, tags: tags) else {
+          continue
+        }
+        let tag = tags.first ?? ""
+        if namespaces[tag] == nil {
+          order.append(tag)
+          namespaces[tag] = makeNamespace(tag: tag, doc: tagDocs[tag])
+        }
+        let pointer = JSONPointer.appending(method, to: pathPointer)
+        do {
+          let lines = try translate(
+            operation, method: method, path: path, pathItem: pathItem, pointer: pointer,
+            namespace: &namespaces[tag]!)
+          namespaces[tag]!.operations.append(lines)
+        } catch {
+          warn(error, "the operation is skipped")
+        }
+      }
+    }
+    return order.map { namespaces[$0]! }
+  }
+
+  private mutating func makeNamespace(tag: String, doc: String?) -> NamespaceDecl {
+    let prefix = SwiftNames.words(options.namespacePrefix).map {
+      $0.prefix(1).uppercased() + $0.dropFirst()
+    }.joined()
+    var name: String
+    if tag.isEmpty {
+      name = prefix.isEmpty ? "API" : prefix
+    } else {
+      name = prefix + SwiftNames.typeName(tag)
+    }
+    if name.first!.isNumber { name = "_" + name }
+    if SwiftNames.reservedTypes.contains(name) || topNames.isTaken(name) { name += "API" }
+    name = topNames.claim(name)
+    return NamespaceDecl(
+      name: name, doc: doc,
+      scope: NestedScope(names: NameScope(reserved: [name], outer: topNames.lowercasedNames)))
+  }
+
+  private mutating func translate(
+    _ operation: JSONNode, method: String, path: String, pathItem: JSONNode, pointer: String,
+    namespace: inout NamespaceDecl
+  ) throws(Unsupported) -> [String] {
+    let operationID = operation["operationId"]?.string
+    let baseName =
+      operationID.map { SwiftNames.memberName(String($0.split(separator: "/").last ?? "")) }
+      ?? SwiftNames.memberName(method + " " + path.replacingOccurrences(of: "{", with: " by "))
+    let functionType = SwiftNames.typeName(baseName)
+    // Types declared in place nest in the namespace only if the whole operation is generated.
+    var scope: NestedScope? = namespace.scope
+    var locals = NameScope(reserved: ["queryItems", "headerFields", "body"])
+    let parameters = try parameters(
+      of: operation, pathItem: pathItem, pointer: pointer, locals: &locals,
+      typePrefix: functionType, scope: &scope)
+
+    // The path, each parameter one segment.
+    var pathLiteral = ""
+    var rest = Substring(path.hasPrefix("/") ? String(path.dropFirst()) : path)
+    while let open = rest.firstIndex(of: "{") {
+      pathLiteral += Self.escapedLiteral(rest[..<open])
+      guard let close = rest[open...].firstIndex(of: "}") else {
+        throw Unsupported(pointer: pointer, message: "the path \(path) has an unclosed {")
+      }
+      let variable = String(rest[rest.index(after: open)..<close])
+      guard
+        let parameter = parameters.first(where: { $0.location == .path && $0.wireName == variable })
+      else {
+        throw Unsupported(
+          pointer: pointer, message: "the path parameter {\(variable)} is not described")
+      }
+      pathLiteral +=
+        "\\(" + Self.value(SwiftNames.escaped(parameter.name), parameter.type, text: false) + ")"
+      rest = rest[rest.index(after: close)...]
+    }
+    pathLiteral += Self.escapedLiteral(rest)
+
+    // The body: JSON only.
+    var body: (type: TypeRef, required: Bool, doc: String?)?
+    if var requestBody = operation["requestBody"] {
+      var bodyPointer = JSONPointer.appending("requestBody", to: pointer)
+      if let reference = requestBody["$ref"]?.string,
+        let (target, targetPointer) = document.resolve(reference)
+      {
+        (requestBody, bodyPointer) = (target, targetPointer)
+      }
+      let (schema, schemaPointer) = try jsonSchema(
+        in: requestBody, at: bodyPointer, what: "a request body")
+      let resolved = try typeRef(
+        schema, at: schemaPointer, suggested: functionType + "Body",
+        scope: &scope)
+      let type = resolved.type
+      body = (type, requestBody["required"]?.bool == true, Self.description(of: requestBody))
+    }
+
+    // The success response: the first 2xx, decoded as JSON, or no content.
+    let responses = operation["responses"]?.object ?? [:]
+    let responsesPointer = JSONPointer.appending("responses", to: pointer)
+    let successes = responses.keys.filter { $0.hasPrefix("2") }.sorted()
+    guard let success = successes.first else {
+      throw Unsupported(pointer: responsesPointer, message: "no 2xx response is described")
+    }
+    var resultType = "Void"
+    var expecting: String?
+    let successNode = try responseNode(
+      responses[success]!, at: JSONPointer.appending(success, to: responsesPointer))
+    if let content = successNode.node["content"]?.object, !content.isEmpty {
+      let (schema, schemaPointer) = try jsonSchema(
+        in: successNode.node, at: successNode.pointer, what: "a response")
+      let resolved = try typeRef(
+        schema, at: schemaPointer, suggested: functionType + "Response",
+        scope: &scope)
+      resultType = resolved.type.code + (resolved.nullable ? "?" : "")
+      let others = try successes.dropFirst().map { code throws(Unsupported) in
+        try responseNode(responses[code]!, at: JSONPointer.appending(code, to: responsesPointer))
+          .node["content"]
+      }
+      if others.contains(where: { $0 != .object(content) }), Int(success) != nil {
+        expecting = ".codes(\(success))"
+      }
+    }
+
+    // The signature: path parameters, required ones, then those with defaults.
+    let ordered =
+      parameters.filter { $0.location == .path }
+      + parameters.filter { $0.location != .path && $0.required }
+    let optional = parameters.filter { $0.location != .path && !$0.required }
+    var signature = ordered.map { "\(SwiftNames.escaped($0.name)): \($0.type.code)" }
+    if let body, body.required { signature.append("body: \(body.type.code)") }
+    signature += optional.map { "\(SwiftNames.escaped($0.name)): \($0.type.code)? = nil" }
+    if let body, !body.required { signature.append("body: \(body.type.code)? = nil") }
+
+    var statements: [String] = []
+    var arguments = ["json: .\(method)", "path: \"\(pathLiteral)\""]
+    let queryParameters = parameters.filter { $0.location == .query }
+    if !queryParameters.isEmpty {
+      statements.append("var queryItems: [URLQueryItem] = []")
+      for parameter in queryParameters { statements += Self.queryStatements(parameter) }
+      arguments.append("query: queryItems")
+    }
+    let headerParameters = parameters.filter { $0.location == .header }
+    if !headerParameters.isEmpty {
+      statements.append("var headerFields: [String: String] = [:]")
+      for parameter in headerParameters { statements += Self.headerStatements(parameter) }
+      arguments.append("headers: headerFields")
+    }
+    let tail = expecting.map { ["expecting: \($0)"] } ?? []
+    var bodyLines: [String] = []
+    if let body, !body.required {
+      bodyLines += statements
+      bodyLines.append("guard let body else {")
+      bodyLines += Self.call(arguments + tail, indent: 6, returns: true).map { "  " + $0 }
+      bodyLines.append("}")
+      bodyLines += Self.call(arguments + ["body: body"] + tail, indent: 4, returns: true)
+    } else {
+      let all = arguments + (body != nil ? ["body: body"] : []) + tail
+      bodyLines += statements
+      bodyLines += Self.call(all, indent: 4, returns: !statements.isEmpty)
+    }
+
+    namespace.scope = scope ?? namespace.scope
+    let name = namespace.functions.claim(baseName)
+    let access = options.accessLevel == .public ? "public " : ""
+    var lines = Self.operationDoc(
+      operation, method: method, path: path, parameters: ordered + optional, body: body)
+    let head = "\(access)static func \(SwiftNames.escaped(name))("
+    let end = ") -> Endpoint<\(resultType)> {"
+    let oneLine = head + signature.joined(separator: ", ") + end
+    if oneLine.count + 2 <= 100 {
+      lines.append(oneLine)
+    } else {
+      lines.append(head)
+      for (position, parameter) in signature.enumerated() {
+        lines.append("  " + parameter + (position < signature.count - 1 ? "," : ""))
+      }
+      lines.append(end)
+    }
+    lines += bodyLines.map { "  " + $0 }
+    lines.append("}")
+    return lines
+  }
+
+  private mutating func parameters(
+    of operation: JSONNode, pathItem: JSONNode, pointer: String, locals: inout NameScope,
+    typePrefix: String, scope: inout NestedScope?
+  ) throws(Unsupported) -> [ParameterDecl] {
+    // Path-level parameters first; an operation's own replaces one of the same name and place.
+    var described: [(node: JSONNode, pointer: String)] = []
+    let pathLevelPointer = JSONPointer.appending(
+      "parameters", to: String(pointer[..<pointer.lastIndex(of: "/")!]))
+    let own = JSONPointer.appending("parameters", to: pointer)
+    for (list, listPointer) in [
+      (pathItem["parameters"], pathLevelPointer), (operation["parameters"], own),
+    ] {
+      for (position, node) in (list?.array ?? []).enumerated() {
+        var entry = (node: node, pointer: JSONPointer.appending(String(position), to: listPointer))
+        if let reference = node["$ref"]?.string {
+          guard let target = document.resolve(reference) else {
+            throw Unsupported(
+              pointer: JSONPointer.appending("$ref", to: entry.pointer),
+              message: "a reference to another document (\(reference)) is not read yet")
+          }
+          entry = target
+        }
+        described.removeAll {
+          $0.node["name"] == entry.node["name"] && $0.node["in"] == entry.node["in"]
+        }
+        described.append(entry)
+      }
+    }
+    var result: [ParameterDecl] = []
+    for (node, parameterPointer) in described {
+      do {
+        if let parameter = try parameter(
+          node, at: parameterPointer, locals: &locals, typePrefix: typePrefix, scope: &scope)
+        {
+          result.append(parameter)
+        }
+      } catch {
+        let required = node["required"]?.bool == true || node["in"]?.string == "path"
+        if required { throw error }
+        warn(error, "the optional parameter is left out")
+      }
+    }
+    return result
+  }
+
+  private mutating func parameter(
+    _ node: JSONNode, at pointer: String, locals: inout NameScope, typePrefix: String,
+    scope: inout NestedScope?
+  ) throws(Unsupported) -> ParameterDecl? {
+    let name = node["name"]?.string ?? ""
+    let place = node["in"]?.string ?? ""
+    // OpenAPI: header parameters of these names are ignored; the SDK sets them.
+    if place == "header", ["accept", "content-type", "authorization"].contains(name.lowercased()) {
+      return nil
+    }
+    guard let location = ParameterDecl.Location(rawValue: place) else {
+      throw Unsupported(
+        pointer: JSONPointer.appending("in", to: pointer),
+        message: "\(place) parameters are not supported yet")
+    }
+    guard let schema = node["schema"] else {
+      throw Unsupported(
+        pointer: pointer, message: "a parameter described by content is not supported yet")
+    }
+    let style = node["style"]?.string ?? (location == .query ? "form" : "simple")
+    guard style == (location == .query ? "form" : "simple") else {
+      throw Unsupported(
+        pointer: JSONPointer.appending("style", to: pointer),
+        message: "the \(style) style is not supported yet")
+    }
+    // A string enum declared in place becomes a type nested in the namespace, named after the
+    // operation and the parameter; it is kept only if the parameter is.
+    var candidate = scope
+    let resolved = try typeRef(
+      schema, at: JSONPointer.appending("schema", to: pointer),
+      suggested: typePrefix + SwiftNames.typeName(name), scope: &candidate)
+    var fits = resolved.type.isScalar
+    if location == .query, case .array(let element) = resolved.type, element.isScalar {
+      fits = true
+    }
+    guard fits else {
+      throw Unsupported(
+        pointer: JSONPointer.appending("schema", to: pointer),
+        message: "a \(place) parameter of type \(resolved.type.code) is not supported yet")
+    }
+    scope = candidate
+    return ParameterDecl(
+      wireName: name, location: location, name: locals.claim(SwiftNames.memberName(name)),
+      type: resolved.type,
+      required: location == .path || node["required"]?.bool == true,
+      explode: node["explode"]?.bool ?? (style == "form"),
+      doc: node["description"]?.string)
+  }
+
+  private func responseNode(
+    _ node: JSONNode, at pointer: String
+  ) throws(Unsupported) -> (node: JSONNode, pointer: String) {
+    guard let reference = node["$ref"]?.string else { return (node, pointer) }
+    guard let target = document.resolve(reference) else {
+      throw Unsupported(
+        pointer: JSONPointer.appending("$ref", to: pointer),
+        message: "a reference to another document (\(reference)) is not read yet")
+    }
+    return target
+  }
+
+  /// The schema of a body's JSON media type (`application/json`, `application/…+json`).
+  private func jsonSchema(
+    in body: JSONNode, at pointer: String, what: String
+  ) throws(Unsupported) -> (schema: JSONNode, pointer: String) {
+    let content = body["content"]?.object ?? [:]
+    let contentPointer = JSONPointer.appending("content", to: pointer)
+    let json = content.keys.sorted().first { key in
+      let type = key.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
+      return type == "application/json" || type.hasSuffix("+json")
+        || type == "*/*" && content.count == 1
+    }
+    guard let json else {
+      throw Unsupported(
+        pointer: contentPointer,
+        message: "\(what) in \(content.keys.sorted().joined(separator: ", ")) is not supported "
+          + "yet (only JSON is)")
+    }
+    let mediaPointer = JSONPointer.appending(json, to: contentPointer)
+    guard let schema = content[json]!["schema"] else { return (.object([:]), mediaPointer) }
+    return (schema, JSONPointer.appending("schema", to: mediaPointer))
+  }
+}

@@ -1,0 +1,54 @@
+import EndpointJSON
+import EndpointTesting
+import Foundation
+import Testing
+
+/// The checked-in generated source (`Generated/`), called through a StubClient.
+@Suite struct GeneratedEndpointTests {
+  let api = URL(string: "https://pets.example/v1")!
+
+  @Test func aPathParameterIsOneEncodedSegment() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/pets/{petId}").reply(
+      json: #"{"id": 7, "name": "Rex", "status": "adopted", "owner": {"login": "ada"}}"#)
+    let pet = try await stub.with(BaseURLMiddleware(api)).call(Pets.showPet(petId: "a/b c"))
+    #expect(pet.id == 7)
+    #expect(pet.owner?.login == "ada")
+    // A value the document does not list is kept, not a decoding failure.
+    #expect(pet.status == Status(rawValue: "adopted"))
+    #expect(stub.requests.first?.url.absoluteString == "https://pets.example/v1/pets/a%2Fb%20c")
+  }
+
+  @Test func queryAndHeaderParametersAreSentOnlyWhenGiven() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/pets").reply(json: #"[{"id": 1, "name": "Rex", "status": "sold-out"}]"#)
+    let client = stub.with(BaseURLMiddleware(api))
+    let pets = try await client.call(
+      Pets.listPets(status: .available, tags: ["a", "b"], xTrace: "t1"))
+    #expect(pets.map(\.status) == [.soldOut])
+    let request = try #require(stub.requests.first)
+    #expect(request.queryItems.map(\.name) == ["status", "tags", "tags"])
+    #expect(request.query("status") == "available")
+    #expect(request.headerFields["X-Trace"] == "t1")
+    _ = try await client.call(Pets.listPets(status: .default, limit: 5))
+    #expect(stub.requests.last?.query("limit") == "5")
+    #expect(stub.requests.last?.headerFields["X-Trace"] == nil)
+  }
+
+  @Test func aBodyIsSentAsJSONAndNoContentIsVoid() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.post, "/pets").reply(
+      status: 201, json: #"{"id": 2, "name": "Tom", "status": "available"}"#)
+    stub.on(.delete, "/pets/{petId}").reply(status: 204)
+    stub.on(.patch, "/pets/{petId}").reply(status: 204)
+    let client = stub.with(BaseURLMiddleware(api))
+    let created = try await client.call(Pets.createPet(body: NewPet(name: "Tom", tag: nil)))
+    #expect(created.name == "Tom")
+    #expect(stub.requests[0].text == #"{"name":"Tom"}"#)
+    try await client.call(Pets.deletePet(petId: "2"))
+    try await client.call(Pets.renamePet(petId: "2"))
+    #expect(stub.requests[2].body.isEmpty)
+    try await client.call(Pets.renamePet(petId: "2", body: .init(name: "Tim")))
+    #expect(stub.requests[3].text == #"{"name":"Tim"}"#)
+  }
+}

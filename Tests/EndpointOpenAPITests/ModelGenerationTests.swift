@@ -1,0 +1,185 @@
+import EndpointOpenAPI
+import Testing
+
+@Suite struct ModelGenerationTests {
+  @Test func objectPropertiesAreOptionalUnlessRequiredAndNotNullable() throws {
+    let output = try generate(
+      document(
+        schemas: """
+          {"User": {"type": "object", "required": ["login", "bio"], "properties": {
+            "login": {"type": "string", "description": "The handle."},
+            "bio": {"type": ["string", "null"]},
+            "site_admin": {"type": "boolean"},
+            "followers": {"type": "integer"},
+            "score": {"type": "number"},
+            "labels": {"type": "array", "items": {"type": "string"}},
+            "extra": {"type": "object", "additionalProperties": {"type": "integer"}}
+          }}}
+          """))
+    #expect(
+      source(output, "Models/User.swift") == """
+        struct User: Codable, Sendable, Hashable {
+          var bio: String?
+          var extra: [String: Int]?
+          var followers: Int?
+          var labels: [String]?
+          /// The handle.
+          var login: String
+          var score: Double?
+          var siteAdmin: Bool?
+
+          enum CodingKeys: String, CodingKey {
+            case bio
+            case extra
+            case followers
+            case labels
+            case login
+            case score
+            case siteAdmin = "site_admin"
+          }
+        }
+
+        """)
+    #expect(output.warnings.isEmpty)
+  }
+
+  @Test func allOfPartsMergeIntoOneStruct() throws {
+    let output = try generate(
+      document(
+        schemas: """
+          {"Base": {"type": "object", "required": ["id"], "properties": {
+             "id": {"type": "integer"}}},
+           "Named": {"allOf": [{"$ref": "#/components/schemas/Base"},
+             {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}]}}
+          """))
+    #expect(
+      source(output, "Models/Named.swift") == """
+        struct Named: Codable, Sendable, Hashable {
+          var id: Int
+          var name: String
+        }
+
+        """)
+  }
+
+  @Test func stringEnumsKeepUnknownValues() throws {
+    let output = try generate(
+      document(schemas: #"{"State": {"type": "string", "enum": ["open", "in-review", "1"]}}"#))
+    #expect(
+      source(output, "Models/State.swift") == """
+        struct State: RawRepresentable, Codable, Sendable, Hashable {
+          static let open = Self(rawValue: "open")
+          static let inReview = Self(rawValue: "in-review")
+          static let _1 = Self(rawValue: "1")
+
+          var rawValue: String
+
+          init(rawValue: String) {
+            self.rawValue = rawValue
+          }
+
+          init(from decoder: any Decoder) throws {
+            rawValue = try decoder.singleValueContainer().decode(String.self)
+          }
+
+          func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+          }
+        }
+
+        """)
+  }
+
+  @Test func namesAreEscapedAndNeverTheSDKs() throws {
+    let output = try generate(
+      document(
+        schemas: """
+          {"HTTPRequest": {"type": "object", "properties": {
+             "default": {"type": "string"}, "self": {"type": "string"},
+             "URL": {"type": "string"}, "html_url": {"type": "string"}}},
+           "Endpoint": {"type": "array", "items": {"$ref": "#/components/schemas/HTTPRequest"}},
+           "user": {"type": "string"}, "User": {"type": "integer"}}
+          """))
+    #expect(
+      output.files.map(\.path) == [
+        "Models/EndpointSchema.swift", "Models/HTTPRequestSchema.swift", "Models/User.swift",
+        "Models/User2.swift",
+      ])
+    #expect(
+      source(output, "Models/HTTPRequestSchema.swift") == """
+        struct HTTPRequestSchema: Codable, Sendable, Hashable {
+          var url: String?
+          var `default`: String?
+          var htmlUrl: String?
+          var self_: String?
+
+          enum CodingKeys: String, CodingKey {
+            case url = "URL"
+            case `default`
+            case htmlUrl = "html_url"
+            case self_ = "self"
+          }
+        }
+
+        """)
+    #expect(
+      source(output, "Models/EndpointSchema.swift") == """
+        typealias EndpointSchema = [HTTPRequestSchema]
+
+        """)
+  }
+
+  @Test func unsupportedConstructsAreReportedWithTheirPointerAndLeftOut() throws {
+    let output = try generate(
+      document(
+        schemas: """
+          {"Shape": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+           "Box": {"type": "object", "properties": {
+             "shape": {"$ref": "#/components/schemas/Shape"},
+             "width": {"type": "integer"}}}}
+          """))
+    #expect(output.files.map(\.path) == ["Models/Box.swift"])
+    #expect(
+      output.warnings.map(\.description) == [
+        "#/components/schemas/Box/properties/shape/$ref: #/components/schemas/Shape is a "
+          + "schema that is skipped; the property is left out",
+        "#/components/schemas/Shape/oneOf: oneOf is not supported yet; the schema is skipped",
+      ])
+  }
+
+  @Test func aStructNeverContainsItselfExceptThroughAnArray() throws {
+    let output = try generate(
+      document(
+        schemas: """
+          {"Node": {"type": "object", "properties": {
+             "parent": {"$ref": "#/components/schemas/Node"},
+             "children": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}}}}}
+          """))
+    #expect(
+      source(output, "Models/Node.swift") == """
+        struct Node: Codable, Sendable, Hashable {
+          var children: [Node]?
+        }
+
+        """)
+    #expect(
+      output.warnings.map(\.pointer) == ["#/components/schemas/Node/properties/parent"])
+  }
+
+  @Test func nullableOneOfIsAnOptional() throws {
+    let output = try generate(
+      document(
+        schemas: """
+          {"Team": {"type": "object", "required": ["lead"], "properties": {
+             "lead": {"oneOf": [{"type": "string"}, {"type": "null"}]}}}}
+          """))
+    #expect(
+      source(output, "Models/Team.swift") == """
+        struct Team: Codable, Sendable, Hashable {
+          var lead: String?
+        }
+
+        """)
+  }
+}

@@ -1,0 +1,162 @@
+import EndpointOpenAPI
+import Testing
+
+@Suite struct OperationGenerationTests {
+  static let issues = """
+    {"/repos/{owner}/{repo}/issues": {"get": {
+      "tags": ["issues"], "operationId": "issues/list-for-repo",
+      "summary": "List repository issues",
+      "parameters": [
+        {"name": "owner", "in": "path", "required": true, "schema": {"type": "string"}},
+        {"name": "repo", "in": "path", "required": true, "schema": {"type": "string"}},
+        {"name": "per_page", "in": "query", "schema": {"type": "integer"}},
+        {"name": "labels", "in": "query", "explode": false,
+         "schema": {"type": "array", "items": {"type": "string"}}},
+        {"name": "in", "in": "query", "required": true, "schema": {"type": "string"}},
+        {"name": "session", "in": "cookie", "schema": {"type": "string"}}
+      ],
+      "responses": {"200": {"description": "OK", "content": {"application/json": {
+        "schema": {"type": "array", "items": {"type": "object", "properties": {
+          "number": {"type": "integer"}}}}}}}}}}}
+    """
+
+  @Test func operationsBecomeFactoriesInTheirTagsNamespace() throws {
+    let output = try generate(
+      document(paths: Self.issues), options: .init(namespacePrefix: "GitHub"))
+    #expect(output.files.map(\.path) == ["GitHubIssues.swift"])
+    #expect(
+      source(output, "GitHubIssues.swift") == """
+        import EndpointJSON
+
+        #if canImport(FoundationEssentials)
+          import FoundationEssentials
+        #else
+          import Foundation
+        #endif
+
+        enum GitHubIssues {
+          /// List repository issues
+          ///
+          /// `GET /repos/{owner}/{repo}/issues`
+          static func listForRepo(
+            owner: String,
+            repo: String,
+            `in`: String,
+            perPage: Int? = nil,
+            labels: [String]? = nil
+          ) -> Endpoint<[ListForRepoResponseItem]> {
+            var queryItems: [URLQueryItem] = []
+            if let perPage {
+              queryItems.append(URLQueryItem(name: "per_page", value: String(perPage)))
+            }
+            if let labels {
+              queryItems.append(URLQueryItem(name: "labels", value: labels.joined(separator: ",")))
+            }
+            queryItems.append(URLQueryItem(name: "in", value: `in`))
+            return Endpoint(json: .get, path: "repos/\\(owner)/\\(repo)/issues", query: queryItems)
+          }
+
+          struct ListForRepoResponseItem: Codable, Sendable, Hashable {
+            var number: Int?
+          }
+        }
+
+        """)
+    #expect(
+      output.warnings.map(\.description) == [
+        "#/paths/~1repos~1{owner}~1{repo}~1issues/get/parameters/5/in: cookie parameters are "
+          + "not supported yet; the optional parameter is left out"
+      ])
+  }
+
+  @Test func aSecondSuccessWithOtherContentNarrowsTheAcceptedStatus() throws {
+    let paths = """
+      {"/jobs": {"post": {"operationId": "startJob",
+        "parameters": [
+          {"name": "Authorization", "in": "header", "required": true,
+           "schema": {"type": "string"}}],
+        "responses": {
+          "200": {"description": "Done", "content": {"application/json": {
+            "schema": {"type": "integer"}}}},
+          "202": {"description": "Queued"}}}}}
+      """
+    let output = try generate(document(paths: paths), options: .init(namespacePrefix: "shop"))
+    #expect(
+      source(output, "Shop.swift")?.contains(
+        """
+          static func startJob() -> Endpoint<Int> {
+            Endpoint(json: .post, path: "jobs", expecting: .codes(200))
+          }
+        """) == true)
+  }
+
+  @Test func anEnumDeclaredInAParameterNestsInTheNamespaceOnlyWhenTheOperationIsKept() throws {
+    let paths = """
+      {"/issues": {
+        "get": {"tags": ["issues"], "operationId": "list", "parameters": [
+          {"name": "state", "in": "query", "schema": {"type": "string", "enum": ["open", "all"]}}],
+          "responses": {"204": {"description": "No content"}}},
+        "post": {"tags": ["issues"], "operationId": "create", "parameters": [
+          {"name": "kind", "in": "query", "schema": {"type": "string", "enum": ["bug"]}}],
+          "requestBody": {"content": {"text/plain": {}}},
+          "responses": {"204": {"description": "No content"}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    let issues = try #require(source(output, "Issues.swift"))
+    #expect(issues.contains("static func list(state: ListState? = nil) -> Endpoint<Void> {"))
+    #expect(issues.contains(#"URLQueryItem(name: "state", value: state.rawValue)"#))
+    #expect(issues.contains("struct ListState: RawRepresentable, Codable, Sendable, Hashable {"))
+    #expect(!issues.contains("CreateKind"))
+    #expect(output.warnings.map(\.pointer) == ["#/paths/~1issues/post/requestBody/content"])
+  }
+
+  @Test func tagsAndOperationsSelectWhatIsGenerated() throws {
+    let paths = """
+      {"/a": {"get": {"tags": ["alpha"], "operationId": "getA",
+                      "responses": {"204": {"description": "No content"}}}},
+       "/b": {"get": {"tags": ["beta"], "operationId": "getB",
+                      "responses": {"204": {"description": "No content"}}}},
+       "/c": {"get": {"tags": ["gamma"], "operationId": "getC",
+                      "responses": {"204": {"description": "No content"}}}}}
+      """
+    let output = try generate(
+      document(paths: paths), options: .init(tags: ["alpha"], operations: ["getC"]))
+    #expect(output.files.map(\.path) == ["Alpha.swift", "Gamma.swift"])
+    #expect(source(output, "Alpha.swift")?.contains("static func getA() -> Endpoint<Void>") == true)
+  }
+
+  @Test func publicAccessDocumentsEveryDeclaration() throws {
+    let output = try generate(
+      document(
+        schemas: #"{"Item": {"type": "object", "properties": {"id": {"type": "integer"}}}}"#),
+      options: .init(accessLevel: .public))
+    #expect(
+      source(output, "Models/Item.swift") == """
+        /// The Item schema.
+        public struct Item: Codable, Sendable, Hashable {
+          /// The `id` property.
+          public var id: Int?
+
+          /// Creates a value from its properties.
+          public init(id: Int? = nil) {
+            self.id = id
+          }
+        }
+
+        """)
+  }
+
+  @Test func anOperationWithoutAJSONSuccessIsSkippedAndReported() throws {
+    let paths = """
+      {"/report": {"get": {"operationId": "report", "responses": {"200": {"description": "CSV",
+        "content": {"text/csv": {"schema": {"type": "string"}}}}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    #expect(output.files.isEmpty)
+    #expect(
+      output.warnings.map(\.description) == [
+        "#/paths/~1report/get/responses/200/content: a response in text/csv is not supported "
+          + "yet (only JSON is); the operation is skipped"
+      ])
+  }
+}

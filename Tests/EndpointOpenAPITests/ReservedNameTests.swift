@@ -1,0 +1,26 @@
+import EndpointOpenAPI
+import Foundation
+import Testing
+
+@Suite struct ReservedNameTests {
+  /// Every public top-level type of the runtime modules, as API/public-api.txt lists them, is
+  /// a name generated code never declares: a new SDK type must join the generator's list.
+  @Test func noSchemaIsNamedLikeAPublicTypeOfTheSDK() throws {
+    let listing = try String(
+      contentsOf: testDirectory.appending(path: "../../API/public-api.txt").standardized,
+      encoding: .utf8)
+    let kinds: Set<Substring> = ["struct", "enum", "class", "protocol", "typealias", "actor"]
+    let names = Set(
+      listing.split(separator: "\n").compactMap { line -> String? in
+        let fields = line.split(whereSeparator: \.isWhitespace)
+        guard fields.count > 2, kinds.contains(fields[1]), !fields[2].contains(".") else {
+          return nil
+        }
+        return String(fields[2])
+      })
+    #expect(names.count > 50)
+    let schemas = names.sorted().map { #""\#($0)": {"type": "string"}"# }
+    let output = try generate(document(schemas: "{" + schemas.joined(separator: ", ") + "}"))
+    #expect(output.files.map(\.path) == names.sorted().map { "Models/\($0)Schema.swift" })
+  }
+}

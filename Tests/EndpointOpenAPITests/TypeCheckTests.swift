@@ -1,0 +1,60 @@
+import EndpointOpenAPI
+import EndpointTestSupport
+import Foundation
+import Testing
+
+/// Generated source type-checked by `swiftc` against the built EndpointCore and EndpointJSON,
+/// as an app's build would compile it.
+@Suite struct TypeCheckTests {
+  /// The directory of the built modules: beside the test executable, or the package's
+  /// `.build/debug/Modules`.
+  static var modules: URL? {
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    let candidates = [
+      executable.deletingLastPathComponent().appending(path: "Modules"),
+      executable.deletingLastPathComponent().deletingLastPathComponent()
+        .appending(path: "Modules"),
+      testDirectory.appending(path: "../../.build/debug/Modules").standardized,
+    ]
+    return candidates.first {
+      FileManager.default.fileExists(atPath: $0.appending(path: "EndpointJSON.swiftmodule").path)
+    }
+  }
+
+  @Test(arguments: [OpenAPIGenerator.AccessLevel.public, .internal])
+  func generatedSourceTypeChecks(access: OpenAPIGenerator.AccessLevel) throws {
+    let modules = try #require(Self.modules, "no EndpointJSON.swiftmodule next to the tests")
+    let document = try Data(contentsOf: testDirectory.appending(path: "Documents/pets.json"))
+    let options = OpenAPIGenerator.Options(namespacePrefix: "Store", accessLevel: access)
+    let output = try OpenAPIGenerator(options: options).generate(
+      document: document, named: "pets.json")
+    try withTemporaryDirectory { directory in
+      var paths: [String] = []
+      for file in output.files {
+        let url = directory.appending(path: file.path)
+        try FileManager.default.createDirectory(
+          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(file.contents.utf8).write(to: url)
+        paths.append(url.path)
+      }
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments =
+        [
+          "swiftc", "-typecheck", "-swift-version", "6", "-parse-as-library",
+          "-warnings-as-errors", "-module-name", "Generated", "-I", modules.path,
+        ] + paths
+      // The driver's own temporary files go inside the directory removed below.
+      process.environment = ProcessInfo.processInfo.environment.merging(
+        ["TMPDIR": directory.path]) { _, new in new }
+      let errors = Pipe()
+      process.standardError = errors
+      process.standardOutput = errors
+      try process.run()
+      let diagnostics = String(
+        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0, "swiftc: \(diagnostics)")
+    }
+  }
+}
