@@ -220,8 +220,10 @@ extension BoundedMemoryTests {
       "bomb", "&length=1", over: transport, maximumResponseSize: limit)
     #expect(failure.kind == .responseTooLarge, "\(failure)")
     #expect(ContinuousClock.now - start < .seconds(20))
+    // The peak is the process's, other suites' allocations included; decoded whole, the
+    // gigabyte would pass the bound.
     let grown = Self.residentBytes(field: "VmHWM:") - peakBefore
-    #expect(grown < 256 << 20, "the peak grew by \(grown >> 20) MiB")
+    #expect(grown < 512 << 20, "the peak grew by \(grown >> 20) MiB")
   }
 
   @Test(.tags(.loopbackServers), .requiresLoopbackServers)
@@ -245,9 +247,11 @@ extension BoundedMemoryTests {
     }
     #expect(received >= 256 << 20)
     #expect(!last.isEmpty && last.allSatisfy { $0 == 0 })
-    // Measured alone over the whole gigabyte: 4 MiB (a plain 1 GiB body: 3 MiB).
+    // Measured alone over the whole gigabyte: 4 MiB (a plain 1 GiB body: 3 MiB). The peak is
+    // the process's, other suites' allocations included; decoding each received chunk whole
+    // would hold the gigabyte.
     let grown = Self.residentBytes(field: "VmHWM:") - peakBefore
-    #expect(grown < 128 << 20, "the peak grew by \(grown >> 20) MiB")
+    #expect(grown < 512 << 20, "the peak grew by \(grown >> 20) MiB")
     #expect(try await TransportUnderTest.curl.waitUntilIdle(client))
   }
 }
