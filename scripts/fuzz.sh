@@ -81,6 +81,24 @@ mapfile -t SUPPORT < <(find Fuzz/Support -name '*.swift' | sort)
 build_module EndpointPrimitives "$OUT/primitives" "${PRIMITIVES_SOURCES[@]}"
 build_module EndpointCore "$OUT/core" "${CORE_SOURCES[@]}"
 
+# The ContentDecoder harness compares with zlib linked directly: its headers and the -lz link
+# name come from zlib1g-dev, installed with apt-get (non-interactively) when missing.
+ensure_zlib() {
+  [[ -f /usr/include/zlib.h ]] && return 0
+  local sudo=()
+  if [[ $(id -u) -ne 0 ]]; then sudo=(sudo -n); fi
+  echo "fuzz: installing zlib1g-dev (zlib's headers, for the ContentDecoder harness)"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! "${sudo[@]}" apt-get install -y -q --no-install-recommends zlib1g-dev > /dev/null; then
+    "${sudo[@]}" apt-get update -q > /dev/null
+    "${sudo[@]}" apt-get install -y -q --no-install-recommends zlib1g-dev > /dev/null
+  fi
+  [[ -f /usr/include/zlib.h ]] || {
+    echo "fuzz: error: <zlib.h> still not found after installing zlib1g-dev" >&2
+    exit 1
+  }
+}
+
 build_target() {
   local target="$1" harness="Fuzz/$1Fuzzer.swift" sources=() flags=()
   local objects=("$OUT/primitives/EndpointPrimitives.o" "$OUT/core/EndpointCore.o")
@@ -99,6 +117,7 @@ build_target() {
     # ContentDecoder is internal to EndpointCurl and calls its C decoder (CCurlDecoder.c);
     # the harness checks it against zlib linked directly (Fuzz/Reference).
     ContentDecoder)
+      ensure_zlib
       build_module EndpointKernel "$OUT/kernel" "${KERNEL_SOURCES[@]}"
       sources=(Sources/EndpointCurl/ContentDecoder.swift Sources/EndpointCurl/Exports.swift)
       build_c "$OUT/c/CCurlDecoder.o" Sources/CCurl/CCurlDecoder.c -I Sources/CCurl/include
