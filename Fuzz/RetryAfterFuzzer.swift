@@ -33,7 +33,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   let date = Date(timeIntervalSince1970: Double(seconds))
   let fields = civil(seconds)
   var forms = [imfFixdate(fields), asctime(fields)]
-  if (1970...2069).contains(fields.year) { forms.append(rfc850(fields)) }
+  // A two-digit year is read within 50 years of today (RFC 9110 §5.6.7), as the parser does.
+  let current = 1970 + Int(Date().timeIntervalSince1970) / 31_556_952
+  if (current - 49...current + 50).contains(fields.year) { forms.append(rfc850(fields)) }
   for form in forms {
     invariant(HTTPDate.parse(form) == date, "\(form) did not parse to \(seconds)")
     let expected = max(0, Double(seconds) - now.timeIntervalSince1970)
