@@ -9,8 +9,8 @@ extension ContentDecoder {
   static let offered: [Coding] = {
     // libcurl's features are read once it is loaded.
     guard CurlLibrary.unavailable == nil else { return [] }
-    let libcurl = WireFields.acceptEncoding(libcurlFeatures: ccurl_version_features())
-      .split(separator: ",").compactMap { Coding(named: WireFields.trimmed(String($0))) }
+    let libcurl = WireFields.contentCodings(libcurlFeatures: ccurl_version_features())
+      .compactMap(Coding.init(named:))
     guard Coding.gzip.isAvailable else { return [] }
     return libcurl.filter(\.isAvailable)
   }()

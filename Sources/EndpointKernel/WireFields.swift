@@ -15,10 +15,18 @@ package enum WireFields {
   /// URLSession decodes inside that libcurl; the curl client decodes the same codings itself,
   /// with the libraries libcurl links.
   package static func acceptEncoding(libcurlFeatures features: Int32) -> String {
+    contentCodings(libcurlFeatures: features).joined(separator: ", ")
+  }
+
+  /// The content codings of ``acceptEncoding(libcurlFeatures:)``, in the order they are offered.
+  package static func contentCodings(libcurlFeatures features: Int32) -> [String] {
+    // CURL_VERSION_BROTLI and CURL_VERSION_ZSTD of <curl/curl.h>.
+    let brotli: Int32 = 1 << 23
+    let zstd: Int32 = 1 << 26
     var codings = ["gzip", "deflate"]
-    if features & (1 << 23) != 0 { codings.append("br") }
-    if features & (1 << 26) != 0 { codings.append("zstd") }
-    return codings.joined(separator: ", ")
+    if features & brotli != 0 { codings.append("br") }
+    if features & zstd != 0 { codings.append("zstd") }
+    return codings
   }
 
   /// Calls `emit` once per field name of `fields`, in the order names first appear:
