@@ -243,10 +243,13 @@ public final class CurlHTTPClient: TransferPerforming, Sendable {
     let transfer = CurlTransfer(hop: hop, options: options, mode: mode, loop: loop)
     return try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { continuation in
-        transfer.begin(continuation)
+        // The stream is read from before the transfer begins: a server may answer, and the
+        // exchange end, before this thread runs again, and the end must find a reader to
+        // cancel (an `AsyncStream` then runs its `onTermination`).
         if let upload, let requestBody = request.body {
           upload.start(reading: requestBody, for: transfer)
         }
+        transfer.begin(continuation)
       }
     } onCancel: {
       transfer.cancel()
