@@ -50,18 +50,26 @@ struct PropertyDecl {
   var key: String
   var name: String
   var type: TypeRef
-  var optional: Bool
+  var required: Bool
+  /// Whether `null` is one of its values.
+  var nullable: Bool
   var doc: String?
   var pointer: String
+
+  /// A Swift optional: absent or null.
+  var optional: Bool { nullable || !required }
+  /// Present, but perhaps null: decoded with `decode(T?.self)`, encoded as `null` when `nil`.
+  var requiredNullable: Bool { nullable && required }
 }
 
-/// A generated type: a struct for an object schema, a raw-value struct for a string enum, or a
-/// typealias.
+/// A generated type: a struct for an object schema, a raw-value struct for a string enum, an
+/// enum for a `oneOf` or `anyOf`, or a typealias.
 struct ModelDecl {
   enum Shape {
     case object([PropertyDecl])
     case stringEnum([String])
     case alias(TypeRef)
+    case choice(ChoiceDecl)
   }
 
   var name: String
@@ -74,4 +82,28 @@ struct ModelDecl {
 struct NestedScope {
   var names: NameScope
   var decls: [ModelDecl] = []
+}
+
+/// An enum with one case per variant of a `oneOf` or `anyOf`.
+struct ChoiceDecl {
+  enum Rule {
+    /// `oneOf`: exactly one variant decodes.
+    case exactlyOne
+    /// `anyOf`: the first variant, in the document's order, that decodes.
+    case firstMatch
+    /// A discriminator: the property's value names the variant; another value is kept as
+    /// `unknown`.
+    case discriminator(property: String)
+  }
+
+  struct Case {
+    var name: String
+    var type: TypeRef
+    /// The discriminator values that select this case.
+    var values: [String] = []
+  }
+
+  var keyword: String
+  var rule: Rule
+  var cases: [Case]
 }

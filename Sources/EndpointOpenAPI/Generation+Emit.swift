@@ -199,6 +199,8 @@ extension Generation {
     case .alias(let type):
       lines.append("\(access)typealias \(model.name) = \(type.code)")
       return lines
+    case .choice(let choice):
+      return lines + choiceLines(model, choice)
     case .stringEnum(let values):
       lines.append("\(access)struct \(model.name): RawRepresentable, Codable, Sendable, Hashable {")
       lines += emitEnumBody(values).map { $0.isEmpty ? "" : "  " + $0 }
@@ -206,8 +208,14 @@ extension Generation {
       lines.append("\(access)struct \(model.name): Codable, Sendable, Hashable {")
       var sections: [[String]] = []
       sections.append(emitProperties(properties))
-      if options.accessLevel == .public { sections.append(emitInitialiser(properties)) }
-      if properties.contains(where: { $0.name != $0.key }) {
+      // A property that must be present but may be null is coded by hand: the synthesised
+      // coding would accept it absent and leave it out when `nil`. The hand-written
+      // `init(from:)` takes the place of the memberwise initialiser, so one is written too.
+      let coded = properties.contains(where: \.requiredNullable)
+      if options.accessLevel == .public || coded {
+        sections.append(emitInitialiser(properties))
+      }
+      if coded || properties.contains(where: { $0.name != $0.key }) {
         var keys = ["enum CodingKeys: String, CodingKey {"]
         for property in properties {
           let name = SwiftNames.escaped(property.name)
@@ -218,6 +226,7 @@ extension Generation {
         keys.append("}")
         sections.append(keys)
       }
+      if coded { sections.append(emitCoding(properties)) }
       sections += model.nested.map(modelLines)
       sections.removeAll(where: \.isEmpty)
       if sections.isEmpty {
@@ -249,14 +258,14 @@ extension Generation {
   private func emitInitialiser(_ properties: [PropertyDecl]) -> [String] {
     let parameters = properties.map { property in
       "\(SwiftNames.escaped(property.name)): \(property.type.code)"
-        + (property.optional ? "? = nil" : "")
+        + (property.requiredNullable ? "?" : property.optional ? "? = nil" : "")
     }
     var lines = ["/// Creates a value from its properties."]
-    let oneLine = "public init(" + parameters.joined(separator: ", ") + ") {"
+    let oneLine = "\(access)init(" + parameters.joined(separator: ", ") + ") {"
     if oneLine.count + 2 <= Self.lineLength {
       lines.append(oneLine)
     } else {
-      lines.append("public init(")
+      lines.append("\(access)init(")
       for (position, parameter) in parameters.enumerated() {
         lines.append("  " + parameter + (position < parameters.count - 1 ? "," : ""))
       }
@@ -268,6 +277,40 @@ extension Generation {
     }
     lines.append("}")
     return lines
+  }
+
+  /// `init(from:)` and `encode(to:)` that tell a required nullable property from an optional
+  /// one: it must be present, and `nil` is encoded as `null`.
+  private func emitCoding(_ properties: [PropertyDecl]) -> [String] {
+    var decode = [
+      "\(access)init(from decoder: any Decoder) throws {",
+      "  let container = try decoder.container(keyedBy: CodingKeys.self)",
+    ]
+    var encode = [
+      "\(access)func encode(to encoder: any Encoder) throws {",
+      "  var container = encoder.container(keyedBy: CodingKeys.self)",
+    ]
+    if options.accessLevel == .public {
+      decode.insert(
+        "/// Decodes the value; a required property must be present, even if null.", at: 0)
+      encode.insert("/// Encodes the value, `null` for a required property that is `nil`.", at: 0)
+    }
+    for property in properties {
+      let name = SwiftNames.escaped(property.name)
+      let type = property.type.code
+      if property.requiredNullable {
+        decode.append("  self.\(name) = try container.decode(\(type)?.self, forKey: .\(name))")
+        encode.append("  try container.encode(self.\(name), forKey: .\(name))")
+      } else if property.optional {
+        decode.append(
+          "  self.\(name) = try container.decodeIfPresent(\(type).self, forKey: .\(name))")
+        encode.append("  try container.encodeIfPresent(self.\(name), forKey: .\(name))")
+      } else {
+        decode.append("  self.\(name) = try container.decode(\(type).self, forKey: .\(name))")
+        encode.append("  try container.encode(self.\(name), forKey: .\(name))")
+      }
+    }
+    return decode + ["}", ""] + encode + ["}"]
   }
 
   private func emitEnumBody(_ values: [String]) -> [String] {
@@ -328,6 +371,9 @@ extension ModelDecl {
       if properties.contains(where: { $0.type.usesJSONValue }) { return true }
     case .alias(let type):
       if type.usesJSONValue { return true }
+    case .choice(let choice):
+      if case .discriminator = choice.rule { return true }
+      if choice.cases.contains(where: { $0.type.usesJSONValue }) { return true }
     case .stringEnum:
       break
     }

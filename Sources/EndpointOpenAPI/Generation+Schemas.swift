@@ -10,7 +10,7 @@ extension Generation {
   static func isNullable(_ schema: JSONNode) -> Bool {
     if schema["nullable"]?.bool == true { return true }
     if let types = schema["type"]?.array, types.contains(.string("null")) { return true }
-    return false
+    return composition(of: schema)?.nullable ?? false
   }
 
   static func types(of schema: JSONNode) -> [String] {
@@ -43,6 +43,9 @@ extension Generation {
     name: String, schema: JSONNode, pointer: String
   ) throws(Unsupported) -> ModelDecl {
     let doc = Self.description(of: schema)
+    if Self.composition(of: schema) != nil, Self.isChoice(schema) || Self.isObjectLike(schema) {
+      return try choiceModel(name: name, schema: schema, pointer: pointer, doc: doc)
+    }
     if Self.isObjectLike(schema) {
       _ = try merge(schema, at: pointer, visiting: [])
       return ModelDecl(name: name, doc: doc, shape: .object([]))
@@ -74,7 +77,8 @@ extension Generation {
             key: key,
             name: members.claim(SwiftNames.memberName(key)),
             type: resolved.type,
-            optional: resolved.nullable || !merged.required.contains(key),
+            required: merged.required.contains(key),
+            nullable: resolved.nullable,
             doc: Self.description(of: propertySchema),
             pointer: propertyPointer))
       } catch {
@@ -163,22 +167,18 @@ extension Generation {
       resolved.nullable = resolved.nullable || nullable
       return resolved
     }
-    for composition in ["oneOf", "anyOf"] {
-      guard let variants = schema[composition]?.array else { continue }
-      // `oneOf: [X, {type: null}]` is how 3.1 documents write a nullable X.
-      let nonNull = variants.filter { $0["type"]?.string != "null" }
-      guard nonNull.count == 1, variants.count == 2, !Self.isObjectLike(schema) else {
-        throw Unsupported(
-          pointer: JSONPointer.appending(composition, to: pointer),
-          message: "\(composition) is not supported yet")
+    if let (keyword, variants, hasNull) = Self.composition(of: schema) {
+      guard variants.count == 1, !Self.isObjectLike(schema) else {
+        let type = try nestedChoice(schema, at: pointer, suggested: suggested, scope: &scope)
+        return Resolved(type: type, nullable: nullable || hasNull)
       }
-      let index = variants.firstIndex(of: nonNull[0])!
+      // `oneOf: [X, {type: null}]` is how 3.1 documents write a nullable X.
       var resolved = try typeRef(
-        nonNull[0],
+        variants[0].schema,
         at: JSONPointer.appending(
-          String(index), to: JSONPointer.appending(composition, to: pointer)),
+          String(variants[0].position), to: JSONPointer.appending(keyword, to: pointer)),
         suggested: suggested, scope: &scope, depth: depth + 1)
-      resolved.nullable = true
+      resolved.nullable = resolved.nullable || nullable || hasNull
       return resolved
     }
     if Self.isObjectLike(schema) {
@@ -285,23 +285,36 @@ extension Generation {
     return resolved
   }
 
-  private mutating func nestedObject(
-    _ schema: JSONNode, at pointer: String, suggested: String, scope: inout NestedScope?
+  /// A type declared in place, nested in `scope` under a name claimed there; `what` it is
+  /// names it in the report when there is no scope.
+  mutating func nestedType(
+    _ schema: JSONNode, at pointer: String, suggested: String, scope: inout NestedScope?,
+    what: String,
+    make: (inout Generation, _ name: String, _ doc: String?) throws(Unsupported) -> ModelDecl
   ) throws(Unsupported) -> TypeRef {
     guard var current = scope else {
       throw Unsupported(
         pointer: pointer,
-        message: "an object declared in place here is not supported yet; "
+        message: "\(what) declared in place here is not supported yet; "
           + "declare it in components/schemas")
     }
     let name = current.names.claim(suggested)
     scope = current
-    let decl = try objectModel(
-      name: name, schema: schema, pointer: pointer, doc: Self.description(of: schema))
+    let decl = try make(&self, name, Self.description(of: schema))
     current = scope!
     current.decls.append(decl)
     scope = current
     return .named(name, isStringEnum: false)
+  }
+
+  private mutating func nestedObject(
+    _ schema: JSONNode, at pointer: String, suggested: String, scope: inout NestedScope?
+  ) throws(Unsupported) -> TypeRef {
+    try nestedType(
+      schema, at: pointer, suggested: suggested, scope: &scope, what: "an object"
+    ) { generation, name, doc throws(Unsupported) in
+      try generation.objectModel(name: name, schema: schema, pointer: pointer, doc: doc)
+    }
   }
 
   private func nestedEnum(

@@ -106,7 +106,7 @@ struct Generation {
       switch model.shape {
       case .object: index[model.name] = position
       case .alias(let type): aliases[model.name] = type
-      case .stringEnum: break
+      case .stringEnum, .choice: break
       }
     }
     func target(_ type: TypeRef) -> Int? {

@@ -51,4 +51,25 @@ import Testing
     try await client.call(Pets.renamePet(petId: "2", body: .init(name: "Tim")))
     #expect(stub.requests[3].text == #"{"name":"Tim"}"#)
   }
+
+  @Test func aRequiredNullablePropertyIsSentAsNullAndAnOptionalOneIsLeftOut() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.put, "/pets/{petId}").reply(status: 204)
+    let client = stub.with(BaseURLMiddleware(api))
+    try await client.call(Pets.updatePet(petId: "2", body: PetUpdate(tag: nil)))
+    #expect(stub.requests[0].text == #"{"tag":null}"#)
+    try await client.call(Pets.updatePet(petId: "2", body: PetUpdate(name: "Tim", tag: "cat")))
+    let sent = try JSONDecoder().decode(PetUpdate.self, from: stub.requests[1].body)
+    #expect(sent == PetUpdate(name: "Tim", tag: "cat"))
+  }
+
+  @Test func aRequiredNullablePropertyMayBeNullButNotAbsent() throws {
+    let decoder = JSONDecoder()
+    #expect(
+      try decoder.decode(PetUpdate.self, from: Data(#"{"tag": null}"#.utf8))
+        == PetUpdate(tag: nil))
+    #expect(throws: DecodingError.self) {
+      try decoder.decode(PetUpdate.self, from: Data(#"{"name": "Tim"}"#.utf8))
+    }
+  }
 }

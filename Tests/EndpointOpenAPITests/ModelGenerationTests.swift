@@ -28,6 +28,25 @@ import Testing
           var score: Double?
           var siteAdmin: Bool?
 
+          /// Creates a value from its properties.
+          init(
+            bio: String?,
+            extra: [String: Int]? = nil,
+            followers: Int? = nil,
+            labels: [String]? = nil,
+            login: String,
+            score: Double? = nil,
+            siteAdmin: Bool? = nil
+          ) {
+            self.bio = bio
+            self.extra = extra
+            self.followers = followers
+            self.labels = labels
+            self.login = login
+            self.score = score
+            self.siteAdmin = siteAdmin
+          }
+
           enum CodingKeys: String, CodingKey {
             case bio
             case extra
@@ -36,6 +55,28 @@ import Testing
             case login
             case score
             case siteAdmin = "site_admin"
+          }
+
+          init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.bio = try container.decode(String?.self, forKey: .bio)
+            self.extra = try container.decodeIfPresent([String: Int].self, forKey: .extra)
+            self.followers = try container.decodeIfPresent(Int.self, forKey: .followers)
+            self.labels = try container.decodeIfPresent([String].self, forKey: .labels)
+            self.login = try container.decode(String.self, forKey: .login)
+            self.score = try container.decodeIfPresent(Double.self, forKey: .score)
+            self.siteAdmin = try container.decodeIfPresent(Bool.self, forKey: .siteAdmin)
+          }
+
+          func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.bio, forKey: .bio)
+            try container.encodeIfPresent(self.extra, forKey: .extra)
+            try container.encodeIfPresent(self.followers, forKey: .followers)
+            try container.encodeIfPresent(self.labels, forKey: .labels)
+            try container.encode(self.login, forKey: .login)
+            try container.encodeIfPresent(self.score, forKey: .score)
+            try container.encodeIfPresent(self.siteAdmin, forKey: .siteAdmin)
           }
         }
 
@@ -134,7 +175,7 @@ import Testing
     let output = try generate(
       document(
         schemas: """
-          {"Shape": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+          {"Shape": {"oneOf": [{"type": "string", "format": "email"}, {"type": "string"}]},
            "Box": {"type": "object", "properties": {
              "shape": {"$ref": "#/components/schemas/Shape"},
              "width": {"type": "integer"}}}}
@@ -144,7 +185,8 @@ import Testing
       output.warnings.map(\.description) == [
         "#/components/schemas/Box/properties/shape/$ref: #/components/schemas/Shape is a "
           + "schema that is skipped; the property is left out",
-        "#/components/schemas/Shape/oneOf: oneOf is not supported yet; the schema is skipped",
+        "#/components/schemas/Shape/oneOf/1: two variants of the oneOf are both String, "
+          + "which cannot be told apart; the schema is skipped",
       ])
   }
 
@@ -178,6 +220,67 @@ import Testing
       source(output, "Models/Team.swift") == """
         struct Team: Codable, Sendable, Hashable {
           var lead: String?
+
+          /// Creates a value from its properties.
+          init(lead: String?) {
+            self.lead = lead
+          }
+
+          enum CodingKeys: String, CodingKey {
+            case lead
+          }
+
+          init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.lead = try container.decode(String?.self, forKey: .lead)
+          }
+
+          func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.lead, forKey: .lead)
+          }
+        }
+
+        """)
+  }
+
+  @Test func aRequiredNullablePropertyMustBePresentAndIsEncodedAsNull() throws {
+    // OpenAPI 3.0 writes `nullable: true`; an optional nullable property stays `T?` as before.
+    let output = try generate(
+      """
+      {"openapi": "3.0.3", "info": {"title": "T", "version": "1"}, "paths": {},
+       "components": {"schemas": {"Profile": {"type": "object", "required": ["bio"],
+         "properties": {"bio": {"type": "string", "nullable": true},
+           "site": {"type": "string", "nullable": true}}}}}}
+      """)
+    #expect(
+      source(output, "Models/Profile.swift") == """
+        struct Profile: Codable, Sendable, Hashable {
+          var bio: String?
+          var site: String?
+
+          /// Creates a value from its properties.
+          init(bio: String?, site: String? = nil) {
+            self.bio = bio
+            self.site = site
+          }
+
+          enum CodingKeys: String, CodingKey {
+            case bio
+            case site
+          }
+
+          init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.bio = try container.decode(String?.self, forKey: .bio)
+            self.site = try container.decodeIfPresent(String.self, forKey: .site)
+          }
+
+          func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.bio, forKey: .bio)
+            try container.encodeIfPresent(self.site, forKey: .site)
+          }
         }
 
         """)

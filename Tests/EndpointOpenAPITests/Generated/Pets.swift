@@ -10,6 +10,11 @@ import EndpointJSON
 
 /// Everything about the pets.
 enum Pets {
+  /// `GET /animals/{id}`
+  static func showAnimal(id: Int) -> Endpoint<Animal> {
+    Endpoint(json: .get, path: "animals/\(id)")
+  }
+
   /// Lists the pets.
   ///
   /// `GET /pets`
@@ -47,6 +52,11 @@ enum Pets {
   /// `GET /pets/{petId}`
   static func showPet(petId: String) -> Endpoint<Pet> {
     Endpoint(json: .get, path: "pets/\(petId)")
+  }
+
+  /// `PUT /pets/{petId}`
+  static func updatePet(petId: String, body: PetUpdate) -> Endpoint<Void> {
+    Endpoint(json: .put, path: "pets/\(petId)", body: body)
   }
 
   /// `DELETE /pets/{petId}`

@@ -7,6 +7,8 @@ struct Pet: Codable, Sendable, Hashable {
   var birthDate: String?
   var extra: JSONValue?
   var id: Int
+  var kind: Kind?
+  var label: Label?
   /// The pet's name.
   var name: String
   var owner: Owner?
@@ -17,10 +19,43 @@ struct Pet: Codable, Sendable, Hashable {
     case birthDate = "birth_date"
     case extra
     case id
+    case kind
+    case label
     case name
     case owner
     case status
     case tag
+  }
+
+  enum Kind: Codable, Sendable, Hashable {
+    case string(String)
+    case integer(Int)
+
+    init(from decoder: any Decoder) throws {
+      var matches: [Self] = []
+      if let value = try? String(from: decoder) {
+        matches.append(.string(value))
+      }
+      if let value = try? Int(from: decoder) {
+        matches.append(.integer(value))
+      }
+      guard matches.count == 1, let match = matches.first else {
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(
+            codingPath: decoder.codingPath,
+            debugDescription: "\(matches.count) oneOf variants of Kind match; one must."))
+      }
+      self = match
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      switch self {
+      case .string(let value):
+        try value.encode(to: encoder)
+      case .integer(let value):
+        try value.encode(to: encoder)
+      }
+    }
   }
 
   struct Owner: Codable, Sendable, Hashable {

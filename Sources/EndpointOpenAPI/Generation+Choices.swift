@@ -1,0 +1,137 @@
+/// `oneOf` and `anyOf` to Swift enums with one case per variant.
+extension Generation {
+  /// The composition keyword of a schema, its variants other than `{"type": "null"}` with
+  /// their positions, and whether `null` was one of them.
+  static func composition(
+    of schema: JSONNode
+  ) -> (keyword: String, variants: [(position: Int, schema: JSONNode)], nullable: Bool)? {
+    for keyword in ["oneOf", "anyOf"] {
+      guard let all = schema[keyword]?.array else { continue }
+      let variants = all.enumerated().filter { $0.element["type"]?.string != "null" }
+      return (keyword, variants.map { ($0.offset, $0.element) }, variants.count < all.count)
+    }
+    return nil
+  }
+
+  /// Whether a schema is a `oneOf` or `anyOf` of more than one non-null variant: an enum.
+  static func isChoice(_ schema: JSONNode) -> Bool {
+    guard let composition = composition(of: schema) else { return false }
+    return composition.variants.count > 1
+  }
+
+  /// The enum of a `oneOf` or `anyOf`: a case per variant, the types declared in place nested
+  /// in it.
+  mutating func choiceModel(
+    name: String, schema: JSONNode, pointer: String, doc: String?
+  ) throws(Unsupported) -> ModelDecl {
+    guard let (keyword, variants, _) = Self.composition(of: schema) else {
+      throw Unsupported(pointer: pointer, message: "neither oneOf nor anyOf")
+    }
+    let keywordPointer = JSONPointer.appending(keyword, to: pointer)
+    guard !variants.isEmpty else {
+      throw Unsupported(pointer: keywordPointer, message: "\(keyword) lists no type but null")
+    }
+    if schema["oneOf"] != nil, schema["anyOf"] != nil {
+      throw Unsupported(pointer: pointer, message: "oneOf beside anyOf is not supported yet")
+    }
+    if Self.isObjectLike(schema) {
+      throw Unsupported(
+        pointer: keywordPointer, message: "\(keyword) beside properties is not supported yet")
+    }
+    let discriminator = schema["discriminator"]?["propertyName"]?.string
+    var scope: NestedScope? = NestedScope(
+      names: NameScope(reserved: [name], outer: topNames.lowercasedNames))
+    var caseNames = NameScope(reserved: discriminator == nil ? [] : ["unknown"])
+    var cases: [ChoiceDecl.Case] = []
+    var schemaKeys: [String?] = []
+    for (position, variant) in variants {
+      let variantPointer = JSONPointer.appending(String(position), to: keywordPointer)
+      let title = variant["title"]?.string
+      let resolved = try typeRef(
+        variant, at: variantPointer,
+        suggested: SwiftNames.typeName(title ?? "", fallback: "Option\(position + 1)"),
+        scope: &scope)
+      if let same = cases.first(where: { $0.type == resolved.type }) {
+        throw Unsupported(
+          pointer: variantPointer,
+          message: "two variants of the \(keyword) are both \(same.type.code), which cannot "
+            + "be told apart")
+      }
+      let caseName = title.map { SwiftNames.memberName($0) } ?? Self.caseName(resolved.type)
+      cases.append(ChoiceDecl.Case(name: caseNames.claim(caseName), type: resolved.type))
+      schemaKeys.append(
+        variant["$ref"]?.string.flatMap(JSONPointer.tokens(ofLocalReference:)).flatMap {
+          $0.count == 3 && $0[0] == "components" && $0[1] == "schemas" ? $0[2] : nil
+        })
+      if discriminator != nil, schemaKeys.last! == nil {
+        throw Unsupported(
+          pointer: variantPointer,
+          message: "a discriminator's variants must each be a $ref to components/schemas")
+      }
+    }
+    guard let discriminator else {
+      return ModelDecl(
+        name: name, doc: doc,
+        shape: .choice(
+          ChoiceDecl(
+            keyword: keyword, rule: keyword == "oneOf" ? .exactlyOne : .firstMatch,
+            cases: cases)),
+        nested: scope?.decls ?? [])
+    }
+    // The mapping's values, then each variant's schema name unless the mapping gives that
+    // value to another.
+    let mappingPointer = JSONPointer.appending(
+      "mapping", to: JSONPointer.appending("discriminator", to: pointer))
+    let mapping = schema["discriminator"]?["mapping"]?.object ?? [:]
+    for value in mapping.keys.sorted() {
+      let target = mapping[value]?.string ?? ""
+      let key =
+        target.hasPrefix("#")
+        ? JSONPointer.tokens(ofLocalReference: target).flatMap { $0.count == 3 ? $0[2] : nil }
+        : target
+      guard let index = schemaKeys.firstIndex(where: { $0 != nil && $0 == key }) else {
+        warn(
+          Unsupported(
+            pointer: JSONPointer.appending(value, to: mappingPointer),
+            message: "\(target) is not a variant of the \(keyword)"),
+          "the value decodes as unknown")
+        continue
+      }
+      cases[index].values.append(value)
+    }
+    for index in cases.indices where mapping[schemaKeys[index]!] == nil {
+      cases[index].values.append(schemaKeys[index]!)
+    }
+    return ModelDecl(
+      name: name, doc: doc,
+      shape: .choice(
+        ChoiceDecl(keyword: keyword, rule: .discriminator(property: discriminator), cases: cases)
+      ),
+      nested: scope?.decls ?? [])
+  }
+
+  /// An enum declared in place, nested in `scope`.
+  mutating func nestedChoice(
+    _ schema: JSONNode, at pointer: String, suggested: String, scope: inout NestedScope?
+  ) throws(Unsupported) -> TypeRef {
+    try nestedType(
+      schema, at: pointer, suggested: suggested, scope: &scope, what: "a oneOf or anyOf"
+    ) { generation, name, doc throws(Unsupported) in
+      try generation.choiceModel(name: name, schema: schema, pointer: pointer, doc: doc)
+    }
+  }
+
+  /// A case's name after its type, when the variant has no title.
+  static func caseName(_ type: TypeRef) -> String {
+    switch type {
+    case .string: "string"
+    case .int: "integer"
+    case .double: "number"
+    case .bool: "boolean"
+    case .json: "json"
+    case .named(let name, _): SwiftNames.memberName(name)
+    case .array(let element): caseName(element) + "Array"
+    case .dictionary(let value): caseName(value) + "Dictionary"
+    }
+  }
+}
