@@ -4,6 +4,8 @@ indirect enum TypeRef: Equatable {
   case int
   case double
   case bool
+  /// An RFC 3339 date-time (`format: date-time`), coded by the struct that holds it.
+  case dateTime
   /// Any JSON value: a free-form schema.
   case json
   /// A generated type: a model, or a type nested in a model or a namespace.
@@ -17,6 +19,7 @@ indirect enum TypeRef: Equatable {
     case .int: "Int"
     case .double: "Double"
     case .bool: "Bool"
+    case .dateTime: "Date"
     case .json: "JSONValue"
     case .named(let name, _): name
     case .array(let element): "[\(element.code)]"

@@ -128,6 +128,7 @@ extension Generation {
     case .int: "integer"
     case .double: "number"
     case .bool: "boolean"
+    case .dateTime: "date"
     case .json: "json"
     case .named(let name, _): SwiftNames.memberName(name)
     case .array(let element): caseName(element) + "Array"

@@ -159,16 +159,7 @@ extension Generation {
   // MARK: Files
 
   func emit(namespace: NamespaceDecl) -> String {
-    var lines = [
-      "import EndpointJSON",
-      "",
-      "#if canImport(FoundationEssentials)",
-      "  import FoundationEssentials",
-      "#else",
-      "  import Foundation",
-      "#endif",
-      "",
-    ]
+    var lines = ["import EndpointJSON", ""] + Self.foundationImport + [""]
     lines += Self.docLines(namespace.doc, indent: 0)
     if options.accessLevel == .public && namespace.doc == nil {
       lines.append("/// The \(namespace.name) endpoints.")
@@ -181,12 +172,15 @@ extension Generation {
       lines += member.map { $0.isEmpty ? "" : "  " + $0 }
     }
     lines.append("}")
+    if namespace.scope.decls.contains(where: \.usesDateTime) { lines += [""] + Self.dateTimeCoding }
     return header + "\n" + lines.joined(separator: "\n") + "\n"
   }
 
   func emit(model: ModelDecl) -> String {
     var lines: [String] = model.usesJSONValue ? ["import EndpointJSON", ""] : []
+    if model.usesDateTime { lines += Self.foundationImport + [""] }
     lines += modelLines(model)
+    if model.usesDateTime { lines += [""] + Self.dateTimeCoding }
     return header + "\n" + lines.joined(separator: "\n") + "\n"
   }
 
@@ -208,10 +202,11 @@ extension Generation {
       lines.append("\(access)struct \(model.name): Codable, Sendable, Hashable {")
       var sections: [[String]] = []
       sections.append(emitProperties(properties))
-      // A property that must be present but may be null is coded by hand: the synthesised
-      // coding would accept it absent and leave it out when `nil`. The hand-written
+      // A property that must be present but may be null, or a date-time, is coded by hand:
+      // the synthesised coding would accept the first absent and leave it out when `nil`, and
+      // read the second as the decoder's date strategy says. The hand-written
       // `init(from:)` takes the place of the memberwise initialiser, so one is written too.
-      let coded = properties.contains(where: \.requiredNullable)
+      let coded = properties.contains { $0.requiredNullable || $0.type == .dateTime }
       if options.accessLevel == .public || coded {
         sections.append(emitInitialiser(properties))
       }
@@ -277,40 +272,6 @@ extension Generation {
     }
     lines.append("}")
     return lines
-  }
-
-  /// `init(from:)` and `encode(to:)` that tell a required nullable property from an optional
-  /// one: it must be present, and `nil` is encoded as `null`.
-  private func emitCoding(_ properties: [PropertyDecl]) -> [String] {
-    var decode = [
-      "\(access)init(from decoder: any Decoder) throws {",
-      "  let container = try decoder.container(keyedBy: CodingKeys.self)",
-    ]
-    var encode = [
-      "\(access)func encode(to encoder: any Encoder) throws {",
-      "  var container = encoder.container(keyedBy: CodingKeys.self)",
-    ]
-    if options.accessLevel == .public {
-      decode.insert(
-        "/// Decodes the value; a required property must be present, even if null.", at: 0)
-      encode.insert("/// Encodes the value, `null` for a required property that is `nil`.", at: 0)
-    }
-    for property in properties {
-      let name = SwiftNames.escaped(property.name)
-      let type = property.type.code
-      if property.requiredNullable {
-        decode.append("  self.\(name) = try container.decode(\(type)?.self, forKey: .\(name))")
-        encode.append("  try container.encode(self.\(name), forKey: .\(name))")
-      } else if property.optional {
-        decode.append(
-          "  self.\(name) = try container.decodeIfPresent(\(type).self, forKey: .\(name))")
-        encode.append("  try container.encodeIfPresent(self.\(name), forKey: .\(name))")
-      } else {
-        decode.append("  self.\(name) = try container.decode(\(type).self, forKey: .\(name))")
-        encode.append("  try container.encode(self.\(name), forKey: .\(name))")
-      }
-    }
-    return decode + ["}", ""] + encode + ["}"]
   }
 
   private func emitEnumBody(_ values: [String]) -> [String] {

@@ -76,7 +76,8 @@ extension Generation {
           PropertyDecl(
             key: key,
             name: members.claim(SwiftNames.memberName(key)),
-            type: resolved.type,
+            type: resolved.type == .string && propertySchema["format"]?.string == "date-time"
+              ? .dateTime : resolved.type,
             required: merged.required.contains(key),
             nullable: resolved.nullable,
             doc: Self.description(of: propertySchema),

@@ -72,4 +72,39 @@ import Testing
       try decoder.decode(PetUpdate.self, from: Data(#"{"name": "Tim"}"#.utf8))
     }
   }
+
+  @Test func aDateTimeIsReadInEitherRFC3339FormWithoutConfiguringTheDecoder() async throws {
+    let stub = StubClient(baseURL: api)
+    let times = [
+      "2024-05-01T12:30:45Z", "2024-05-01T12:30:45.250Z", "2024-05-01T14:30:45+02:00",
+      "2024-05-01t12:30:45z", "yesterday",
+    ]
+    for (position, time) in times.enumerated() {
+      stub.on(.get, .exact("/pets/\(position)")).reply(
+        json: #"{"id": 1, "name": "Rex", "status": "available", "updated_at": "\#(time)"}"#)
+    }
+    let client = stub.with(BaseURLMiddleware(api))
+    let whole = Date(timeIntervalSince1970: 1_714_566_645)
+    #expect(try await client.call(Pets.showPet(petId: "0")).updatedAt == whole)
+    #expect(
+      try await client.call(Pets.showPet(petId: "1")).updatedAt == whole.addingTimeInterval(0.25))
+    #expect(try await client.call(Pets.showPet(petId: "2")).updatedAt == whole)
+    #expect(try await client.call(Pets.showPet(petId: "3")).updatedAt == whole)
+    await #expect(throws: ParsingFailure.self) {
+      try await client.call(Pets.showPet(petId: "4"))
+    }
+  }
+
+  @Test func aDateTimeIsWrittenInRFC3339WithFractionsOnlyWhenItHasThem() throws {
+    var pet = Pet(id: 1, name: "Rex", status: .available)
+    pet.updatedAt = Date(timeIntervalSince1970: 1_714_566_645)
+    let encoder = JSONEncoder()
+    #expect(
+      String(decoding: try encoder.encode(pet), as: UTF8.self)
+        .contains(#""updated_at":"2024-05-01T12:30:45Z""#))
+    pet.updatedAt = pet.updatedAt?.addingTimeInterval(0.25)
+    let encoded = try encoder.encode(pet)
+    #expect(String(decoding: encoded, as: UTF8.self).contains(#""2024-05-01T12:30:45.250Z""#))
+    #expect(try JSONDecoder().decode(Pet.self, from: encoded) == pet)
+  }
 }

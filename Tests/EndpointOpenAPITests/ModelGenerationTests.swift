@@ -285,4 +285,102 @@ import Testing
 
         """)
   }
+
+  @Test func aDateTimePropertyIsADateReadFromEitherRFC3339Form() throws {
+    // A `date` stays a `String`: a calendar day is not an instant.
+    let output = try generate(
+      document(
+        schemas: """
+          {"Event": {"type": "object", "required": ["created", "deleted"], "properties": {
+             "created": {"type": "string", "format": "date-time"},
+             "deleted": {"type": ["string", "null"], "format": "date-time"},
+             "updated": {"type": "string", "format": "date-time"},
+             "day": {"type": "string", "format": "date"}}}}
+          """))
+    #expect(
+      source(output, "Models/Event.swift") == """
+        #if canImport(FoundationEssentials)
+          import FoundationEssentials
+        #else
+          import Foundation
+        #endif
+
+        struct Event: Codable, Sendable, Hashable {
+          var created: Date
+          var day: String?
+          var deleted: Date?
+          var updated: Date?
+
+          /// Creates a value from its properties.
+          init(created: Date, day: String? = nil, deleted: Date?, updated: Date? = nil) {
+            self.created = created
+            self.day = day
+            self.deleted = deleted
+            self.updated = updated
+          }
+
+          enum CodingKeys: String, CodingKey {
+            case created
+            case day
+            case deleted
+            case updated
+          }
+
+          init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.created = try container.decodeDateTime(forKey: .created)
+            self.day = try container.decodeIfPresent(String.self, forKey: .day)
+            self.deleted = try container.decodeNullableDateTime(forKey: .deleted)
+            self.updated = try container.decodeDateTimeIfPresent(forKey: .updated)
+          }
+
+          func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeDateTime(self.created, forKey: .created)
+            try container.encodeIfPresent(self.day, forKey: .day)
+            try container.encodeDateTime(self.deleted, forKey: .deleted)
+            try container.encodeDateTimeIfPresent(self.updated, forKey: .updated)
+          }
+        }
+
+        extension KeyedDecodingContainer {
+          /// An RFC 3339 date-time, with or without fractional seconds.
+          fileprivate func decodeDateTime(forKey key: Key) throws -> Date {
+            try dateTime(decode(String.self, forKey: key), forKey: key)
+          }
+
+          fileprivate func decodeDateTimeIfPresent(forKey key: Key) throws -> Date? {
+            try decodeIfPresent(String.self, forKey: key).map { try dateTime($0, forKey: key) }
+          }
+
+          fileprivate func decodeNullableDateTime(forKey key: Key) throws -> Date? {
+            try decode(String?.self, forKey: key).map { try dateTime($0, forKey: key) }
+          }
+
+          private func dateTime(_ text: String, forKey key: Key) throws -> Date {
+            // RFC 3339 allows a lowercase `t` and `z`.
+            guard let date = try? Date(text.uppercased(), strategy: .iso8601) else {
+              throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "Not an RFC 3339 date-time: \\(text)")
+            }
+            return date
+          }
+        }
+
+        extension KeyedEncodingContainer {
+          /// RFC 3339 in UTC, fractional seconds only when it has them; `null` for `nil`.
+          fileprivate mutating func encodeDateTime(_ date: Date?, forKey key: Key) throws {
+            guard let date else { return try encodeNil(forKey: key) }
+            let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
+            let style = Date.ISO8601FormatStyle(includingFractionalSeconds: !whole)
+            try encode(date.formatted(style), forKey: key)
+          }
+
+          fileprivate mutating func encodeDateTimeIfPresent(_ date: Date?, forKey key: Key) throws {
+            if let date { try encodeDateTime(date, forKey: key) }
+          }
+        }
+
+        """)
+  }
 }

@@ -2,6 +2,12 @@
 
 import EndpointJSON
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// A pet in the store.
 struct Pet: Codable, Sendable, Hashable {
   var birthDate: String?
@@ -14,6 +20,32 @@ struct Pet: Codable, Sendable, Hashable {
   var owner: Owner?
   var status: Status
   var tag: String?
+  var updatedAt: Date?
+
+  /// Creates a value from its properties.
+  init(
+    birthDate: String? = nil,
+    extra: JSONValue? = nil,
+    id: Int,
+    kind: Kind? = nil,
+    label: Label? = nil,
+    name: String,
+    owner: Owner? = nil,
+    status: Status,
+    tag: String? = nil,
+    updatedAt: Date? = nil
+  ) {
+    self.birthDate = birthDate
+    self.extra = extra
+    self.id = id
+    self.kind = kind
+    self.label = label
+    self.name = name
+    self.owner = owner
+    self.status = status
+    self.tag = tag
+    self.updatedAt = updatedAt
+  }
 
   enum CodingKeys: String, CodingKey {
     case birthDate = "birth_date"
@@ -25,6 +57,35 @@ struct Pet: Codable, Sendable, Hashable {
     case owner
     case status
     case tag
+    case updatedAt = "updated_at"
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.birthDate = try container.decodeIfPresent(String.self, forKey: .birthDate)
+    self.extra = try container.decodeIfPresent(JSONValue.self, forKey: .extra)
+    self.id = try container.decode(Int.self, forKey: .id)
+    self.kind = try container.decodeIfPresent(Kind.self, forKey: .kind)
+    self.label = try container.decodeIfPresent(Label.self, forKey: .label)
+    self.name = try container.decode(String.self, forKey: .name)
+    self.owner = try container.decodeIfPresent(Owner.self, forKey: .owner)
+    self.status = try container.decode(Status.self, forKey: .status)
+    self.tag = try container.decodeIfPresent(String.self, forKey: .tag)
+    self.updatedAt = try container.decodeDateTimeIfPresent(forKey: .updatedAt)
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeIfPresent(self.birthDate, forKey: .birthDate)
+    try container.encodeIfPresent(self.extra, forKey: .extra)
+    try container.encode(self.id, forKey: .id)
+    try container.encodeIfPresent(self.kind, forKey: .kind)
+    try container.encodeIfPresent(self.label, forKey: .label)
+    try container.encode(self.name, forKey: .name)
+    try container.encodeIfPresent(self.owner, forKey: .owner)
+    try container.encode(self.status, forKey: .status)
+    try container.encodeIfPresent(self.tag, forKey: .tag)
+    try container.encodeDateTimeIfPresent(self.updatedAt, forKey: .updatedAt)
   }
 
   enum Kind: Codable, Sendable, Hashable {
@@ -60,5 +121,43 @@ struct Pet: Codable, Sendable, Hashable {
 
   struct Owner: Codable, Sendable, Hashable {
     var login: String?
+  }
+}
+
+extension KeyedDecodingContainer {
+  /// An RFC 3339 date-time, with or without fractional seconds.
+  fileprivate func decodeDateTime(forKey key: Key) throws -> Date {
+    try dateTime(decode(String.self, forKey: key), forKey: key)
+  }
+
+  fileprivate func decodeDateTimeIfPresent(forKey key: Key) throws -> Date? {
+    try decodeIfPresent(String.self, forKey: key).map { try dateTime($0, forKey: key) }
+  }
+
+  fileprivate func decodeNullableDateTime(forKey key: Key) throws -> Date? {
+    try decode(String?.self, forKey: key).map { try dateTime($0, forKey: key) }
+  }
+
+  private func dateTime(_ text: String, forKey key: Key) throws -> Date {
+    // RFC 3339 allows a lowercase `t` and `z`.
+    guard let date = try? Date(text.uppercased(), strategy: .iso8601) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: self, debugDescription: "Not an RFC 3339 date-time: \(text)")
+    }
+    return date
+  }
+}
+
+extension KeyedEncodingContainer {
+  /// RFC 3339 in UTC, fractional seconds only when it has them; `null` for `nil`.
+  fileprivate mutating func encodeDateTime(_ date: Date?, forKey key: Key) throws {
+    guard let date else { return try encodeNil(forKey: key) }
+    let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
+    let style = Date.ISO8601FormatStyle(includingFractionalSeconds: !whole)
+    try encode(date.formatted(style), forKey: key)
+  }
+
+  fileprivate mutating func encodeDateTimeIfPresent(_ date: Date?, forKey key: Key) throws {
+    if let date { try encodeDateTime(date, forKey: key) }
   }
 }
