@@ -125,7 +125,7 @@ extension Generation {
 
   static func operationDoc(
     _ operation: JSONNode, method: String, path: String, parameters: [ParameterDecl],
-    body: (type: TypeRef, required: Bool, doc: String?)?
+    body: (type: TypeRef, required: Bool, doc: String?)?, errors: [String] = []
   ) -> [String] {
     var lines: [String] = []
     let summary = operation["summary"]?.string
@@ -139,6 +139,7 @@ extension Generation {
     if operation["deprecated"]?.bool == true {
       lines += ["///", "/// Deprecated by the API."]
     }
+    lines += errors
     var documented = parameters.compactMap { parameter in
       parameter.doc.map { (SwiftNames.escaped(parameter.name), $0) }
     }

@@ -179,6 +179,10 @@ extension Generation {
       }
     }
 
+    let errors = errorBodies(
+      responses, at: responsesPointer, functionType: functionType, scope: &scope)
+    let errorEnum = errors.isEmpty ? nil : scope!.names.claim(functionType + "Error")
+
     // The signature: path parameters, required ones, then those with defaults.
     let ordered =
       parameters.filter { $0.location == .path }
@@ -221,7 +225,8 @@ extension Generation {
     let name = namespace.functions.claim(baseName)
     let access = options.accessLevel == .public ? "public " : ""
     var lines = Self.operationDoc(
-      operation, method: method, path: path, parameters: ordered + optional, body: body)
+      operation, method: method, path: path, parameters: ordered + optional, body: body,
+      errors: errorEnum.map { Self.errorBodyDoc(errors, enumName: $0) } ?? [])
     let head = "\(access)static func \(SwiftNames.escaped(name))("
     let end = ") -> Endpoint<\(resultType)> {"
     let oneLine = head + signature.joined(separator: ", ") + end
@@ -236,6 +241,10 @@ extension Generation {
     }
     lines += bodyLines.map { "  " + $0 }
     lines.append("}")
+    if let errorEnum {
+      lines.append("")
+      lines += errorBodyLines(errors, enumName: errorEnum, function: name)
+    }
     return lines
   }
 
@@ -333,7 +342,7 @@ extension Generation {
       doc: node["description"]?.string)
   }
 
-  private func responseNode(
+  func responseNode(
     _ node: JSONNode, at pointer: String
   ) throws(Unsupported) -> (node: JSONNode, pointer: String) {
     guard let reference = node["$ref"]?.string else { return (node, pointer) }
@@ -346,7 +355,7 @@ extension Generation {
   }
 
   /// The schema of a body's JSON media type (`application/json`, `application/…+json`).
-  private func jsonSchema(
+  func jsonSchema(
     in body: JSONNode, at pointer: String, what: String
   ) throws(Unsupported) -> (schema: JSONNode, pointer: String) {
     let content = body["content"]?.object ?? [:]

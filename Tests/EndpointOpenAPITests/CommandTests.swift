@@ -61,7 +61,7 @@ import Testing
       let (status, output) = try run(["generate", document.path, "--output", directory.path])
       #expect(status == 0)
       #expect(output.contains("warning: #/paths/~1upload/post/requestBody/content"))
-      #expect(output.contains("wrote 11 files"))
+      #expect(output.contains("wrote 12 files"))
       #expect(output.contains("removed 1 stale"))
       let written = try fileManager.contentsOfDirectory(atPath: directory.path).sorted()
       #expect(written == ["API.swift", "Mine.swift", "Models", "Pets.swift"])

@@ -12,7 +12,8 @@ import Testing
       output.files.map(\.path) == [
         "Pets.swift", "API.swift", "Models/Animal.swift", "Models/Cat.swift", "Models/Dog.swift",
         "Models/EndpointSchema.swift", "Models/Label.swift", "Models/NewPet.swift",
-        "Models/Pet.swift", "Models/PetUpdate.swift", "Models/Status.swift",
+        "Models/Pet.swift", "Models/PetUpdate.swift", "Models/Problem.swift",
+        "Models/Status.swift",
       ])
     for file in output.files {
       let expected = try String(

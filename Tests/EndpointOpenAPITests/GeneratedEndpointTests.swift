@@ -107,4 +107,27 @@ import Testing
     #expect(String(decoding: encoded, as: UTF8.self).contains(#""2024-05-01T12:30:45.250Z""#))
     #expect(try JSONDecoder().decode(Pet.self, from: encoded) == pet)
   }
+
+  @Test func aDocumentedErrorBodyIsDecodedByItsStatus() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/pets/1").reply(status: 404, json: #"{"title": "No such pet", "status": 404}"#)
+    stub.on(.get, "/pets/2").reply(status: 503, json: #"{"retry_after": 5}"#)
+    stub.on(.get, "/pets/3").reply(status: 400, json: #"{"title": "Bad"}"#)
+    stub.on(.get, "/pets/4").reply(status: 404, json: #"{"detail": "no title"}"#)
+    let client = stub.with(BaseURLMiddleware(api))
+    func failure(_ id: String) async throws -> UnexpectedResponse {
+      try await #require(throws: UnexpectedResponse.self) {
+        try await client.call(Pets.showPet(petId: id))
+      }
+    }
+    #expect(
+      try Pets.ShowPetError(try await failure("1"))
+        == .status404(Problem(status: 404, title: "No such pet")))
+    #expect(
+      try Pets.ShowPetError(try await failure("2")) == .serverError(.init(retryAfter: 5)))
+    // The document describes no body for a 400.
+    #expect(try Pets.ShowPetError(try await failure("3")) == nil)
+    let mismatched = try await failure("4")
+    #expect(throws: ParsingFailure.self) { try Pets.ShowPetError(mismatched) }
+  }
 }

@@ -159,4 +159,82 @@ import Testing
           + "yet (only JSON is); the operation is skipped"
       ])
   }
+
+  @Test func documentedErrorBodiesGetAnEnumThatDecodesThemByStatus() throws {
+    let output = try generate(
+      document(
+        schemas: """
+          {"Problem": {"type": "object", "properties": {"title": {"type": "string"}}}}
+          """,
+        paths: """
+          {"/orders": {"post": {"tags": ["orders"], "operationId": "create",
+            "responses": {"201": {"description": "Created."},
+              "422": {"description": "Invalid.", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/Problem"}}}},
+              "4XX": {"description": "Refused.", "content": {"text/plain": {}}},
+              "default": {"description": "Failed.", "content": {"application/json": {
+                "schema": {"type": "object", "properties": {"message": {"type": "string"}}}}}}}}}}
+          """), options: .init(accessLevel: .public))
+    #expect(
+      source(output, "Orders.swift") == """
+        import EndpointJSON
+
+        #if canImport(FoundationEssentials)
+          import FoundationEssentials
+        #else
+          import Foundation
+        #endif
+
+        /// The Orders endpoints.
+        public enum Orders {
+          /// `POST /orders`
+          ///
+          /// Error bodies, decoded from the `UnexpectedResponse` the call throws by `CreateError(_:)`:
+          /// `422` a `Problem`, any other status a `CreateErrorDefault`.
+          public static func create() -> Endpoint<Void> {
+            Endpoint(json: .post, path: "orders")
+          }
+
+          /// The error bodies `create` documents, by status.
+          public enum CreateError: Sendable, Hashable {
+            /// A `422`.
+            case status422(Problem)
+            /// Any other status.
+            case other(CreateErrorDefault)
+
+            /// The body of a response `create` does not accept, decoded as its status
+            /// documents; `nil` when the document describes none for the status.
+            ///
+            /// - Throws: `ParsingFailure` when the body is not what the document describes.
+            public init?(_ error: UnexpectedResponse) throws(ParsingFailure) {
+              switch error.status {
+              case 422:
+                self = try .status422(error.decodeBody())
+              case 400..<500:
+                return nil
+              default:
+                self = try .other(error.decodeBody())
+              }
+            }
+          }
+
+          /// The CreateErrorDefault schema.
+          public struct CreateErrorDefault: Codable, Sendable, Hashable {
+            /// The `message` property.
+            public var message: String?
+
+            /// Creates a value from its properties.
+            public init(message: String? = nil) {
+              self.message = message
+            }
+          }
+        }
+
+        """)
+    #expect(
+      output.warnings.map(\.description) == [
+        "#/paths/~1orders/post/responses/4XX/content: an error body in text/plain is not "
+          + "supported yet (only JSON is); the status has no case in the error body enum"
+      ])
+  }
 }

@@ -50,8 +50,32 @@ enum Pets {
   /// Shows one pet.
   ///
   /// `GET /pets/{petId}`
+  ///
+  /// Error bodies, decoded from the `UnexpectedResponse` the call throws by `ShowPetError(_:)`:
+  /// `404` a `Problem`, `5XX` a `ShowPetError5XX`.
   static func showPet(petId: String) -> Endpoint<Pet> {
     Endpoint(json: .get, path: "pets/\(petId)")
+  }
+
+  /// The error bodies `showPet` documents, by status.
+  enum ShowPetError: Sendable, Hashable {
+    case status404(Problem)
+    case serverError(ShowPetError5XX)
+
+    /// The body of a response `showPet` does not accept, decoded as its status
+    /// documents; `nil` when the document describes none for the status.
+    ///
+    /// - Throws: `ParsingFailure` when the body is not what the document describes.
+    init?(_ error: UnexpectedResponse) throws(ParsingFailure) {
+      switch error.status {
+      case 404:
+        self = try .status404(error.decodeBody())
+      case 500..<600:
+        self = try .serverError(error.decodeBody())
+      default:
+        return nil
+      }
+    }
   }
 
   /// `PUT /pets/{petId}`
@@ -70,6 +94,14 @@ enum Pets {
       return Endpoint(json: .patch, path: "pets/\(petId)")
     }
     return Endpoint(json: .patch, path: "pets/\(petId)", body: body)
+  }
+
+  struct ShowPetError5XX: Codable, Sendable, Hashable {
+    var retryAfter: Int?
+
+    enum CodingKeys: String, CodingKey {
+      case retryAfter = "retry_after"
+    }
   }
 
   struct RenamePetBody: Codable, Sendable, Hashable {
