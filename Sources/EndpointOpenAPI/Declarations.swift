@@ -6,6 +6,8 @@ indirect enum TypeRef: Equatable {
   case bool
   /// An RFC 3339 date-time (`format: date-time`), coded by the struct that holds it.
   case dateTime
+  /// Bytes: a body that is not JSON.
+  case data
   /// Any JSON value: a free-form schema.
   case json
   /// A generated type: a model, or a type nested in a model or a namespace.
@@ -20,6 +22,7 @@ indirect enum TypeRef: Equatable {
     case .double: "Double"
     case .bool: "Bool"
     case .dateTime: "Date"
+    case .data: "Data"
     case .json: "JSONValue"
     case .named(let name, _): name
     case .array(let element): "[\(element.code)]"

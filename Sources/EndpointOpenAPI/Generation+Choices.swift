@@ -129,6 +129,7 @@ extension Generation {
     case .double: "number"
     case .bool: "boolean"
     case .dateTime: "date"
+    case .data: "data"
     case .json: "json"
     case .named(let name, _): SwiftNames.memberName(name)
     case .array(let element): caseName(element) + "Array"

@@ -73,6 +73,22 @@ extension Generation {
     return parameter.required ? [set] : ["if let \(name) {", "  " + set, "}"]
   }
 
+  /// The `Cookie` field of the cookie parameters, `name=value` pairs joined by `; `, the
+  /// values as they are.
+  static func cookieStatements(_ parameters: [ParameterDecl]) -> [String] {
+    guard !parameters.isEmpty else { return [] }
+    var lines = ["var cookies: [String] = []"]
+    for parameter in parameters {
+      let name = SwiftNames.escaped(parameter.name)
+      let append =
+        "cookies.append(\"\(escapedLiteral(parameter.wireName))=\\(\(value(name, parameter.type, text: false)))\")"
+      lines += parameter.required ? [append] : ["if let \(name) {", "  " + append, "}"]
+    }
+    let set = "headerFields[\"Cookie\"] = cookies.joined(separator: \"; \")"
+    if parameters.contains(where: \.required) { return lines + [set] }
+    return lines + ["if !cookies.isEmpty {", "  " + set, "}"]
+  }
+
   /// `Endpoint(…)` on one line when it fits at `indent`, else one argument a line.
   static func call(_ arguments: [String], indent: Int, returns: Bool) -> [String] {
     let start = (returns ? "return " : "") + "Endpoint("

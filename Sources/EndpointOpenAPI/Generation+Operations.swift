@@ -16,6 +16,7 @@ extension Generation {
       case path
       case query
       case header
+      case cookie
     }
 
     var wireName: String
@@ -108,7 +109,7 @@ extension Generation {
     let functionType = SwiftNames.typeName(baseName)
     // Types declared in place nest in the namespace only if the whole operation is generated.
     var scope: NestedScope? = namespace.scope
-    var locals = NameScope(reserved: ["queryItems", "headerFields", "body"])
+    var locals = NameScope(reserved: ["queryItems", "headerFields", "cookies", "body"])
     let parameters = try parameters(
       of: operation, pathItem: pathItem, pointer: pointer, locals: &locals,
       typePrefix: functionType, scope: &scope)
@@ -134,8 +135,9 @@ extension Generation {
     }
     pathLiteral += Self.escapedLiteral(rest)
 
-    // The body: JSON only.
+    // The body: JSON, or bytes of one media type.
     var body: (type: TypeRef, required: Bool, doc: String?)?
+    var payload = "json(body)"
     if var requestBody = operation["requestBody"] {
       var bodyPointer = JSONPointer.appending("requestBody", to: pointer)
       if let reference = requestBody["$ref"]?.string,
@@ -143,12 +145,16 @@ extension Generation {
       {
         (requestBody, bodyPointer) = (target, targetPointer)
       }
-      let (schema, schemaPointer) = try jsonSchema(
-        in: requestBody, at: bodyPointer, what: "a request body")
-      let resolved = try typeRef(
-        schema, at: schemaPointer, suggested: functionType + "Body",
-        scope: &scope)
-      let type = resolved.type
+      var type = TypeRef.data
+      if let contentType = Self.binaryMediaType(in: requestBody) {
+        payload = "data(body, contentType: \"\(Self.escapedLiteral(contentType))\")"
+      } else {
+        let (schema, schemaPointer) = try jsonSchema(
+          in: requestBody, at: bodyPointer, what: "a request body")
+        type = try typeRef(
+          schema, at: schemaPointer, suggested: functionType + "Body", scope: &scope
+        ).type
+      }
       body = (type, requestBody["required"]?.bool == true, Self.description(of: requestBody))
     }
 
@@ -161,9 +167,20 @@ extension Generation {
     }
     var resultType = "Void"
     var expecting: String?
+    var parser: String?
     let successNode = try responseNode(
       responses[success]!, at: JSONPointer.appending(success, to: responsesPointer))
-    if let content = successNode.node["content"]?.object, !content.isEmpty {
+    if let content = successNode.node["content"]?.object, !content.isEmpty,
+      Self.binaryMediaType(in: successNode.node) != nil
+    {
+      guard successes.count == 1 else {
+        throw Unsupported(
+          pointer: responsesPointer,
+          message: "a binary response beside other 2xx responses is not supported yet")
+      }
+      resultType = "Data"
+      parser = ".data"
+    } else if let content = successNode.node["content"]?.object, !content.isEmpty {
       let (schema, schemaPointer) = try jsonSchema(
         in: successNode.node, at: successNode.pointer, what: "a response")
       let resolved = try typeRef(
@@ -202,21 +219,33 @@ extension Generation {
       arguments.append("query: queryItems")
     }
     let headerParameters = parameters.filter { $0.location == .header }
-    if !headerParameters.isEmpty {
+    let cookieParameters = parameters.filter { $0.location == .cookie }
+    if !headerParameters.isEmpty || !cookieParameters.isEmpty {
       statements.append("var headerFields: [String: String] = [:]")
       for parameter in headerParameters { statements += Self.headerStatements(parameter) }
+      statements += Self.cookieStatements(cookieParameters)
       arguments.append("headers: headerFields")
     }
-    let tail = expecting.map { ["expecting: \($0)"] } ?? []
+    // A body that is not JSON, or bytes for a response, take the payload and parser forms.
+    let bodyArgument: String
+    let tail: [String]
+    if payload.hasPrefix("json("), parser == nil {
+      bodyArgument = "body: body"
+      tail = expecting.map { ["expecting: \($0)"] } ?? []
+    } else {
+      arguments[0] = ".\(method)"
+      bodyArgument = "payload: .\(payload)"
+      tail = ["parser: " + (parser ?? ".json(\(expecting.map { "expecting: \($0)" } ?? ""))")]
+    }
     var bodyLines: [String] = []
     if let body, !body.required {
       bodyLines += statements
       bodyLines.append("guard let body else {")
       bodyLines += Self.call(arguments + tail, indent: 6, returns: true).map { "  " + $0 }
       bodyLines.append("}")
-      bodyLines += Self.call(arguments + ["body: body"] + tail, indent: 4, returns: true)
+      bodyLines += Self.call(arguments + [bodyArgument] + tail, indent: 4, returns: true)
     } else {
-      let all = arguments + (body != nil ? ["body: body"] : []) + tail
+      let all = arguments + (body != nil ? [bodyArgument] : []) + tail
       bodyLines += statements
       bodyLines += Self.call(all, indent: 4, returns: !statements.isEmpty)
     }
@@ -312,8 +341,9 @@ extension Generation {
       throw Unsupported(
         pointer: pointer, message: "a parameter described by content is not supported yet")
     }
-    let style = node["style"]?.string ?? (location == .query ? "form" : "simple")
-    guard style == (location == .query ? "form" : "simple") else {
+    let defaultStyle = location == .query || location == .cookie ? "form" : "simple"
+    let style = node["style"]?.string ?? defaultStyle
+    guard style == defaultStyle else {
       throw Unsupported(
         pointer: JSONPointer.appending("style", to: pointer),
         message: "the \(style) style is not supported yet")
@@ -354,6 +384,29 @@ extension Generation {
     return target
   }
 
+  /// The media type of a body sent or read as bytes, when it has no JSON one: the first whose
+  /// schema is absent, empty or `format: binary` (`*/*` is sent as `application/octet-stream`).
+  static func binaryMediaType(in body: JSONNode) -> String? {
+    let content = body["content"]?.object ?? [:]
+    func mediaType(_ key: String) -> String {
+      key.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }?
+        .lowercased() ?? ""
+    }
+    let types = content.keys.map(mediaType)
+    guard !types.contains(where: { $0 == "application/json" || $0.hasSuffix("+json") }) else {
+      return nil
+    }
+    for key in content.keys.sorted() {
+      let type = mediaType(key)
+      if type.hasPrefix("multipart/") || type == "application/x-www-form-urlencoded" { continue }
+      let schema = content[key]?["schema"]
+      guard schema == nil || schema == .object([:]) || schema?["format"]?.string == "binary"
+      else { continue }
+      return type == "*/*" ? "application/octet-stream" : key
+    }
+    return nil
+  }
+
   /// The schema of a body's JSON media type (`application/json`, `application/…+json`).
   func jsonSchema(
     in body: JSONNode, at pointer: String, what: String
@@ -369,7 +422,7 @@ extension Generation {
       throw Unsupported(
         pointer: contentPointer,
         message: "\(what) in \(content.keys.sorted().joined(separator: ", ")) is not supported "
-          + "yet (only JSON is)")
+          + "yet (only JSON and binary are)")
     }
     let mediaPointer = JSONPointer.appending(json, to: contentPointer)
     guard let schema = content[json]!["schema"] else { return (.object([:]), mediaPointer) }

@@ -60,7 +60,7 @@ import Testing
         .write(to: directory.appending(path: "Old.swift"))
       let (status, output) = try run(["generate", document.path, "--output", directory.path])
       #expect(status == 0)
-      #expect(output.contains("warning: #/paths/~1upload/post/requestBody/content"))
+      #expect(output.contains("warning: #/paths/~1documents/post/requestBody/content"))
       #expect(output.contains("wrote 12 files"))
       #expect(output.contains("removed 1 stale"))
       let written = try fileManager.contentsOfDirectory(atPath: directory.path).sorted()

@@ -22,8 +22,8 @@ import Testing
     }
     #expect(
       output.warnings.map(\.description) == [
-        "#/paths/~1upload/post/requestBody/content: a request body in image/png is not "
-          + "supported yet (only JSON is); the operation is skipped"
+        "#/paths/~1documents/post/requestBody/content: a request body in multipart/form-data "
+          + "is not supported yet (only JSON and binary are); the operation is skipped"
       ])
   }
 
@@ -34,6 +34,6 @@ import Testing
       try generator.generate(document: document, named: "pets.json")
     }
     #expect(error?.kind == .unsupportedConstruct)
-    #expect(error?.pointer == "#/paths/~1upload/post/requestBody/content")
+    #expect(error?.pointer == "#/paths/~1documents/post/requestBody/content")
   }
 }

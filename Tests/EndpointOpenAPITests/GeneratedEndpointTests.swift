@@ -130,4 +130,20 @@ import Testing
     let mismatched = try await failure("4")
     #expect(throws: ParsingFailure.self) { try Pets.ShowPetError(mismatched) }
   }
+
+  @Test func aBinaryBodyIsSentAsItsBytesAndABinaryResponseIsData() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.post, "/upload").reply(status: 204)
+    stub.on(.get, "/pets/{petId}/photo").reply(
+      headers: ["Content-Type": "image/jpeg"], body: Data([0xFF, 0xD8]))
+    let client = stub.with(BaseURLMiddleware(api))
+    try await client.call(Pets.uploadPhoto(body: Data([0x89, 0x50, 0x4E, 0x47])))
+    #expect(stub.requests[0].body == Data([0x89, 0x50, 0x4E, 0x47]))
+    #expect(stub.requests[0].headerFields["Content-Type"] == "image/png")
+    let photo = try await client.call(Pets.showPhoto(petId: "7", session: "s1", size: 2))
+    #expect(photo == Data([0xFF, 0xD8]))
+    #expect(stub.requests[1].headerFields["Cookie"] == "session=s1; size=2")
+    _ = try await client.call(Pets.showPhoto(petId: "7", session: "s2"))
+    #expect(stub.requests[2].headerFields["Cookie"] == "session=s2")
+  }
 }

@@ -13,7 +13,8 @@ import Testing
         {"name": "labels", "in": "query", "explode": false,
          "schema": {"type": "array", "items": {"type": "string"}}},
         {"name": "in", "in": "query", "required": true, "schema": {"type": "string"}},
-        {"name": "session", "in": "cookie", "schema": {"type": "string"}}
+        {"name": "session", "in": "cookie", "schema": {"type": "string"}},
+        {"name": "filter", "in": "query", "style": "deepObject", "schema": {"type": "object"}}
       ],
       "responses": {"200": {"description": "OK", "content": {"application/json": {
         "schema": {"type": "array", "items": {"type": "object", "properties": {
@@ -43,7 +44,8 @@ import Testing
             repo: String,
             `in`: String,
             perPage: Int? = nil,
-            labels: [String]? = nil
+            labels: [String]? = nil,
+            session: String? = nil
           ) -> Endpoint<[ListForRepoResponseItem]> {
             var queryItems: [URLQueryItem] = []
             if let perPage {
@@ -53,7 +55,20 @@ import Testing
               queryItems.append(URLQueryItem(name: "labels", value: labels.joined(separator: ",")))
             }
             queryItems.append(URLQueryItem(name: "in", value: `in`))
-            return Endpoint(json: .get, path: "repos/\\(owner)/\\(repo)/issues", query: queryItems)
+            var headerFields: [String: String] = [:]
+            var cookies: [String] = []
+            if let session {
+              cookies.append("session=\\(session)")
+            }
+            if !cookies.isEmpty {
+              headerFields["Cookie"] = cookies.joined(separator: "; ")
+            }
+            return Endpoint(
+              json: .get,
+              path: "repos/\\(owner)/\\(repo)/issues",
+              query: queryItems,
+              headers: headerFields
+            )
           }
 
           struct ListForRepoResponseItem: Codable, Sendable, Hashable {
@@ -64,8 +79,8 @@ import Testing
         """)
     #expect(
       output.warnings.map(\.description) == [
-        "#/paths/~1repos~1{owner}~1{repo}~1issues/get/parameters/5/in: cookie parameters are "
-          + "not supported yet; the optional parameter is left out"
+        "#/paths/~1repos~1{owner}~1{repo}~1issues/get/parameters/6/style: the deepObject "
+          + "style is not supported yet; the optional parameter is left out"
       ])
   }
 
@@ -98,7 +113,7 @@ import Testing
           "responses": {"204": {"description": "No content"}}},
         "post": {"tags": ["issues"], "operationId": "create", "parameters": [
           {"name": "kind", "in": "query", "schema": {"type": "string", "enum": ["bug"]}}],
-          "requestBody": {"content": {"text/plain": {}}},
+          "requestBody": {"content": {"text/plain": {"schema": {"type": "string"}}}},
           "responses": {"204": {"description": "No content"}}}}}
       """
     let output = try generate(document(paths: paths))
@@ -156,7 +171,7 @@ import Testing
     #expect(
       output.warnings.map(\.description) == [
         "#/paths/~1report/get/responses/200/content: a response in text/csv is not supported "
-          + "yet (only JSON is); the operation is skipped"
+          + "yet (only JSON and binary are); the operation is skipped"
       ])
   }
 
@@ -234,7 +249,31 @@ import Testing
     #expect(
       output.warnings.map(\.description) == [
         "#/paths/~1orders/post/responses/4XX/content: an error body in text/plain is not "
-          + "supported yet (only JSON is); the status has no case in the error body enum"
+          + "supported yet (only JSON and binary are); the status has no case in the error "
+          + "body enum"
       ])
+  }
+
+  @Test func aBinaryBodyIsDataSentWithItsMediaType() throws {
+    let paths = """
+      {"/blobs": {"put": {"operationId": "store",
+        "requestBody": {"required": true, "content": {"*/*": {}}},
+        "responses": {"200": {"description": "The stored bytes.", "content": {
+          "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    #expect(
+      source(output, "API.swift")?.contains(
+        """
+          static func store(body: Data) -> Endpoint<Data> {
+            Endpoint(
+              .put,
+              path: "blobs",
+              payload: .data(body, contentType: "application/octet-stream"),
+              parser: .data
+            )
+          }
+        """) == true)
+    #expect(output.warnings.isEmpty)
   }
 }

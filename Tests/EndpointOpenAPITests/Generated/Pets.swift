@@ -96,6 +96,23 @@ enum Pets {
     return Endpoint(json: .patch, path: "pets/\(petId)", body: body)
   }
 
+  /// `GET /pets/{petId}/photo`
+  static func showPhoto(petId: String, session: String, size: Int? = nil) -> Endpoint<Data> {
+    var headerFields: [String: String] = [:]
+    var cookies: [String] = []
+    cookies.append("session=\(session)")
+    if let size {
+      cookies.append("size=\(size)")
+    }
+    headerFields["Cookie"] = cookies.joined(separator: "; ")
+    return Endpoint(.get, path: "pets/\(petId)/photo", headers: headerFields, parser: .data)
+  }
+
+  /// `POST /upload`
+  static func uploadPhoto(body: Data) -> Endpoint<Void> {
+    Endpoint(.post, path: "upload", payload: .data(body, contentType: "image/png"), parser: .json())
+  }
+
   struct ShowPetError5XX: Codable, Sendable, Hashable {
     var retryAfter: Int?
 
