@@ -109,7 +109,7 @@ extension Generation {
     let functionType = SwiftNames.typeName(baseName)
     // Types declared in place nest in the namespace only if the whole operation is generated.
     var scope: NestedScope? = namespace.scope
-    var locals = NameScope(reserved: ["queryItems", "headerFields", "cookies", "body"])
+    var locals = NameScope(reserved: ["queryItems", "headerFields", "cookies", "fields", "body"])
     let parameters = try parameters(
       of: operation, pathItem: pathItem, pointer: pointer, locals: &locals,
       typePrefix: functionType, scope: &scope)
@@ -138,6 +138,7 @@ extension Generation {
     // The body: JSON, or bytes of one media type.
     var body: (type: TypeRef, required: Bool, doc: String?)?
     var payload = "json(body)"
+    var formLines: [String] = []
     if var requestBody = operation["requestBody"] {
       var bodyPointer = JSONPointer.appending("requestBody", to: pointer)
       if let reference = requestBody["$ref"]?.string,
@@ -148,6 +149,12 @@ extension Generation {
       var type = TypeRef.data
       if let contentType = Self.binaryMediaType(in: requestBody) {
         payload = "data(body, contentType: \"\(Self.escapedLiteral(contentType))\")"
+      } else if let (schema, schemaPointer) = Self.formSchema(in: requestBody, at: bodyPointer) {
+        type = try typeRef(
+          schema, at: schemaPointer, suggested: functionType + "Body", scope: &scope
+        ).type
+        formLines = try formStatements(type, at: schemaPointer, scope: scope)
+        payload = "formURLEncoded(fields)"
       } else {
         let (schema, schemaPointer) = try jsonSchema(
           in: requestBody, at: bodyPointer, what: "a request body")
@@ -243,11 +250,12 @@ extension Generation {
       bodyLines.append("guard let body else {")
       bodyLines += Self.call(arguments + tail, indent: 6, returns: true).map { "  " + $0 }
       bodyLines.append("}")
+      bodyLines += formLines
       bodyLines += Self.call(arguments + [bodyArgument] + tail, indent: 4, returns: true)
     } else {
       let all = arguments + (body != nil ? [bodyArgument] : []) + tail
-      bodyLines += statements
-      bodyLines += Self.call(all, indent: 4, returns: !statements.isEmpty)
+      bodyLines += statements + formLines
+      bodyLines += Self.call(all, indent: 4, returns: !(statements + formLines).isEmpty)
     }
 
     namespace.scope = scope ?? namespace.scope
@@ -388,14 +396,7 @@ extension Generation {
   /// schema is absent, empty or `format: binary` (`*/*` is sent as `application/octet-stream`).
   static func binaryMediaType(in body: JSONNode) -> String? {
     let content = body["content"]?.object ?? [:]
-    func mediaType(_ key: String) -> String {
-      key.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }?
-        .lowercased() ?? ""
-    }
-    let types = content.keys.map(mediaType)
-    guard !types.contains(where: { $0 == "application/json" || $0.hasSuffix("+json") }) else {
-      return nil
-    }
+    guard !hasJSON(content) else { return nil }
     for key in content.keys.sorted() {
       let type = mediaType(key)
       if type.hasPrefix("multipart/") || type == "application/x-www-form-urlencoded" { continue }
@@ -407,6 +408,17 @@ extension Generation {
     return nil
   }
 
+  /// A content key's media type, lowercased, without parameters.
+  static func mediaType(_ key: String) -> String {
+    key.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }?
+      .lowercased() ?? ""
+  }
+
+  /// Whether a body's content has a JSON media type (`application/json`, `application/…+json`).
+  static func hasJSON(_ content: [String: JSONNode]) -> Bool {
+    content.keys.map(mediaType).contains { $0 == "application/json" || $0.hasSuffix("+json") }
+  }
+
   /// The schema of a body's JSON media type (`application/json`, `application/…+json`).
   func jsonSchema(
     in body: JSONNode, at pointer: String, what: String
@@ -414,7 +426,7 @@ extension Generation {
     let content = body["content"]?.object ?? [:]
     let contentPointer = JSONPointer.appending("content", to: pointer)
     let json = content.keys.sorted().first { key in
-      let type = key.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
+      let type = Self.mediaType(key)
       return type == "application/json" || type.hasSuffix("+json")
         || type == "*/*" && content.count == 1
     }
@@ -422,7 +434,7 @@ extension Generation {
       throw Unsupported(
         pointer: contentPointer,
         message: "\(what) in \(content.keys.sorted().joined(separator: ", ")) is not supported "
-          + "yet (only JSON and binary are)")
+          + "yet (only JSON, form and binary are)")
     }
     let mediaPointer = JSONPointer.appending(json, to: contentPointer)
     guard let schema = content[json]!["schema"] else { return (.object([:]), mediaPointer) }

@@ -23,7 +23,7 @@ import Testing
     #expect(
       output.warnings.map(\.description) == [
         "#/paths/~1documents/post/requestBody/content: a request body in multipart/form-data "
-          + "is not supported yet (only JSON and binary are); the operation is skipped"
+          + "is not supported yet (only JSON, form and binary are); the operation is skipped"
       ])
   }
 

@@ -146,4 +146,15 @@ import Testing
     _ = try await client.call(Pets.showPhoto(petId: "7", session: "s2"))
     #expect(stub.requests[2].headerFields["Cookie"] == "session=s2")
   }
+
+  @Test func aFormBodyIsSentAsOneFieldPerValue() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.post, "/login").reply(status: 204)
+    let client = stub.with(BaseURLMiddleware(api))
+    try await client.call(Pets.logIn(body: .init(remember: true, scopes: ["a", "b"], user: "a&b")))
+    #expect(stub.requests[0].headerFields["Content-Type"] == "application/x-www-form-urlencoded")
+    #expect(stub.requests[0].text == "remember=true&scopes=a&scopes=b&user=a%26b")
+    try await client.call(Pets.logIn(body: .init(user: "ada")))
+    #expect(stub.requests[1].text == "user=ada")
+  }
 }

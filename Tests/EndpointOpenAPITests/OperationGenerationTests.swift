@@ -171,7 +171,7 @@ import Testing
     #expect(
       output.warnings.map(\.description) == [
         "#/paths/~1report/get/responses/200/content: a response in text/csv is not supported "
-          + "yet (only JSON and binary are); the operation is skipped"
+          + "yet (only JSON, form and binary are); the operation is skipped"
       ])
   }
 
@@ -249,7 +249,7 @@ import Testing
     #expect(
       output.warnings.map(\.description) == [
         "#/paths/~1orders/post/responses/4XX/content: an error body in text/plain is not "
-          + "supported yet (only JSON and binary are); the status has no case in the error "
+          + "supported yet (only JSON, form and binary are); the status has no case in the error "
           + "body enum"
       ])
   }
@@ -275,5 +275,23 @@ import Testing
           }
         """) == true)
     #expect(output.warnings.isEmpty)
+  }
+
+  @Test func aFormFieldThatIsNotAScalarIsReportedAndTheOperationSkipped() throws {
+    let paths = """
+      {"/login": {"post": {"operationId": "logIn",
+        "requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {
+          "type": "object", "properties": {"profile": {"type": "object", "properties": {
+            "name": {"type": "string"}}}}}}}},
+        "responses": {"204": {"description": "Logged in."}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    #expect(output.files.isEmpty)
+    #expect(
+      output.warnings.map(\.description) == [
+        "#/paths/~1login/post/requestBody/content/application~1x-www-form-urlencoded/schema/"
+          + "properties/profile: a form field of type Profile is not supported yet; "
+          + "the operation is skipped"
+      ])
   }
 }

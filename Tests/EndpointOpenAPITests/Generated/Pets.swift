@@ -15,6 +15,19 @@ enum Pets {
     Endpoint(json: .get, path: "animals/\(id)")
   }
 
+  /// `POST /login`
+  static func logIn(body: LogInBody) -> Endpoint<Void> {
+    var fields: [(String, String)] = []
+    if let value = body.remember {
+      fields.append(("remember", String(value)))
+    }
+    for item in body.scopes ?? [] {
+      fields.append(("scopes", item))
+    }
+    fields.append(("user", body.user))
+    return Endpoint(.post, path: "login", payload: .formURLEncoded(fields), parser: .json())
+  }
+
   /// Lists the pets.
   ///
   /// `GET /pets`
@@ -111,6 +124,12 @@ enum Pets {
   /// `POST /upload`
   static func uploadPhoto(body: Data) -> Endpoint<Void> {
     Endpoint(.post, path: "upload", payload: .data(body, contentType: "image/png"), parser: .json())
+  }
+
+  struct LogInBody: Codable, Sendable, Hashable {
+    var remember: Bool?
+    var scopes: [String]?
+    var user: String
   }
 
   struct ShowPetError5XX: Codable, Sendable, Hashable {
