@@ -40,10 +40,23 @@ extension Generation {
     }
   }
 
+  /// An array's items as one value, joined by `separator`.
+  static func joined(_ list: String, _ element: TypeRef, separator: String) -> String {
+    let literal = "\"\(escapedLiteral(separator))\""
+    switch element {
+    case .string: return "\(list).joined(separator: \(literal))"
+    case .named: return "\(list).map(\\.rawValue).joined(separator: \(literal))"
+    default: return "\(list).map(String.init).joined(separator: \(literal))"
+    }
+  }
+
   static func queryStatements(_ parameter: ParameterDecl) -> [String] {
     let name = SwiftNames.escaped(parameter.name)
     let wire = "\"\(escapedLiteral(parameter.wireName))\""
-    if case .array(let element) = parameter.type {
+    let lines: [String]
+    if let fields = parameter.fields {
+      lines = objectQueryStatements(parameter, fields: fields)
+    } else if case .array(let element) = parameter.type {
       if parameter.explode {
         let list = parameter.required ? name : "\(name) ?? []"
         return [
@@ -52,24 +65,59 @@ extension Generation {
           "}",
         ]
       }
-      let joined: String
-      switch element {
-      case .string: joined = "\(name).joined(separator: \",\")"
-      case .named: joined = "\(name).map(\\.rawValue).joined(separator: \",\")"
-      default: joined = "\(name).map(String.init).joined(separator: \",\")"
-      }
-      let append = "queryItems.append(URLQueryItem(name: \(wire), value: \(joined)))"
-      return parameter.required ? [append] : ["if let \(name) {", "  " + append, "}"]
+      let separator = ["spaceDelimited": " ", "pipeDelimited": "|"][parameter.style] ?? ","
+      lines = [
+        "queryItems.append(URLQueryItem(name: \(wire), value: \(joined(name, element, separator: separator))))"
+      ]
+    } else {
+      lines = [
+        "queryItems.append(URLQueryItem(name: \(wire), value: \(value(name, parameter.type, text: true))))"
+      ]
     }
-    let append =
-      "queryItems.append(URLQueryItem(name: \(wire), value: \(value(name, parameter.type, text: true))))"
-    return parameter.required ? [append] : ["if let \(name) {", "  " + append, "}"]
+    // A block of its own keeps `objectParts` to one parameter.
+    let block =
+      parameter.required
+      ? (parameter.fields != nil && !parameter.explode ? "do {" : nil)
+      : "if let \(name) {"
+    guard let block else { return lines }
+    return [block] + lines.map { "  " + $0 } + ["}"]
+  }
+
+  /// An object's properties: each its own item (`form`, exploded), `name[property]` items
+  /// (`deepObject`), or one item of `property,value` pairs (`form`, not exploded); `nil` ones
+  /// left out.
+  private static func objectQueryStatements(
+    _ parameter: ParameterDecl, fields: [PropertyDecl]
+  ) -> [String] {
+    let name = SwiftNames.escaped(parameter.name)
+    var lines = parameter.explode ? [] : ["var objectParts: [String] = []"]
+    for field in fields {
+      let member = name + "." + SwiftNames.escaped(field.name)
+      let key =
+        parameter.style == "deepObject"
+        ? "\(parameter.wireName)[\(field.key)]" : field.key
+      let text = value(field.optional ? "value" : member, field.type, text: true)
+      let statement =
+        parameter.explode
+        ? "queryItems.append(URLQueryItem(name: \"\(escapedLiteral(key))\", value: \(text)))"
+        : "objectParts += [\"\(escapedLiteral(key))\", \(text)]"
+      lines +=
+        field.optional
+        ? ["if let value = \(member) {", "  " + statement, "}"] : [statement]
+    }
+    if !parameter.explode {
+      lines.append(
+        "queryItems.append(URLQueryItem(name: \"\(escapedLiteral(parameter.wireName))\", "
+          + "value: objectParts.joined(separator: \",\")))")
+    }
+    return lines
   }
 
   static func headerStatements(_ parameter: ParameterDecl) -> [String] {
     let name = SwiftNames.escaped(parameter.name)
-    let set =
-      "headerFields[\"\(escapedLiteral(parameter.wireName))\"] = \(value(name, parameter.type, text: true))"
+    var text = value(name, parameter.type, text: true)
+    if case .array(let element) = parameter.type { text = joined(name, element, separator: ",") }
+    let set = "headerFields[\"\(escapedLiteral(parameter.wireName))\"] = \(text)"
     return parameter.required ? [set] : ["if let \(name) {", "  " + set, "}"]
   }
 
@@ -77,16 +125,16 @@ extension Generation {
   /// values as they are.
   static func cookieStatements(_ parameters: [ParameterDecl]) -> [String] {
     guard !parameters.isEmpty else { return [] }
-    var lines = ["var cookies: [String] = []"]
+    var lines = ["var cookiePairs: [String] = []"]
     for parameter in parameters {
       let name = SwiftNames.escaped(parameter.name)
       let append =
-        "cookies.append(\"\(escapedLiteral(parameter.wireName))=\\(\(value(name, parameter.type, text: false)))\")"
+        "cookiePairs.append(\"\(escapedLiteral(parameter.wireName))=\\(\(value(name, parameter.type, text: false)))\")"
       lines += parameter.required ? [append] : ["if let \(name) {", "  " + append, "}"]
     }
-    let set = "headerFields[\"Cookie\"] = cookies.joined(separator: \"; \")"
+    let set = "headerFields[\"Cookie\"] = cookiePairs.joined(separator: \"; \")"
     if parameters.contains(where: \.required) { return lines + [set] }
-    return lines + ["if !cookies.isEmpty {", "  " + set, "}"]
+    return lines + ["if !cookiePairs.isEmpty {", "  " + set, "}"]
   }
 
   /// `Endpoint(…)` on one line when it fits at `indent`, else one argument a line.
@@ -190,7 +238,18 @@ extension Generation {
     }
     lines.append("}")
     if namespace.scope.decls.contains(where: \.usesDateTime) { lines += [""] + Self.dateTimeCoding }
-    return header + "\n" + lines.joined(separator: "\n") + "\n"
+    return header + "\n" + lines.flatMap(Self.wrapped).joined(separator: "\n") + "\n"
+  }
+
+  /// A query item appended on a line too long for one, broken as `swift format` breaks it.
+  static func wrapped(_ line: String) -> [String] {
+    let call = "queryItems.append("
+    let trimmed = line.drop { $0 == " " }
+    guard line.count > lineLength, trimmed.hasPrefix(call + "URLQueryItem(") else {
+      return [line]
+    }
+    let indent = String(repeating: " ", count: line.count - trimmed.count)
+    return [indent + call, indent + "  " + trimmed.dropFirst(call.count)]
   }
 
   func emit(model: ModelDecl) -> String {

@@ -27,7 +27,7 @@ extension Generation {
       throw Unsupported(
         pointer: pointer, message: "a form body that is not an object is not supported yet")
     }
-    var lines = ["var fields: [(String, String)] = []"]
+    var lines = ["var formFields: [(String, String)] = []"]
     for property in properties {
       let member = "body." + SwiftNames.escaped(property.name)
       let wire = "\"\(Self.escapedLiteral(property.key))\""
@@ -35,7 +35,7 @@ extension Generation {
         let list = property.optional ? "\(member) ?? []" : member
         lines += [
           "for item in \(list) {",
-          "  fields.append((\(wire), \(Self.value("item", element, text: true))))",
+          "  formFields.append((\(wire), \(Self.value("item", element, text: true))))",
           "}",
         ]
         continue
@@ -48,18 +48,19 @@ extension Generation {
       if property.optional {
         lines += [
           "if let value = \(member) {",
-          "  fields.append((\(wire), \(Self.value("value", property.type, text: true))))",
+          "  formFields.append((\(wire), \(Self.value("value", property.type, text: true))))",
           "}",
         ]
       } else {
-        lines.append("fields.append((\(wire), \(Self.value(member, property.type, text: true))))")
+        lines.append(
+          "formFields.append((\(wire), \(Self.value(member, property.type, text: true))))")
       }
     }
     return lines
   }
 
   /// The properties of a generated struct: a model, or a type nested in `scope`.
-  private func objectProperties(_ name: String, _ scope: NestedScope?) -> [PropertyDecl]? {
+  func objectProperties(_ name: String, _ scope: NestedScope?) -> [PropertyDecl]? {
     let nested = scope?.decls.first { $0.name == name }
     let model = modelStates.values.lazy.compactMap { state -> ModelDecl? in
       if case .done(let decl, _) = state, decl.name == name { return decl }

@@ -25,6 +25,9 @@ extension Generation {
     var type: TypeRef
     var required: Bool
     var explode: Bool
+    var style: String
+    /// An object's properties, for an object parameter.
+    var fields: [PropertyDecl]?
     var doc: String?
   }
 
@@ -109,7 +112,8 @@ extension Generation {
     let functionType = SwiftNames.typeName(baseName)
     // Types declared in place nest in the namespace only if the whole operation is generated.
     var scope: NestedScope? = namespace.scope
-    var locals = NameScope(reserved: ["queryItems", "headerFields", "cookies", "fields", "body"])
+    var locals = NameScope(
+      reserved: ["queryItems", "headerFields", "cookiePairs", "formFields", "objectParts", "body"])
     let parameters = try parameters(
       of: operation, pathItem: pathItem, pointer: pointer, locals: &locals,
       typePrefix: functionType, scope: &scope)
@@ -154,7 +158,7 @@ extension Generation {
           schema, at: schemaPointer, suggested: functionType + "Body", scope: &scope
         ).type
         formLines = try formStatements(type, at: schemaPointer, scope: scope)
-        payload = "formURLEncoded(fields)"
+        payload = "formURLEncoded(formFields)"
       } else {
         let (schema, schemaPointer) = try jsonSchema(
           in: requestBody, at: bodyPointer, what: "a request body")
@@ -351,7 +355,10 @@ extension Generation {
     }
     let defaultStyle = location == .query || location == .cookie ? "form" : "simple"
     let style = node["style"]?.string ?? defaultStyle
-    guard style == defaultStyle else {
+    let styles: Set<String> =
+      location == .query
+      ? ["form", "spaceDelimited", "pipeDelimited", "deepObject"] : [defaultStyle]
+    guard styles.contains(style) else {
       throw Unsupported(
         pointer: JSONPointer.appending("style", to: pointer),
         message: "the \(style) style is not supported yet")
@@ -362,21 +369,35 @@ extension Generation {
     let resolved = try typeRef(
       schema, at: JSONPointer.appending("schema", to: pointer),
       suggested: typePrefix + SwiftNames.typeName(name), scope: &candidate)
-    var fits = resolved.type.isScalar
-    if location == .query, case .array(let element) = resolved.type, element.isScalar {
-      fits = true
+    // What each style can express: scalars in `form` and `simple`, arrays in the query and
+    // headers, objects of scalars in the query's `form` and `deepObject`.
+    var fits = resolved.type.isScalar && (style == "form" || style == "simple")
+    var fields: [PropertyDecl]?
+    switch resolved.type {
+    case .array(let element):
+      fits = element.isScalar && style != "deepObject" && location != .path && location != .cookie
+    case .named(let typeName, false)
+    where location == .query && style != "spaceDelimited"
+      && style != "pipeDelimited":
+      fields = objectProperties(typeName, candidate)
+      fits = fields?.allSatisfy(\.type.isScalar) == true
+    default:
+      break
     }
     guard fits else {
+      let inStyle = style == defaultStyle ? "" : " in the \(style) style"
       throw Unsupported(
         pointer: JSONPointer.appending("schema", to: pointer),
-        message: "a \(place) parameter of type \(resolved.type.code) is not supported yet")
+        message: "a \(place) parameter of type \(resolved.type.code)\(inStyle) is not supported yet"
+      )
     }
     scope = candidate
     return ParameterDecl(
       wireName: name, location: location, name: locals.claim(SwiftNames.memberName(name)),
       type: resolved.type,
       required: location == .path || node["required"]?.bool == true,
-      explode: node["explode"]?.bool ?? (style == "form"),
+      explode: style == "deepObject" || (node["explode"]?.bool ?? (style == "form")),
+      style: style, fields: fields,
       doc: node["description"]?.string)
   }
 

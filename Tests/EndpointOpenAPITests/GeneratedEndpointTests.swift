@@ -157,4 +157,16 @@ import Testing
     try await client.call(Pets.logIn(body: .init(user: "ada")))
     #expect(stub.requests[1].text == "user=ada")
   }
+
+  @Test func deepObjectAndPipeDelimitedQueryParametersFollowTheirStyle() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/pets").reply(json: "[]")
+    let client = stub.with(BaseURLMiddleware(api))
+    _ = try await client.call(
+      Pets.listPets(status: .available, filter: .init(minAge: 2), ids: [3, 4]))
+    let request = try #require(stub.requests.first)
+    #expect(request.queryItems.map(\.name) == ["status", "filter[min_age]", "ids"])
+    #expect(request.query("filter[min_age]") == "2")
+    #expect(request.query("ids") == "3|4")
+  }
 }

@@ -56,12 +56,12 @@ import Testing
             }
             queryItems.append(URLQueryItem(name: "in", value: `in`))
             var headerFields: [String: String] = [:]
-            var cookies: [String] = []
+            var cookiePairs: [String] = []
             if let session {
-              cookies.append("session=\\(session)")
+              cookiePairs.append("session=\\(session)")
             }
-            if !cookies.isEmpty {
-              headerFields["Cookie"] = cookies.joined(separator: "; ")
+            if !cookiePairs.isEmpty {
+              headerFields["Cookie"] = cookiePairs.joined(separator: "; ")
             }
             return Endpoint(
               json: .get,
@@ -79,8 +79,9 @@ import Testing
         """)
     #expect(
       output.warnings.map(\.description) == [
-        "#/paths/~1repos~1{owner}~1{repo}~1issues/get/parameters/6/style: the deepObject "
-          + "style is not supported yet; the optional parameter is left out"
+        "#/paths/~1repos~1{owner}~1{repo}~1issues/get/parameters/6/schema: a query parameter "
+          + "of type [String: JSONValue] in the deepObject style is not supported yet; the "
+          + "optional parameter is left out"
       ])
   }
 
@@ -292,6 +293,107 @@ import Testing
         "#/paths/~1login/post/requestBody/content/application~1x-www-form-urlencoded/schema/"
           + "properties/profile: a form field of type Profile is not supported yet; "
           + "the operation is skipped"
+      ])
+  }
+
+  @Test func queryObjectsAndDelimitedArraysFollowTheirStyle() throws {
+    let paths = """
+      {"/items": {"get": {"tags": ["items"], "operationId": "search", "parameters": [
+        {"name": "ids", "in": "query", "style": "pipeDelimited", "explode": false,
+         "schema": {"type": "array", "items": {"type": "integer"}}},
+        {"name": "words", "in": "query", "required": true, "style": "spaceDelimited",
+         "explode": false, "schema": {"type": "array", "items": {"type": "string"}}},
+        {"name": "filter", "in": "query", "style": "deepObject", "schema": {"type": "object",
+         "required": ["kind"], "properties": {"kind": {"type": "string"},
+           "max": {"type": "integer"}}}},
+        {"name": "page", "in": "query", "schema": {"type": "object", "properties": {
+         "size": {"type": "integer"}, "after": {"type": "string"}}}},
+        {"name": "point", "in": "query", "explode": false, "schema": {"type": "object",
+         "properties": {"x": {"type": "number"}, "y": {"type": "number"}}}},
+        {"name": "X-Tags", "in": "header", "schema": {"type": "array",
+         "items": {"type": "string"}}},
+        {"name": "bad", "in": "query", "style": "deepObject", "schema": {"type": "string"}}
+      ], "responses": {"204": {"description": "ok"}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    #expect(
+      source(output, "Items.swift") == """
+        import EndpointJSON
+
+        #if canImport(FoundationEssentials)
+          import FoundationEssentials
+        #else
+          import Foundation
+        #endif
+
+        enum Items {
+          /// `GET /items`
+          static func search(
+            words: [String],
+            ids: [Int]? = nil,
+            filter: SearchFilter? = nil,
+            page: SearchPage? = nil,
+            point: SearchPoint? = nil,
+            xTags: [String]? = nil
+          ) -> Endpoint<Void> {
+            var queryItems: [URLQueryItem] = []
+            if let ids {
+              queryItems.append(
+                URLQueryItem(name: "ids", value: ids.map(String.init).joined(separator: "|")))
+            }
+            queryItems.append(URLQueryItem(name: "words", value: words.joined(separator: " ")))
+            if let filter {
+              queryItems.append(URLQueryItem(name: "filter[kind]", value: filter.kind))
+              if let value = filter.max {
+                queryItems.append(URLQueryItem(name: "filter[max]", value: String(value)))
+              }
+            }
+            if let page {
+              if let value = page.after {
+                queryItems.append(URLQueryItem(name: "after", value: value))
+              }
+              if let value = page.size {
+                queryItems.append(URLQueryItem(name: "size", value: String(value)))
+              }
+            }
+            if let point {
+              var objectParts: [String] = []
+              if let value = point.x {
+                objectParts += ["x", String(value)]
+              }
+              if let value = point.y {
+                objectParts += ["y", String(value)]
+              }
+              queryItems.append(URLQueryItem(name: "point", value: objectParts.joined(separator: ",")))
+            }
+            var headerFields: [String: String] = [:]
+            if let xTags {
+              headerFields["X-Tags"] = xTags.joined(separator: ",")
+            }
+            return Endpoint(json: .get, path: "items", query: queryItems, headers: headerFields)
+          }
+
+          struct SearchFilter: Codable, Sendable, Hashable {
+            var kind: String
+            var max: Int?
+          }
+
+          struct SearchPage: Codable, Sendable, Hashable {
+            var after: String?
+            var size: Int?
+          }
+
+          struct SearchPoint: Codable, Sendable, Hashable {
+            var x: Double?
+            var y: Double?
+          }
+        }
+
+        """)
+    #expect(
+      output.warnings.map(\.description) == [
+        "#/paths/~1items/get/parameters/6/schema: a query parameter of type String in the "
+          + "deepObject style is not supported yet; the optional parameter is left out"
       ])
   }
 }

@@ -17,15 +17,15 @@ enum Pets {
 
   /// `POST /login`
   static func logIn(body: LogInBody) -> Endpoint<Void> {
-    var fields: [(String, String)] = []
+    var formFields: [(String, String)] = []
     if let value = body.remember {
-      fields.append(("remember", String(value)))
+      formFields.append(("remember", String(value)))
     }
     for item in body.scopes ?? [] {
-      fields.append(("scopes", item))
+      formFields.append(("scopes", item))
     }
-    fields.append(("user", body.user))
-    return Endpoint(.post, path: "login", payload: .formURLEncoded(fields), parser: .json())
+    formFields.append(("user", body.user))
+    return Endpoint(.post, path: "login", payload: .formURLEncoded(formFields), parser: .json())
   }
 
   /// Lists the pets.
@@ -38,7 +38,9 @@ enum Pets {
     status: Status,
     limit: Int? = nil,
     tags: [String]? = nil,
-    xTrace: String? = nil
+    xTrace: String? = nil,
+    filter: ListPetsFilter? = nil,
+    ids: [Int]? = nil
   ) -> Endpoint<[Pet]> {
     var queryItems: [URLQueryItem] = []
     if let limit {
@@ -47,6 +49,18 @@ enum Pets {
     queryItems.append(URLQueryItem(name: "status", value: status.rawValue))
     for item in tags ?? [] {
       queryItems.append(URLQueryItem(name: "tags", value: item))
+    }
+    if let filter {
+      if let value = filter.minAge {
+        queryItems.append(URLQueryItem(name: "filter[min_age]", value: String(value)))
+      }
+      if let value = filter.species {
+        queryItems.append(URLQueryItem(name: "filter[species]", value: value))
+      }
+    }
+    if let ids {
+      queryItems.append(
+        URLQueryItem(name: "ids", value: ids.map(String.init).joined(separator: "|")))
     }
     var headerFields: [String: String] = [:]
     if let xTrace {
@@ -112,12 +126,12 @@ enum Pets {
   /// `GET /pets/{petId}/photo`
   static func showPhoto(petId: String, session: String, size: Int? = nil) -> Endpoint<Data> {
     var headerFields: [String: String] = [:]
-    var cookies: [String] = []
-    cookies.append("session=\(session)")
+    var cookiePairs: [String] = []
+    cookiePairs.append("session=\(session)")
     if let size {
-      cookies.append("size=\(size)")
+      cookiePairs.append("size=\(size)")
     }
-    headerFields["Cookie"] = cookies.joined(separator: "; ")
+    headerFields["Cookie"] = cookiePairs.joined(separator: "; ")
     return Endpoint(.get, path: "pets/\(petId)/photo", headers: headerFields, parser: .data)
   }
 
@@ -130,6 +144,16 @@ enum Pets {
     var remember: Bool?
     var scopes: [String]?
     var user: String
+  }
+
+  struct ListPetsFilter: Codable, Sendable, Hashable {
+    var minAge: Int?
+    var species: String?
+
+    enum CodingKeys: String, CodingKey {
+      case minAge = "min_age"
+      case species
+    }
   }
 
   struct ShowPetError5XX: Codable, Sendable, Hashable {
