@@ -57,6 +57,16 @@ extension Generation {
           message: "two variants of the \(keyword) are both \(same.type.code), which cannot "
             + "be told apart")
       }
+      // A string enum keeps any string, so beside `String` or another one every string would
+      // match twice; a discriminator or anyOf's first match still tells them apart.
+      if keyword == "oneOf", discriminator == nil, resolved.type.readsAnyString,
+        let other = cases.first(where: \.type.readsAnyString)
+      {
+        throw Unsupported(
+          pointer: variantPointer,
+          message: "this variant and \(other.type.code) both read any string, so no string "
+            + "matches exactly one")
+      }
       let caseName = title.map { SwiftNames.memberName($0) } ?? Self.caseName(resolved.type)
       cases.append(ChoiceDecl.Case(name: caseNames.claim(caseName), type: resolved.type))
       schemaKeys.append(
@@ -134,6 +144,16 @@ extension Generation {
     case .named(let name, _): SwiftNames.memberName(name)
     case .array(let element): caseName(element) + "Array"
     case .dictionary(let value): caseName(value) + "Dictionary"
+    }
+  }
+}
+
+extension TypeRef {
+  /// Whether every JSON string decodes as this type: `String` and the string enums.
+  var readsAnyString: Bool {
+    switch self {
+    case .string, .named(_, isStringEnum: true): true
+    default: false
     }
   }
 }
