@@ -18,6 +18,10 @@ func runLargeBodyChild(_ mode: String, options: Options, base: URL) async throws
     var configuration = CurlHTTPClient.Configuration()
     configuration.maximumResponseSize = nil
     configuration.deadline = nil
+    // Over HTTPS (the HTTP/2 server): the benchmark's certificate authority is trusted.
+    if let ca = options.caFile, base.scheme == "https" {
+      configuration.tls = .init(caBundlePath: ca, requiresTLS13: true)
+    }
     client = try CurlHTTPClient(configuration: configuration)
   } else {
     var configuration = URLSessionHTTPClient.Configuration()
@@ -77,17 +81,16 @@ func runLargeBodies(options: Options, base: URL) throws -> (table: String, failu
   let download = base.appendingPathComponent(options.largePath).absoluteString
   let upload = base.appendingPathComponent("upload.bin").absoluteString
   let destination = options.scratch.appendingPathComponent("large-curl-tool.bin").path
-  func child(_ mode: String) -> (String, [String]) {
-    (
-      executable,
-      [
-        "TransportBenchmarks", "--child", mode, "--base", base.absoluteString, "--scratch",
-        options.scratch.path, "--upload-file", file, "--large-path", options.largePath,
-      ]
-    )
+  func child(_ mode: String, over server: URL = base) -> (String, [String]) {
+    var arguments = [
+      "TransportBenchmarks", "--child", mode, "--base", server.absoluteString, "--scratch",
+      options.scratch.path, "--upload-file", file, "--large-path", options.largePath,
+    ]
+    if let ca = options.caFile { arguments += ["--ca", ca] }
+    return (executable, arguments)
   }
   let curl = ["curl", "--silent", "--show-error", "--fail"]
-  let operations: [(name: String, contenders: [(name: String, command: (String, [String]))])] = [
+  var operations: [(name: String, contenders: [(name: String, command: (String, [String]))])] = [
     (
       "download, streamed and dropped",
       [
@@ -113,6 +116,22 @@ func runLargeBodies(options: Options, base: URL) throws -> (table: String, failu
       ]
     ),
   ]
+  if let h2Base = options.h2Base, let ca = options.caFile {
+    // HTTPS with HTTP/2 (TLS 1.3): the URLSession client cannot trust a throwaway authority
+    // on Linux, so the curl client alone is set beside the tool.
+    let secure = h2Base.appendingPathComponent(options.largePath).absoluteString
+    let tls = curl + ["--http2", "--cacert", ca, "--tlsv1.3"]
+    operations.insert(
+      (
+        "download over HTTPS (HTTP/2), streamed and dropped",
+        [
+          ("curl tool (`--http2 -o /dev/null`)", (tool, tls + ["--output", "/dev/null", secure])),
+          ("EndpointCurl", child("large-curl-stream", over: h2Base)),
+        ]
+      ),
+      at: 1
+    )
+  }
   var runs = operations.map { [[ProcessRun]](repeating: [], count: $0.contenders.count) }
   for round in 0..<options.rounds {
     for (index, operation) in operations.enumerated() {
@@ -157,7 +176,8 @@ func runLargeBodies(options: Options, base: URL) throws -> (table: String, failu
   }
   lines.append("")
   lines.append(
-    "\(format(mebibytes, digits: 0)) MiB per run over plain HTTP/1.1 from nginx on loopback; "
+    "\(format(mebibytes, digits: 0)) MiB of random bytes per run from nginx on loopback, over "
+      + "plain HTTP/1.1 unless the row says HTTPS (TLS 1.3, HTTP/2); "
       + "\(options.rounds) rounds, interleaved; each run a process timed from spawn to exit "
       + "(process start included, a few ms); CPU and peak RSS (the highest of the rounds) from "
       + "`wait4`. Files are written to \(options.scratch.path) and deleted after each run, "
