@@ -3,7 +3,9 @@
 # timed from spawn to exit, medians of interleaved runs, ratios over the curl tool fetching the
 # same ~300-byte document once.
 #
-# Contenders: two tiny executables compiled here from the release build's objects, one making a
+# Contenders: a C program that opens libcurl with dlopen and makes the same request (the control
+# that tells the cost of loading libcurl at run time from the Swift runtime's); two tiny
+# executables compiled here from the release build's objects, one making a
 # CurlHTTPClient (libcurl opened with dlopen at that point) and one a URLSessionHTTPClient, each
 # fetching the document once (and each run with no argument: exit at once, its floor); and
 # TransportBenchmarks in the same child modes (a large executable that links Foundation and
@@ -66,7 +68,16 @@ compile TinyCurl EndpointCurl "try CurlHTTPClient()" \
 compile TinyURLSession EndpointTransport "URLSessionHTTPClient()" \
   "$RELEASE/EndpointTransport.build/"*.o
 
+# The control: a C process that opens libcurl with dlopen as EndpointCurl does and makes the
+# same request, so loading libcurl at run time and the Swift runtime are told apart.
+cc -O2 -o "$OUT/first-request-c" "$ROOT/Benchmarks/FirstRequestC/first-request.c" \
+  || {
+    echo "bench-first-request: could not compile the C control" >&2
+    exit 1
+  }
+
 ENDPOINT_BENCH_SKIP_BUILD=1 exec "$ROOT/scripts/bench-transport.sh" --only first \
+  --first-executable "C, libcurl opened with dlopen=$OUT/first-request-c" \
   --first-executable "EndpointCurl, tiny executable=$OUT/TinyCurl/TinyCurl" \
   --first-executable "URLSession client, tiny executable=$OUT/TinyURLSession/TinyURLSession" \
   "$@"

@@ -2,7 +2,12 @@ import EndpointCurl
 import EndpointTransport
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A child that moves one large body and exits: `large-curl-stream`, `large-curl-file`,
+/// `large-curl-write` (streamed and written to a file by the caller),
 /// `large-curl-upload` and the same with `urlsession`. Streams are read chunk by chunk and
 /// dropped; downloads go to a file in `--scratch`; uploads send `--upload-file` with `PUT` to
 /// `/upload.bin`. Exits with an error unless the whole body arrived (or was accepted).
@@ -48,6 +53,30 @@ func runLargeBodyChild(_ mode: String, options: Options, base: URL) async throws
       accepting: .success,
       progress: nil
     )
+    bytes = try fileSize(destination)
+  case "write":
+    // What a caller would write without `download(_:to:)`: the streamed body, each chunk
+    // written to a file with `write(2)` as it arrives.
+    let destination = options.scratch.appendingPathComponent("\(mode).bin")
+    let (response, body) = try await client.send(HTTPRequest(method: .get, url: download))
+    guard response.status == 200 else {
+      throw BenchmarkFailure(description: "stream answered \(response.status)")
+    }
+    let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw BenchmarkFailure(description: "cannot create \(destination.path)")
+    }
+    defer { close(descriptor) }
+    for try await chunk in body {
+      try chunk.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+          let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+          guard written > 0 else { throw BenchmarkFailure(description: "write failed") }
+          offset += written
+        }
+      }
+    }
     bytes = try fileSize(destination)
   case "upload":
     let body = try HTTPBody(contentsOf: URL(fileURLWithPath: file))
@@ -104,6 +133,7 @@ func runLargeBodies(options: Options, base: URL) throws -> (table: String, failu
       [
         ("curl tool (`-o FILE`)", (tool, curl + ["--output", destination, download])),
         ("EndpointCurl", child("large-curl-file")),
+        ("EndpointCurl, streamed and written by the caller", child("large-curl-write")),
         ("URLSession client", child("large-urlsession-file")),
       ]
     ),
@@ -140,7 +170,10 @@ func runLargeBodies(options: Options, base: URL) throws -> (table: String, failu
         let (path, arguments) = operation.contenders[which].command
         runs[index][which].append(try timedProcess(path: path, arguments: arguments))
         // Every downloaded file is deleted after its run was timed.
-        for name in ["large-curl-tool.bin", "large-curl-file.bin", "large-urlsession-file.bin"] {
+        for name in [
+          "large-curl-tool.bin", "large-curl-file.bin", "large-curl-write.bin",
+          "large-urlsession-file.bin",
+        ] {
           try? FileManager.default.removeItem(at: options.scratch.appendingPathComponent(name))
         }
       }
