@@ -129,11 +129,13 @@ let package = Package(
       dependencies: ["EndpointCore", "EndpointTesting", "Namesakes"]
     ),
     // Generated source compared with expected source, type-checked against the built
-    // EndpointCore and EndpointJSON, and the expected source run against a StubClient.
+    // EndpointCore and EndpointJSON, and the expected source run against a StubClient and,
+    // over the wire, against a server that answers the document's operations.
     .testTarget(
       name: "EndpointOpenAPITests",
       dependencies: [
         "EndpointOpenAPI", "EndpointCore", "EndpointJSON", "EndpointTesting", "EndpointTestSupport",
+        "EndpointTransport",
       ],
       exclude: ["Documents"]
     ),
