@@ -58,8 +58,14 @@ let package = Package(
       path: "Examples/S3Example"
     ),
     // From an OpenAPI document to endpoints and models that use only EndpointCore and
-    // EndpointJSON. Foundation only; it imports no runtime module.
-    .target(name: "EndpointOpenAPI"),
+    // EndpointJSON. Foundation (and libyaml, loaded at run time); it imports no runtime module.
+    // libyaml is opened at run time (dlopen), for YAML documents only: no yaml headers or
+    // link flags at build time (scripts/check-openapi-yaml-abi.sh checks the declarations).
+    .target(
+      name: "CYAML",
+      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+    ),
+    .target(name: "EndpointOpenAPI", dependencies: ["CYAML"]),
     .executableTarget(name: "endpoint-openapi", dependencies: ["EndpointOpenAPI"]),
     // Imports only EndpointCore and EndpointJSON; the linkage check runs `ldd` on it.
     .executableTarget(

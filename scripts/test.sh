@@ -8,6 +8,9 @@
 #                  public type that stores a URL, a request, a response, fields, a body or a
 #                  credential has a redacting mirror and a secret sweep entry, or a reason in
 #                  scripts/redaction-coverage-exempt.txt
+# 1c. yaml abi     scripts/check-openapi-yaml-abi.sh: the OpenAPI generator's hand-declared
+#                  libyaml layouts match <yaml.h> (installs libyaml-dev, and with it the
+#                  libyaml-0-2 the YAML tests load, with apt-get if needed)
 # 2. build         swift build --build-tests -Xswiftc -warnings-as-errors
 # 2b. api          scripts/api.sh check: the public API of the runtime products, from their
 #                  symbol graphs, matches API/public-api.txt (else a diff and how to update it)
@@ -253,6 +256,7 @@ run_example() {
 check_tools
 stage "format lint" scripts/lint.sh
 stage "redaction coverage" scripts/check-redaction-coverage.sh
+stage "yaml abi" scripts/check-openapi-yaml-abi.sh
 stage "build" build
 stage "api" scripts/api.sh check "${BUILD_FLAGS[@]}"
 stage "api counts" scripts/api.sh counts --enforce
