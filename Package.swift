@@ -15,6 +15,10 @@ let package = Package(
     .executable(name: "S3Example", targets: ["S3Example"]),
     // The OpenAPI generator: a build tool, never linked by an app.
     .executable(name: "endpoint-openapi", targets: ["endpoint-openapi"]),
+    // The generator as SwiftPM plugins: on demand into checked-in source
+    // (`swift package generate-endpoints`), or at every build.
+    .plugin(name: "EndpointOpenAPICommand", targets: ["EndpointOpenAPICommand"]),
+    .plugin(name: "EndpointOpenAPIGenerator", targets: ["EndpointOpenAPIGenerator"]),
   ],
   targets: [
     // The helpers every layer shares that know no SDK type (locks, HTTP tokens and dates, JSON
@@ -67,6 +71,25 @@ let package = Package(
     ),
     .target(name: "EndpointOpenAPI", dependencies: ["CYAML"]),
     .executableTarget(name: "endpoint-openapi", dependencies: ["EndpointOpenAPI"]),
+    .plugin(
+      name: "EndpointOpenAPICommand",
+      capability: .command(
+        intent: .custom(
+          verb: "generate-endpoints",
+          description: "Generate endpoints and models from an OpenAPI document (JSON or YAML)"
+        ),
+        permissions: [
+          .writeToPackageDirectory(reason: "writes the generated Swift files into the package")
+        ]
+      ),
+      dependencies: ["endpoint-openapi"]
+    ),
+    // Generates from openapi.yaml (or .yml, .json) in the target's directory at build time.
+    .plugin(
+      name: "EndpointOpenAPIGenerator",
+      capability: .buildTool(),
+      dependencies: ["endpoint-openapi"]
+    ),
     // Imports only EndpointCore and EndpointJSON; the linkage check runs `ldd` on it.
     .executableTarget(
       name: "LinkageProbe",

@@ -10,8 +10,14 @@
 
 #include <stddef.h>
 
-// The names tried in turn when no name is given: the runtime package's soname first.
-#define CYAML_LIBRARY_NAMES "libyaml-0.so.2:libyaml.so:libyaml-0.2.dylib:libyaml.dylib"
+// The names tried in turn: Debian's and most distributions' soname first, then Homebrew's
+// library, which is not on the default search path of macOS.
+#if defined(__APPLE__)
+#define CYAML_LIBRARY_NAMES \
+  "libyaml-0.2.dylib:/opt/homebrew/lib/libyaml-0.2.dylib:/usr/local/lib/libyaml-0.2.dylib"
+#else
+#define CYAML_LIBRARY_NAMES "libyaml-0.so.2:libyaml.so"
+#endif
 
 // yaml_event_type_t
 #define CYAML_STREAM_START_EVENT 1
