@@ -39,7 +39,8 @@
 # 8. fuzz smoke    scripts/fuzz.sh 4: every libFuzzer target of Fuzz/ for 4 s from its seeds
 #                  (the instrumented build is kept in .build/fuzz); any crash fails
 #
-# Not here because they take long: scripts/fuzz.sh with a longer time, scripts/sanitizers.sh.
+# Not here because they take long: scripts/fuzz.sh with a longer time, scripts/sanitizers.sh,
+# scripts/check-openapi-plugins.sh (builds a package that uses the OpenAPI plugins: 1-2 min).
 #
 # It installs what it needs itself (the servers' Python virtual environment in .venv), so it
 # runs as is on a fresh machine with Swift 6.3.1 and python3.

@@ -6,8 +6,9 @@ import Foundation
 ///
 /// Plain scalars are typed by the YAML 1.2 core schema (`null`, `~` and nothing are null; `true`
 /// and `false` booleans; decimal, `0o` and `0x` integers and floats, `.inf` and `.nan` numbers;
-/// anything else, `yes` and `2024-01-01` included, a string); quoted and block scalars are always
-/// strings. Anchors and aliases are followed, merge keys (`<<`) merged with the mapping's own keys
+/// anything else, `yes` and `2024-01-01` included, a string); quoted and block scalars are
+/// strings unless a standard tag (`!!int`, `!!float`, `!!bool`, `!!null`) says otherwise.
+/// Anchors and aliases are followed, merge keys (`<<`) merged with the mapping's own keys
 /// winning, and a key written twice in one mapping is an error. Errors name the line and column.
 struct YAMLReader {
   /// The nodes all aliases of a document may repeat, added up: a document of nested aliases
