@@ -18,9 +18,12 @@ struct YAMLReader {
   /// How deep mappings and sequences may nest.
   static let depthLimit = 512
 
-  /// Reads the one document in `data`.
-  static func read(_ data: Data, named name: String) throws(OpenAPIGenerator.Failure) -> JSONNode {
-    if let failure = YAMLLibrary.unavailable { throw failure }
+  /// Reads the one document in `data`; `unavailable`, why libyaml cannot be used, if it cannot.
+  static func read(
+    _ data: Data, named name: String,
+    unavailable: OpenAPIGenerator.Failure? = YAMLLibrary.unavailable
+  ) throws(OpenAPIGenerator.Failure) -> JSONNode {
+    if let unavailable { throw unavailable }
     var reader = YAMLReader(name: name)
     let outcome: Result<JSONNode, OpenAPIGenerator.Failure> = data.withUnsafeBytes { bytes in
       let start = bytes.bindMemory(to: UInt8.self).baseAddress

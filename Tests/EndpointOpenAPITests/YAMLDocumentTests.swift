@@ -183,7 +183,7 @@ import Testing
       try tree("--- # only a comment\n...\n") == .null)
   }
 
-  @Test func aMissingLibraryIsAFailureThatSaysHowToInstallIt() {
+  @Test func aMissingLibraryIsAFailureThatSaysHowToInstallIt() throws {
     let failure = YAMLLibrary.load("libyaml-missing.so.0:libyaml-absent.so", install: false)
     #expect(failure?.kind == .yamlLibraryUnavailable)
     #expect(failure?.message.contains("libyaml-missing.so.0") == true)
@@ -193,5 +193,10 @@ import Testing
     let wrong = YAMLLibrary.load("libc.so.6", install: false)
     #expect(wrong?.message.contains("has no yaml_") == true)
     #expect(YAMLLibrary.load(YAMLLibrary.defaultNames, install: false) == nil)
+    // Reading YAML without the library throws that failure as it is.
+    let missing = try #require(failure)
+    #expect(throws: missing) {
+      try YAMLReader.read(Data("openapi: 3.1.0\n".utf8), named: "api.yaml", unavailable: missing)
+    }
   }
 }
