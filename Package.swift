@@ -15,6 +15,10 @@ let package = Package(
     .executable(name: "S3Example", targets: ["S3Example"]),
     // The OpenAPI generator: a build tool, never linked by an app.
     .executable(name: "endpoint-openapi", targets: ["endpoint-openapi"]),
+    // The generator as SwiftPM plugins: on demand into checked-in source
+    // (`swift package generate-endpoints`), or at every build.
+    .plugin(name: "EndpointOpenAPICommand", targets: ["EndpointOpenAPICommand"]),
+    .plugin(name: "EndpointOpenAPIGenerator", targets: ["EndpointOpenAPIGenerator"]),
   ],
   targets: [
     // The helpers every layer shares that know no SDK type (locks, HTTP tokens and dates, JSON
@@ -58,9 +62,34 @@ let package = Package(
       path: "Examples/S3Example"
     ),
     // From an OpenAPI document to endpoints and models that use only EndpointCore and
-    // EndpointJSON. Foundation only; it imports no runtime module.
-    .target(name: "EndpointOpenAPI"),
+    // EndpointJSON. Foundation (and libyaml, loaded at run time); it imports no runtime module.
+    // libyaml is opened at run time (dlopen), for YAML documents only: no yaml headers or
+    // link flags at build time (scripts/check-openapi-yaml-abi.sh checks the declarations).
+    .target(
+      name: "CYAML",
+      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+    ),
+    .target(name: "EndpointOpenAPI", dependencies: ["CYAML"]),
     .executableTarget(name: "endpoint-openapi", dependencies: ["EndpointOpenAPI"]),
+    .plugin(
+      name: "EndpointOpenAPICommand",
+      capability: .command(
+        intent: .custom(
+          verb: "generate-endpoints",
+          description: "Generate endpoints and models from an OpenAPI document (JSON or YAML)"
+        ),
+        permissions: [
+          .writeToPackageDirectory(reason: "writes the generated Swift files into the package")
+        ]
+      ),
+      dependencies: ["endpoint-openapi"]
+    ),
+    // Generates from openapi.yaml (or .yml, .json) in the target's directory at build time.
+    .plugin(
+      name: "EndpointOpenAPIGenerator",
+      capability: .buildTool(),
+      dependencies: ["endpoint-openapi"]
+    ),
     // Imports only EndpointCore and EndpointJSON; the linkage check runs `ldd` on it.
     .executableTarget(
       name: "LinkageProbe",
@@ -129,11 +158,13 @@ let package = Package(
       dependencies: ["EndpointCore", "EndpointTesting", "Namesakes"]
     ),
     // Generated source compared with expected source, type-checked against the built
-    // EndpointCore and EndpointJSON, and the expected source run against a StubClient.
+    // EndpointCore and EndpointJSON, and the expected source run against a StubClient and,
+    // over the wire, against a server that answers the document's operations.
     .testTarget(
       name: "EndpointOpenAPITests",
       dependencies: [
         "EndpointOpenAPI", "EndpointCore", "EndpointJSON", "EndpointTesting", "EndpointTestSupport",
+        "EndpointTransport",
       ],
       exclude: ["Documents"]
     ),

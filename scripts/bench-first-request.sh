@@ -3,9 +3,12 @@
 # timed from spawn to exit, medians of interleaved runs, ratios over the curl tool fetching the
 # same ~300-byte document once.
 #
-# Contenders: two tiny executables compiled here from the release build's objects, one making a
+# Contenders: a C program that opens libcurl with dlopen and makes the same request (the control
+# that tells the cost of loading libcurl at run time from the Swift runtime's); two tiny
+# executables compiled here from the release build's objects, one making a
 # CurlHTTPClient (libcurl opened with dlopen at that point) and one a URLSessionHTTPClient, each
-# fetching the document once (and each run with no argument: exit at once, its floor); and
+# fetching the document once (and each run with no argument: exit at once, its floor), and the
+# curl one again with the Swift runtime linked statically (`-static-stdlib`); and
 # TransportBenchmarks in the same child modes (a large executable that links Foundation and
 # FoundationNetworking, and so libcurl, at start).
 #
@@ -63,10 +66,25 @@ compile() {
 }
 compile TinyCurl EndpointCurl "try CurlHTTPClient()" \
   "$RELEASE/EndpointCurl.build/"*.o "$RELEASE/CCurl.build/"*.o
+# The same with the Swift runtime linked in (`swift build --static-swift-stdlib`): the process
+# no longer loads and binds a dozen Swift libraries at start. The linker's warning about mktemp
+# in Foundation's static library is not ours.
+compile TinyCurlStatic EndpointCurl "try CurlHTTPClient()" \
+  "$RELEASE/EndpointCurl.build/"*.o "$RELEASE/CCurl.build/"*.o -static-stdlib 2> /dev/null
 compile TinyURLSession EndpointTransport "URLSessionHTTPClient()" \
   "$RELEASE/EndpointTransport.build/"*.o
 
+# The control: a C process that opens libcurl with dlopen as EndpointCurl does and makes the
+# same request, so loading libcurl at run time and the Swift runtime are told apart.
+cc -O2 -o "$OUT/first-request-c" "$ROOT/Benchmarks/FirstRequestC/first-request.c" \
+  || {
+    echo "bench-first-request: could not compile the C control" >&2
+    exit 1
+  }
+
 ENDPOINT_BENCH_SKIP_BUILD=1 exec "$ROOT/scripts/bench-transport.sh" --only first \
+  --first-executable "C, libcurl opened with dlopen=$OUT/first-request-c" \
   --first-executable "EndpointCurl, tiny executable=$OUT/TinyCurl/TinyCurl" \
+  --first-executable "EndpointCurl, tiny executable, static Swift runtime=$OUT/TinyCurlStatic/TinyCurlStatic" \
   --first-executable "URLSession client, tiny executable=$OUT/TinyURLSession/TinyURLSession" \
   "$@"

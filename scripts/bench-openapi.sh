@@ -3,11 +3,12 @@
 # times type-checking the generated source (whole module, one frontend) against the built
 # EndpointCore and EndpointJSON.
 #
-#   scripts/bench-openapi.sh [--typecheck] [DOCUMENT.json]
+#   scripts/bench-openapi.sh [--typecheck] [--yaml] [DOCUMENT.json|DOCUMENT.yaml]
 #
 # Without DOCUMENT it generates from a synthetic document of 1,000 operations and 3,000 schemas
-# written by scripts/make-large-openapi.py. Large real documents are not kept in the
-# repository; get them from their publishers, then convert YAML to JSON:
+# written by scripts/make-large-openapi.py, as JSON or, with --yaml, as the same document in
+# YAML (read through libyaml). Large real documents are not kept in the repository; get them
+# from their publishers (YAML or JSON):
 #   GitHub: https://github.com/github/rest-api-description
 #           (descriptions/api.github.com/api.github.com.json, about 1,000 operations)
 #   Stripe: https://github.com/stripe/openapi (openapi/spec3.json, thousands of schemas)
@@ -23,16 +24,18 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 typecheck=false
+yaml=false
 document=""
 for argument in "$@"; do
   case "$argument" in
     --typecheck) typecheck=true ;;
+    --yaml) yaml=true ;;
     -h | --help)
       sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
       exit 0
       ;;
     -*)
-      echo "usage: scripts/bench-openapi.sh [--typecheck] [DOCUMENT.json]" >&2
+      echo "usage: scripts/bench-openapi.sh [--typecheck] [--yaml] [DOCUMENT]" >&2
       exit 2
       ;;
     *) document="$argument" ;;
@@ -56,11 +59,16 @@ tool="$(swift build -c release --show-bin-path)/endpoint-openapi"
 
 if [[ -z "$document" ]]; then
   document="$work/large.json"
+  if $yaml; then document="$work/large.yaml"; fi
   python3 scripts/make-large-openapi.py "$document"
 fi
 operations_schemas="$(python3 -c '
 import json, sys
-d = json.load(open(sys.argv[1]))
+if sys.argv[1].endswith((".yaml", ".yml")):
+    import yaml
+    d = yaml.load(open(sys.argv[1]), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+else:
+    d = json.load(open(sys.argv[1]))
 methods = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 ops = sum(1 for item in d.get("paths", {}).values() for key in item if key in methods)
 print(ops, len(d.get("components", {}).get("schemas", {})))' "$document")"

@@ -24,7 +24,7 @@
 #        the openssl tool) on two more ports, HTTP/1.1 only and HTTP/2, and passes --tls-base,
 #        --h2-base and --ca; /close/... closes the connection after each response on every
 #        server, and the HTTP/1.1 one has no TLS session resumption (scripts/bench-https.sh).
-#        --large also serves a 1 GiB file (sparse; ENDPOINT_BENCH_LARGE_MIB to change its size)
+#        --large also serves a 1 GiB file of random bytes (ENDPOINT_BENCH_LARGE_MIB to change its size)
 #        and accepts PUT /upload.bin (WebDAV, stored on tmpfs), with a scratch directory on
 #        /dev/shm, and passes --upload-file and --large-path (scripts/bench-large.sh).
 # Environment: ENDPOINT_BENCH_SKIP_BUILD=1 to run an existing release build.
@@ -150,7 +150,9 @@ JSON
     SHM="$(mktemp -d -p /dev/shm endpoint-bench.XXXXXX)"
     mkdir -p "$SHM/body" "$SHM/put" "$SHM/scratch"
     chmod 777 "$SHM" "$SHM/body" "$SHM/put" "$SHM/scratch"
-    truncate -s "${ENDPOINT_BENCH_LARGE_MIB:-1024}M" "$WORK/www/large-1g.bin"
+    # Random bytes, as a real large body: nothing compresses, and the file is read from memory.
+    head -c "${ENDPOINT_BENCH_LARGE_MIB:-1024}M" /dev/urandom > "$WORK/www/large-1g.bin"
+    chmod 644 "$WORK/www/large-1g.bin"
     LARGE_ARGUMENTS=(--large-path large-1g.bin --upload-file "$WORK/www/large-1g.bin"
       --scratch "$SHM/scratch")
   fi

@@ -6,7 +6,8 @@
 # Each target is one harness, Fuzz/<Target>Fuzzer.swift, compiled with Fuzz/Support/*.swift and
 # linked against EndpointCore and the helpers below it, EndpointPrimitives (and EndpointTesting,
 # or EndpointCurl's HeadParser.swift, with the transport kernel EndpointKernel they import,
-# where it needs them), all instrumented with
+# where it needs them; the YAML target, the OpenAPI generator's module and its libyaml loader),
+# all instrumented with
 # `-sanitize=fuzzer,address` and built with `-enable-testing` so the harness reaches internal
 # types (the parsers are internal). Builds go to .build/fuzz and are redone only when a source
 # is newer. Each run starts from the committed seeds,
@@ -27,13 +28,13 @@ shift $(($# > 0 ? 1 : 0))
 TARGETS=("$@")
 if [[ ${#TARGETS[@]} == 0 ]]; then
   TARGETS=(HeadParser Lines ServerSentEvents URLPath URLRedaction HTTPFields Multipart RetryAfter Fixture
-    ContentDecoder)
+    ContentDecoder YAML)
 fi
 
 OUT="$ROOT/.build/fuzz"
 CRASHES="$OUT/crashes"
-mkdir -p "$OUT/primitives" "$OUT/core" "$OUT/kernel" "$OUT/testing" "$OUT/bin" "$OUT/logs" \
-  "$CRASHES"
+mkdir -p "$OUT/primitives" "$OUT/core" "$OUT/kernel" "$OUT/testing" "$OUT/openapi" "$OUT/bin" \
+  "$OUT/logs" "$CRASHES"
 
 # Swift 6 mode and warnings as errors, as the package builds; lld, because gold warns about
 # the sanitizer runtime's local symbols.
@@ -48,11 +49,14 @@ stale() {
   [[ -n "$(find "$@" -newer "$output" -print -quit)" ]]
 }
 
-# A module as one object file plus its .swiftmodule: build_module Name dir sources...
+# A module as one object file plus its .swiftmodule: build_module Name dir [flags] sources...
 build_module() {
-  local name="$1" dir="$2"
+  local name="$1" dir="$2" sources=()
   shift 2
-  if stale "$dir/$name.o" "$@"; then
+  for argument in "$@"; do
+    if [[ "$argument" == *.swift ]]; then sources+=("$argument"); fi
+  done
+  if stale "$dir/$name.o" "${sources[@]}"; then
     echo "fuzz: building $name (instrumented)"
     "${SWIFTC[@]}" -parse-as-library -enable-testing -wmo -c -module-name "$name" \
       -I "$OUT/primitives" -I "$OUT/core" -I "$OUT/kernel" \
@@ -76,6 +80,7 @@ mapfile -t PRIMITIVES_SOURCES < <(find Sources/EndpointPrimitives -name '*.swift
 mapfile -t CORE_SOURCES < <(find Sources/EndpointCore -name '*.swift' | sort)
 mapfile -t KERNEL_SOURCES < <(find Sources/EndpointKernel -name '*.swift' | sort)
 mapfile -t TESTING_SOURCES < <(find Sources/EndpointTesting -name '*.swift' | sort)
+mapfile -t OPENAPI_SOURCES < <(find Sources/EndpointOpenAPI -name '*.swift' | sort)
 mapfile -t SUPPORT < <(find Fuzz/Support -name '*.swift' | sort)
 
 build_module EndpointPrimitives "$OUT/primitives" "${PRIMITIVES_SOURCES[@]}"
@@ -124,6 +129,14 @@ build_target() {
       build_c "$OUT/c/ZlibReference.o" Fuzz/Reference/ZlibReference.c -I Fuzz/Reference/include
       objects+=("$OUT/kernel/EndpointKernel.o" "$OUT/c/CCurlDecoder.o" "$OUT/c/ZlibReference.o")
       flags=(-I Sources/CCurl/include -I Fuzz/Reference/include -lz)
+      ;;
+    # The OpenAPI generator's YAML reader, with its libyaml loader (CYAML.c), whole: the
+    # generator imports no SDK module.
+    YAML)
+      build_c "$OUT/c/CYAML.o" Sources/CYAML/CYAML.c -I Sources/CYAML/include
+      build_module EndpointOpenAPI "$OUT/openapi" -I Sources/CYAML/include "${OPENAPI_SOURCES[@]}"
+      objects+=("$OUT/c/CYAML.o" "$OUT/openapi/EndpointOpenAPI.o")
+      flags=(-I "$OUT/openapi" -I Sources/CYAML/include)
       ;;
     Fixture)
       build_module EndpointKernel "$OUT/kernel" "${KERNEL_SOURCES[@]}"

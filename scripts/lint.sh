@@ -8,7 +8,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-PATHS=(Package.swift Sources Tests Examples Tools Benchmarks Fuzz)
+PATHS=(Package.swift Sources Tests Examples Tools Benchmarks Fuzz Plugins)
 
 case "${1:-}" in
   --fix) swift format format --in-place --parallel --recursive "${PATHS[@]}" ;;

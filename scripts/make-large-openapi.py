@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Writes a synthetic OpenAPI 3.1 document the size of the largest public ones.
 
-    scripts/make-large-openapi.py OUTPUT.json [--operations N] [--schemas N]
+    scripts/make-large-openapi.py OUTPUT.json [--operations N] [--schemas N] [--yaml]
+
+With --yaml (or an OUTPUT ending in .yaml or .yml) the same document is written as YAML, in
+block style as people write it (PyYAML, python3-yaml); it generates the same source.
 
 By default 1,000 operations in 50 tags and 3,000 schemas: objects of eight to twelve
 properties (strings, integers, nullable values, string enums, arrays, maps, references to other
@@ -129,6 +132,7 @@ def main():
     parser.add_argument("output")
     parser.add_argument("--operations", type=int, default=1000)
     parser.add_argument("--schemas", type=int, default=3000)
+    parser.add_argument("--yaml", action="store_true", help="write YAML instead of JSON")
     arguments = parser.parse_args()
     rng = random.Random(31)
     schemas = make_schemas(arguments.schemas, rng)
@@ -138,8 +142,15 @@ def main():
         "paths": make_paths(arguments.operations, schemas, rng),
         "components": {"schemas": schemas},
     }
+    as_yaml = arguments.yaml or arguments.output.endswith((".yaml", ".yml"))
     with open(arguments.output, "w", encoding="utf-8") as handle:
-        json.dump(document, handle, indent=1)
+        if as_yaml:
+            import yaml
+
+            dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+            yaml.dump(document, handle, Dumper=dumper, sort_keys=False, width=100)
+        else:
+            json.dump(document, handle, indent=1)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,9 @@
 #                  public type that stores a URL, a request, a response, fields, a body or a
 #                  credential has a redacting mirror and a secret sweep entry, or a reason in
 #                  scripts/redaction-coverage-exempt.txt
+# 1c. yaml abi     scripts/check-openapi-yaml-abi.sh: the OpenAPI generator's hand-declared
+#                  libyaml layouts match <yaml.h> (installs libyaml-dev, and with it the
+#                  libyaml-0-2 the YAML tests load, with apt-get if needed)
 # 2. build         swift build --build-tests -Xswiftc -warnings-as-errors
 # 2b. api          scripts/api.sh check: the public API of the runtime products, from their
 #                  symbol graphs, matches API/public-api.txt (else a diff and how to update it)
@@ -36,7 +39,8 @@
 # 8. fuzz smoke    scripts/fuzz.sh 4: every libFuzzer target of Fuzz/ for 4 s from its seeds
 #                  (the instrumented build is kept in .build/fuzz); any crash fails
 #
-# Not here because they take long: scripts/fuzz.sh with a longer time, scripts/sanitizers.sh.
+# Not here because they take long: scripts/fuzz.sh with a longer time, scripts/sanitizers.sh,
+# scripts/check-openapi-plugins.sh (builds a package that uses the OpenAPI plugins: 1-2 min).
 #
 # It installs what it needs itself (the servers' Python virtual environment in .venv), so it
 # runs as is on a fresh machine with Swift 6.3.1 and python3.
@@ -253,6 +257,7 @@ run_example() {
 check_tools
 stage "format lint" scripts/lint.sh
 stage "redaction coverage" scripts/check-redaction-coverage.sh
+stage "yaml abi" scripts/check-openapi-yaml-abi.sh
 stage "build" build
 stage "api" scripts/api.sh check "${BUILD_FLAGS[@]}"
 stage "api counts" scripts/api.sh counts --enforce

@@ -2,7 +2,12 @@ import EndpointCurl
 import EndpointTransport
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A child that moves one large body and exits: `large-curl-stream`, `large-curl-file`,
+/// `large-curl-write` (streamed and written to a file by the caller),
 /// `large-curl-upload` and the same with `urlsession`. Streams are read chunk by chunk and
 /// dropped; downloads go to a file in `--scratch`; uploads send `--upload-file` with `PUT` to
 /// `/upload.bin`. Exits with an error unless the whole body arrived (or was accepted).
@@ -18,6 +23,10 @@ func runLargeBodyChild(_ mode: String, options: Options, base: URL) async throws
     var configuration = CurlHTTPClient.Configuration()
     configuration.maximumResponseSize = nil
     configuration.deadline = nil
+    // Over HTTPS (the HTTP/2 server): the benchmark's certificate authority is trusted.
+    if let ca = options.caFile, base.scheme == "https" {
+      configuration.tls = .init(caBundlePath: ca, requiresTLS13: true)
+    }
     client = try CurlHTTPClient(configuration: configuration)
   } else {
     var configuration = URLSessionHTTPClient.Configuration()
@@ -44,6 +53,30 @@ func runLargeBodyChild(_ mode: String, options: Options, base: URL) async throws
       accepting: .success,
       progress: nil
     )
+    bytes = try fileSize(destination)
+  case "write":
+    // What a caller would write without `download(_:to:)`: the streamed body, each chunk
+    // written to a file with `write(2)` as it arrives.
+    let destination = options.scratch.appendingPathComponent("\(mode).bin")
+    let (response, body) = try await client.send(HTTPRequest(method: .get, url: download))
+    guard response.status == 200 else {
+      throw BenchmarkFailure(description: "stream answered \(response.status)")
+    }
+    let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw BenchmarkFailure(description: "cannot create \(destination.path)")
+    }
+    defer { close(descriptor) }
+    for try await chunk in body {
+      try chunk.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+          let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+          guard written > 0 else { throw BenchmarkFailure(description: "write failed") }
+          offset += written
+        }
+      }
+    }
     bytes = try fileSize(destination)
   case "upload":
     let body = try HTTPBody(contentsOf: URL(fileURLWithPath: file))
@@ -77,17 +110,16 @@ func runLargeBodies(options: Options, base: URL) throws -> (table: String, failu
   let download = base.appendingPathComponent(options.largePath).absoluteString
   let upload = base.appendingPathComponent("upload.bin").absoluteString
   let destination = options.scratch.appendingPathComponent("large-curl-tool.bin").path
-  func child(_ mode: String) -> (String, [String]) {
-    (
-      executable,
-      [
-        "TransportBenchmarks", "--child", mode, "--base", base.absoluteString, "--scratch",
-        options.scratch.path, "--upload-file", file, "--large-path", options.largePath,
-      ]
-    )
+  func child(_ mode: String, over server: URL = base) -> (String, [String]) {
+    var arguments = [
+      "TransportBenchmarks", "--child", mode, "--base", server.absoluteString, "--scratch",
+      options.scratch.path, "--upload-file", file, "--large-path", options.largePath,
+    ]
+    if let ca = options.caFile { arguments += ["--ca", ca] }
+    return (executable, arguments)
   }
   let curl = ["curl", "--silent", "--show-error", "--fail"]
-  let operations: [(name: String, contenders: [(name: String, command: (String, [String]))])] = [
+  var operations: [(name: String, contenders: [(name: String, command: (String, [String]))])] = [
     (
       "download, streamed and dropped",
       [
@@ -101,6 +133,7 @@ func runLargeBodies(options: Options, base: URL) throws -> (table: String, failu
       [
         ("curl tool (`-o FILE`)", (tool, curl + ["--output", destination, download])),
         ("EndpointCurl", child("large-curl-file")),
+        ("EndpointCurl, streamed and written by the caller", child("large-curl-write")),
         ("URLSession client", child("large-urlsession-file")),
       ]
     ),
@@ -113,6 +146,22 @@ func runLargeBodies(options: Options, base: URL) throws -> (table: String, failu
       ]
     ),
   ]
+  if let h2Base = options.h2Base, let ca = options.caFile {
+    // HTTPS with HTTP/2 (TLS 1.3): the URLSession client cannot trust a throwaway authority
+    // on Linux, so the curl client alone is set beside the tool.
+    let secure = h2Base.appendingPathComponent(options.largePath).absoluteString
+    let tls = curl + ["--http2", "--cacert", ca, "--tlsv1.3"]
+    operations.insert(
+      (
+        "download over HTTPS (HTTP/2), streamed and dropped",
+        [
+          ("curl tool (`--http2 -o /dev/null`)", (tool, tls + ["--output", "/dev/null", secure])),
+          ("EndpointCurl", child("large-curl-stream", over: h2Base)),
+        ]
+      ),
+      at: 1
+    )
+  }
   var runs = operations.map { [[ProcessRun]](repeating: [], count: $0.contenders.count) }
   for round in 0..<options.rounds {
     for (index, operation) in operations.enumerated() {
@@ -121,7 +170,10 @@ func runLargeBodies(options: Options, base: URL) throws -> (table: String, failu
         let (path, arguments) = operation.contenders[which].command
         runs[index][which].append(try timedProcess(path: path, arguments: arguments))
         // Every downloaded file is deleted after its run was timed.
-        for name in ["large-curl-tool.bin", "large-curl-file.bin", "large-urlsession-file.bin"] {
+        for name in [
+          "large-curl-tool.bin", "large-curl-file.bin", "large-curl-write.bin",
+          "large-urlsession-file.bin",
+        ] {
           try? FileManager.default.removeItem(at: options.scratch.appendingPathComponent(name))
         }
       }
@@ -157,7 +209,8 @@ func runLargeBodies(options: Options, base: URL) throws -> (table: String, failu
   }
   lines.append("")
   lines.append(
-    "\(format(mebibytes, digits: 0)) MiB per run over plain HTTP/1.1 from nginx on loopback; "
+    "\(format(mebibytes, digits: 0)) MiB of random bytes per run from nginx on loopback, over "
+      + "plain HTTP/1.1 unless the row says HTTPS (TLS 1.3, HTTP/2); "
       + "\(options.rounds) rounds, interleaved; each run a process timed from spawn to exit "
       + "(process start included, a few ms); CPU and peak RSS (the highest of the rounds) from "
       + "`wait4`. Files are written to \(options.scratch.path) and deleted after each run, "

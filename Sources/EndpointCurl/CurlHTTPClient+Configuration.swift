@@ -57,6 +57,11 @@ extension CurlHTTPClient {
     /// the network buffers) and resumes once the reader has caught up, so a slow reader never
     /// makes memory grow. A request body's stream is asked for its next chunk only while fewer
     /// bytes than this wait to be sent.
+    ///
+    /// A response's chunks are at most 256 KiB each, built in buffers of that size that are
+    /// reused once the reader drops them, so a large body costs no new memory per chunk. A chunk
+    /// that fills less than a quarter of its buffer is copied out, so a reader that keeps its
+    /// chunks holds at most four times their bytes.
     public var streamBufferSize: Int
 
     /// Response bodies declared (by `Content-Length`) at most this many bytes are received

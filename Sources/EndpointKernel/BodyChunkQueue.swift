@@ -25,44 +25,71 @@ package struct BodyChunkQueue: Sendable {
   package private(set) var bufferedBytes = 0
   private var chunks: [Data] = []
   private var index = 0
-  /// Whether the last chunk was made with room for more pieces (see
-  /// ``append(_:joiningUpTo:)``).
-  private var lastChunkReserved = false
+  /// The chunk being filled from a pooled buffer, after every chunk in `chunks`.
+  private var open: OpenChunk?
+  /// The buffers of ``append(_:joiningUpTo:)``, made with the first joined chunk.
+  private var pool: ChunkBufferPool?
 
   package init() {}
 
   package mutating func append(_ chunk: Data) {
+    sealOpenChunk()
     chunks.append(chunk)
     bufferedBytes += chunk.count
-    lastChunkReserved = false
   }
 
   /// Queues a copy of `bytes`, joined to the last unread chunk while that stays within `limit`
-  /// bytes, so a burst of small pieces reaches the reader as a few large chunks. The second
-  /// piece joined to a chunk reserves room for `limit` bytes once, so the rest of the burst is
-  /// appended without copying the chunk again.
+  /// bytes, so a burst of small pieces reaches the reader as a few large chunks.
+  ///
+  /// Joined chunks, and pieces of at least an eighth of `limit`, are built in buffers of `limit`
+  /// bytes from a ``ChunkBufferPool`` and reach the reader without another copy; the buffers
+  /// are reused once the reader drops its chunks. A lone small piece is copied as it is.
   package mutating func append(_ bytes: UnsafeRawBufferPointer, joiningUpTo limit: Int) {
+    guard !bytes.isEmpty else { return }
     bufferedBytes += bytes.count
-    let last = chunks.count - 1
-    guard last >= index, chunks[last].count + bytes.count <= limit else {
-      chunks.append(Data(bytes))
-      lastChunkReserved = false
+    if let open, open.room >= bytes.count {
+      open.append(bytes)
       return
     }
-    if lastChunkReserved {
-      chunks[last].append(bytes.assumingMemoryBound(to: UInt8.self))
-    } else {
-      var joined = Data(capacity: limit)
-      joined.append(chunks[last])
-      joined.append(bytes.assumingMemoryBound(to: UInt8.self))
-      chunks[last] = joined
-      lastChunkReserved = true
+    sealOpenChunk()
+    let last = chunks.count - 1
+    let joinsLast = last >= index && chunks[last].count + bytes.count <= limit
+    guard joinsLast || bytes.count >= limit / 8 else {
+      chunks.append(Data(bytes))
+      return
     }
+    let chunk = OpenChunk(pool: pool(ofCapacity: limit))
+    if joinsLast {
+      chunks.removeLast().withUnsafeBytes { chunk.append($0) }
+    }
+    chunk.append(bytes)
+    open = chunk
+  }
+
+  /// The pool for buffers of `capacity` bytes (a queue keeps one size).
+  private mutating func pool(ofCapacity capacity: Int) -> ChunkBufferPool {
+    if let pool, pool.capacity == capacity { return pool }
+    // A chunk with the reader, one being filled and a couple between: the rest is freed.
+    let made = ChunkBufferPool(capacity: capacity, retaining: 4)
+    pool = made
+    return made
+  }
+
+  /// Moves the chunk being filled, if any, to the end of `chunks`.
+  private mutating func sealOpenChunk() {
+    guard let open else { return }
+    self.open = nil
+    chunks.append(open.seal())
   }
 
   /// The oldest unread chunk, if there is one.
   package mutating func next() -> Data? {
-    guard index < chunks.count else { return nil }
+    guard index < chunks.count else {
+      guard let open else { return nil }
+      self.open = nil
+      bufferedBytes -= open.count
+      return open.seal()
+    }
     let chunk = chunks[index]
     index += 1
     bufferedBytes -= chunk.count
@@ -79,8 +106,8 @@ package struct BodyChunkQueue: Sendable {
     let dropped = bufferedBytes
     chunks = []
     index = 0
+    open = nil
     bufferedBytes = 0
-    lastChunkReserved = false
     return dropped
   }
 

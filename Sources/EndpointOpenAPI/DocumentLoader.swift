@@ -1,6 +1,6 @@
 import Foundation
 
-/// A document that parsed as JSON, declares OpenAPI 3.0 or 3.1, and whose local references all
+/// A document that parsed as JSON or YAML, declares OpenAPI 3.0 or 3.1, and whose local references all
 /// resolve.
 struct LoadedDocument {
   let root: JSONNode
@@ -33,21 +33,13 @@ struct LoadedDocument {
 }
 
 enum DocumentLoader {
+  /// The document's tree: YAML when its name ends in `.yaml` or `.yml`, or when it does not
+  /// start with `{` or `[`; JSON otherwise.
   static func parse(_ data: Data, named name: String) throws(OpenAPIGenerator.Failure) -> JSONNode {
+    if isYAML(data, named: name) { return try YAMLReader.read(data, named: name) }
     do {
       return JSONNode(try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
     } catch {
-      let lowered = name.lowercased()
-      let text = String(decoding: data.prefix(4096), as: UTF8.self)
-      if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") || text.contains("openapi:")
-        || text.contains("swagger:")
-      {
-        throw OpenAPIGenerator.Failure(
-          kind: .yamlNotSupported,
-          message: "\(name) looks like YAML, which this version does not read yet; convert it "
-            + "to JSON first (for example with `yq -o=json`)"
-        )
-      }
       throw OpenAPIGenerator.Failure(
         kind: .notJSON,
         message: "\(name) is not JSON: \(Self.reason(error))"
@@ -55,10 +47,20 @@ enum DocumentLoader {
     }
   }
 
+  static func isYAML(_ data: Data, named name: String) -> Bool {
+    let lowered = name.lowercased()
+    if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") { return true }
+    let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    let text = data.starts(with: byteOrderMark) ? data.dropFirst(3) : data[...]
+    guard let first = text.first(where: { !" \t\r\n".utf8.contains($0) }) else { return false }
+    return first != UInt8(ascii: "{") && first != UInt8(ascii: "[")
+  }
+
   static func check(_ root: JSONNode) throws(OpenAPIGenerator.Failure) -> LoadedDocument {
     guard root.object != nil else {
       throw OpenAPIGenerator.Failure(
-        kind: .notOpenAPI, message: "the document is not a JSON object")
+        kind: .notOpenAPI,
+        message: "the document is not an object (a JSON object or a YAML mapping)")
     }
     guard let version = root["openapi"]?.string else {
       let swagger = root["swagger"]?.string

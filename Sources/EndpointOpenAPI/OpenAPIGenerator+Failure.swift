@@ -5,8 +5,12 @@ extension OpenAPIGenerator {
     public enum Kind: Sendable, Hashable {
       /// The document is not JSON.
       case notJSON
-      /// The document is YAML, which this version does not read yet.
-      case yamlNotSupported
+      /// The document is YAML that cannot be read: a syntax error, a key written twice in one
+      /// mapping, or aliases that expand too far. The message names the line and column.
+      case notYAML
+      /// The document is YAML and libyaml, which reads it, cannot be loaded; the message says
+      /// how to install it.
+      case yamlLibraryUnavailable
       /// The document is not an OpenAPI 3.0 or 3.1 document.
       case notOpenAPI
       /// A `$ref` points at nothing in the document.

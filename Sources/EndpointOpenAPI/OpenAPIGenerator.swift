@@ -28,10 +28,13 @@ public struct OpenAPIGenerator: Sendable {
   /// Generates the Swift source for a document.
   ///
   /// - Parameters:
-  ///   - document: the document's bytes, JSON.
-  ///   - name: the document's file name, for the generated files' header and messages.
+  ///   - document: the document's bytes, JSON or YAML.
+  ///   - name: the document's file name, for the generated files' header and messages; a name
+  ///     ending in `.yaml` or `.yml`, or bytes that do not start with `{` or `[`, are read as
+  ///     YAML (through libyaml, loaded on first use).
   /// - Returns: the files to write and the constructs left out.
-  /// - Throws: ``Failure`` when the document cannot be read: not JSON, not OpenAPI 3.0 or 3.1,
+  /// - Throws: ``Failure`` when the document cannot be read: not JSON or YAML (or libyaml
+  ///   cannot be loaded for a YAML document), not OpenAPI 3.0 or 3.1,
   ///   a `$ref` that does not resolve, or, with ``Options/strict``, any construct left out.
   public func generate(document: Data, named name: String) throws(Failure) -> Output {
     let root = try DocumentLoader.parse(document, named: name)

@@ -33,6 +33,7 @@ import Testing
     let (status, output) = try run([])
     #expect(status == 2)
     #expect(output.contains("usage: endpoint-openapi generate DOCUMENT --output DIR"))
+    #expect(output.contains("in JSON or YAML"))
   }
 
   @Test func badInputIsAnErrorThatSaysWhy() throws {
@@ -41,10 +42,10 @@ import Testing
       #expect(missing.status == 1)
       #expect(missing.output.contains("cannot read the document"))
       let yaml = directory.appending(path: "api.yaml")
-      try Data("openapi: 3.1.0\n".utf8).write(to: yaml)
+      try Data("openapi: 3.1.0\n- oops\n".utf8).write(to: yaml)
       let refused = try run(["generate", yaml.path, "--output", directory.path])
       #expect(refused.status == 1)
-      #expect(refused.output.contains("looks like YAML"))
+      #expect(refused.output.contains("api.yaml, line 2, column"))
       let noOutput = try run(["generate", yaml.path])
       #expect(noOutput.status == 2)
       #expect(noOutput.output.contains("no --output DIR given"))

@@ -13,10 +13,14 @@ import Testing
     #expect(failure("{oops")?.kind == .notJSON)
   }
 
-  @Test func aYAMLDocumentIsRecognisedAndRefusedForNow() {
-    let error = failure("openapi: 3.1.0\ninfo:\n  title: T\n", named: "api.yaml")
-    #expect(error?.kind == .yamlNotSupported)
-    #expect(error?.message.contains("YAML") == true)
+  @Test func aYAMLDocumentIsRecognisedAndReadAsYAML() {
+    let error = failure("openapi: 3.1.0\ninfo:\n  title: T\n title: U\n", named: "api.yaml")
+    #expect(error?.kind == .notYAML)
+    #expect(error?.message.contains("api.yaml, line 4") == true)
+    let valid = Data("openapi: 3.1.0\ninfo:\n  title: T\n".utf8)
+    #expect(throws: Never.self) {
+      try OpenAPIGenerator().generate(document: valid, named: "api.yaml")
+    }
   }
 
   @Test func onlyOpenAPI30And31AreRead() {

@@ -37,24 +37,33 @@ import Testing
         try Data(file.contents.utf8).write(to: url)
         paths.append(url.path)
       }
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments =
-        [
-          "swiftc", "-typecheck", "-swift-version", "6", "-parse-as-library",
-          "-warnings-as-errors", "-module-name", "Generated", "-I", modules.path,
-        ] + paths
-      // The driver's own temporary files go inside the directory removed below.
-      process.environment = ProcessInfo.processInfo.environment.merging(
-        ["TMPDIR": directory.path]) { _, new in new }
-      let errors = Pipe()
-      process.standardError = errors
-      process.standardOutput = errors
-      try process.run()
-      let diagnostics = String(
-        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 0, "swiftc: \(diagnostics)")
+      let (status, diagnostics) = try Self.typeCheck(paths, modules: modules, in: directory)
+      #expect(status == 0, "swiftc: \(diagnostics)")
     }
+  }
+
+  /// Runs `swiftc -typecheck` on `paths` as one module against the built modules, its
+  /// temporary files in `directory`; the exit status and what it printed.
+  static func typeCheck(_ paths: [String], modules: URL, in directory: URL) throws -> (
+    Int32, String
+  ) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments =
+      [
+        "swiftc", "-typecheck", "-swift-version", "6", "-parse-as-library",
+        "-warnings-as-errors", "-module-name", "Generated", "-I", modules.path,
+      ] + paths
+    // The driver's own temporary files go inside the directory removed below.
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["TMPDIR": directory.path]) { _, new in new }
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = errors
+    try process.run()
+    let diagnostics = String(
+      decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, diagnostics)
   }
 }

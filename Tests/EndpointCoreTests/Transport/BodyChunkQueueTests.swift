@@ -75,4 +75,46 @@ import Testing
     #expect(queue.bufferedBytes == 0)
     #expect(text(queue.take(outcome: .failed(Failure()))) == "failure true")
   }
+
+  @Test func largePiecesAreBuiltInPooledBuffersAndReachTheReaderWhole() {
+    var queue = BodyChunkQueue()
+    let piece = Data((0..<16).map { UInt8($0) })
+    // An eighth of the limit or more starts a pooled chunk; later pieces fill it.
+    for _ in 0..<4 { piece.withUnsafeBytes { queue.append($0, joiningUpTo: 64) } }
+    piece.withUnsafeBytes { queue.append($0, joiningUpTo: 64) }
+    #expect(queue.bufferedBytes == 80)
+    #expect(queue.next() == Data(repeatElement(piece, count: 4).joined()))
+    // The fifth piece did not fit: it started the next chunk, read only once it is its turn.
+    #expect(queue.next() == piece)
+    #expect(queue.next() == nil)
+    #expect(queue.bufferedBytes == 0)
+    // A whole chunk queued after a chunk being filled comes out after it.
+    piece.withUnsafeBytes { queue.append($0, joiningUpTo: 64) }
+    queue.append(Data("whole".utf8))
+    #expect(queue.next() == piece)
+    #expect(queue.next() == Data("whole".utf8))
+  }
+
+  @Test func aPoolReusesABufferOnceItsDataIsDroppedAndKeepsNoMoreThanItRetains() {
+    let pool = ChunkBufferPool(capacity: 64, retaining: 1)
+    let first = pool.take()
+    first.initializeMemory(as: UInt8.self, repeating: 7, count: 64)
+    var data: Data? = pool.data(handingOver: first, count: 32)
+    #expect(data == Data(repeating: 7, count: 32))
+    // Handed over without a copy: the buffer is the chunk's until the chunk is dropped.
+    #expect(data?.withUnsafeBytes { $0.baseAddress } == UnsafeRawPointer(first))
+    data = nil
+    #expect(pool.take() == first)
+    // Less than a quarter of the buffer is copied, and the buffer is free again at once.
+    let small = pool.data(handingOver: first, count: 8)
+    #expect(small == Data(repeating: 7, count: 8))
+    #expect(small.withUnsafeBytes { $0.baseAddress } != UnsafeRawPointer(first))
+    #expect(pool.take() == first)
+    // Past the retained count, a recycled buffer is freed rather than kept.
+    let second = pool.take()
+    pool.recycle(first)
+    pool.recycle(second)
+    #expect(pool.take() == first)
+    pool.recycle(first)
+  }
 }
