@@ -237,7 +237,6 @@ extension Generation {
       lines += member.map { $0.isEmpty ? "" : "  " + $0 }
     }
     lines.append("}")
-    if namespace.scope.decls.contains(where: \.usesDateTime) { lines += [""] + Self.dateTimeCoding }
     return header + "\n" + lines.flatMap(Self.wrapped).joined(separator: "\n") + "\n"
   }
 
@@ -256,7 +255,6 @@ extension Generation {
     var lines: [String] = model.usesJSONValue ? ["import EndpointJSON", ""] : []
     if model.usesDateTime { lines += Self.foundationImport + [""] }
     lines += modelLines(model)
-    if model.usesDateTime { lines += [""] + Self.dateTimeCoding }
     return header + "\n" + lines.joined(separator: "\n") + "\n"
   }
 

@@ -32,73 +32,82 @@ extension Generation {
       switch (property.type == .dateTime, property.requiredNullable, property.optional) {
       case (true, true, _):
         (decoded, encoded) = (
-          "decodeNullableDateTime(\(key))", "encodeDateTime(self.\(name), \(key))"
+          "Self.rfc3339NullableDate(container, .\(name))",
+          "container.encode(self.\(name).map(Self.rfc3339Text), \(key))"
         )
       case (true, false, true):
         (decoded, encoded) = (
-          "decodeDateTimeIfPresent(\(key))", "encodeDateTimeIfPresent(self.\(name), \(key))"
+          "Self.rfc3339DateIfPresent(container, .\(name))",
+          "container.encodeIfPresent(self.\(name).map(Self.rfc3339Text), \(key))"
         )
       case (true, false, false):
-        (decoded, encoded) = ("decodeDateTime(\(key))", "encodeDateTime(self.\(name), \(key))")
+        (decoded, encoded) = (
+          "Self.rfc3339Date(container, .\(name))",
+          "container.encode(Self.rfc3339Text(self.\(name)), \(key))"
+        )
       case (false, true, _):
         (decoded, encoded) = (
-          "decode(\(property.type.code)?.self, \(key))", "encode(self.\(name), \(key))"
+          "container.decode(\(property.type.code)?.self, \(key))",
+          "container.encode(self.\(name), \(key))"
         )
       case (false, false, true):
         (decoded, encoded) = (
-          "decodeIfPresent(\(property.type.code).self, \(key))",
-          "encodeIfPresent(self.\(name), \(key))"
+          "container.decodeIfPresent(\(property.type.code).self, \(key))",
+          "container.encodeIfPresent(self.\(name), \(key))"
         )
       case (false, false, false):
         (decoded, encoded) = (
-          "decode(\(property.type.code).self, \(key))", "encode(self.\(name), \(key))"
+          "container.decode(\(property.type.code).self, \(key))",
+          "container.encode(self.\(name), \(key))"
         )
       }
-      decode.append("  self.\(name) = try container.\(decoded)")
-      encode.append("  try container.\(encoded)")
+      decode.append("  self.\(name) = try \(decoded)")
+      encode.append("  try \(encoded)")
     }
-    return decode + ["}", ""] + encode + ["}"]
+    var lines = decode + ["}", ""] + encode + ["}"]
+    if properties.contains(where: { $0.type == .dateTime }) { lines += [""] + Self.dateTimeCoding }
+    return lines
   }
 
-  /// The date-time coding the structs of one file share, private to the file so that files
-  /// generated from several documents can be compiled together.
+  /// The date-time coding of one struct, private to it so that the structs of one file, of
+  /// one `--single-file` output or of several documents never declare it twice.
   static let dateTimeCoding = [
-    "extension KeyedDecodingContainer {",
-    "  /// An RFC 3339 date-time, with or without fractional seconds.",
-    "  fileprivate func decodeDateTime(forKey key: Key) throws -> Date {",
-    "    try dateTime(decode(String.self, forKey: key), forKey: key)",
-    "  }",
+    "/// An RFC 3339 date-time, with or without fractional seconds.",
+    "private static func rfc3339Date(",
+    "  _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys",
+    ") throws -> Date {",
+    "  try rfc3339Date(container.decode(String.self, forKey: key), container, key)",
+    "}",
     "",
-    "  fileprivate func decodeDateTimeIfPresent(forKey key: Key) throws -> Date? {",
-    "    try decodeIfPresent(String.self, forKey: key).map { try dateTime($0, forKey: key) }",
-    "  }",
-    "",
-    "  fileprivate func decodeNullableDateTime(forKey key: Key) throws -> Date? {",
-    "    try decode(String?.self, forKey: key).map { try dateTime($0, forKey: key) }",
-    "  }",
-    "",
-    "  private func dateTime(_ text: String, forKey key: Key) throws -> Date {",
-    "    // RFC 3339 allows a lowercase `t` and `z`.",
-    "    guard let date = try? Date(text.uppercased(), strategy: .iso8601) else {",
-    "      throw DecodingError.dataCorruptedError(",
-    "        forKey: key, in: self, debugDescription: \"Not an RFC 3339 date-time: \\(text)\")",
-    "    }",
-    "    return date",
+    "private static func rfc3339DateIfPresent(",
+    "  _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys",
+    ") throws -> Date? {",
+    "  try container.decodeIfPresent(String.self, forKey: key).map {",
+    "    try rfc3339Date($0, container, key)",
     "  }",
     "}",
     "",
-    "extension KeyedEncodingContainer {",
-    "  /// RFC 3339 in UTC, fractional seconds only when it has them; `null` for `nil`.",
-    "  fileprivate mutating func encodeDateTime(_ date: Date?, forKey key: Key) throws {",
-    "    guard let date else { return try encodeNil(forKey: key) }",
-    "    let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970",
-    "    let style = Date.ISO8601FormatStyle(includingFractionalSeconds: !whole)",
-    "    try encode(date.formatted(style), forKey: key)",
-    "  }",
+    "private static func rfc3339NullableDate(",
+    "  _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys",
+    ") throws -> Date? {",
+    "  try container.decode(String?.self, forKey: key).map { try rfc3339Date($0, container, key) }",
+    "}",
     "",
-    "  fileprivate mutating func encodeDateTimeIfPresent(_ date: Date?, forKey key: Key) throws {",
-    "    if let date { try encodeDateTime(date, forKey: key) }",
+    "private static func rfc3339Date(",
+    "  _ text: String, _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys",
+    ") throws -> Date {",
+    "  // RFC 3339 allows a lowercase `t` and `z`.",
+    "  guard let date = try? Date(text.uppercased(), strategy: .iso8601) else {",
+    "    throw DecodingError.dataCorruptedError(",
+    "      forKey: key, in: container, debugDescription: \"Not an RFC 3339 date-time: \\(text)\")",
     "  }",
+    "  return date",
+    "}",
+    "",
+    "/// RFC 3339 in UTC, fractional seconds only when the date has them.",
+    "private static func rfc3339Text(_ date: Date) -> String {",
+    "  let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970",
+    "  return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !whole))",
     "}",
   ]
 }

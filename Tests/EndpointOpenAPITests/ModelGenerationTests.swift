@@ -328,56 +328,56 @@ import Testing
 
           init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.created = try container.decodeDateTime(forKey: .created)
+            self.created = try Self.rfc3339Date(container, .created)
             self.day = try container.decodeIfPresent(String.self, forKey: .day)
-            self.deleted = try container.decodeNullableDateTime(forKey: .deleted)
-            self.updated = try container.decodeDateTimeIfPresent(forKey: .updated)
+            self.deleted = try Self.rfc3339NullableDate(container, .deleted)
+            self.updated = try Self.rfc3339DateIfPresent(container, .updated)
           }
 
           func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeDateTime(self.created, forKey: .created)
+            try container.encode(Self.rfc3339Text(self.created), forKey: .created)
             try container.encodeIfPresent(self.day, forKey: .day)
-            try container.encodeDateTime(self.deleted, forKey: .deleted)
-            try container.encodeDateTimeIfPresent(self.updated, forKey: .updated)
+            try container.encode(self.deleted.map(Self.rfc3339Text), forKey: .deleted)
+            try container.encodeIfPresent(self.updated.map(Self.rfc3339Text), forKey: .updated)
           }
-        }
 
-        extension KeyedDecodingContainer {
           /// An RFC 3339 date-time, with or without fractional seconds.
-          fileprivate func decodeDateTime(forKey key: Key) throws -> Date {
-            try dateTime(decode(String.self, forKey: key), forKey: key)
+          private static func rfc3339Date(
+            _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
+          ) throws -> Date {
+            try rfc3339Date(container.decode(String.self, forKey: key), container, key)
           }
 
-          fileprivate func decodeDateTimeIfPresent(forKey key: Key) throws -> Date? {
-            try decodeIfPresent(String.self, forKey: key).map { try dateTime($0, forKey: key) }
+          private static func rfc3339DateIfPresent(
+            _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
+          ) throws -> Date? {
+            try container.decodeIfPresent(String.self, forKey: key).map {
+              try rfc3339Date($0, container, key)
+            }
           }
 
-          fileprivate func decodeNullableDateTime(forKey key: Key) throws -> Date? {
-            try decode(String?.self, forKey: key).map { try dateTime($0, forKey: key) }
+          private static func rfc3339NullableDate(
+            _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
+          ) throws -> Date? {
+            try container.decode(String?.self, forKey: key).map { try rfc3339Date($0, container, key) }
           }
 
-          private func dateTime(_ text: String, forKey key: Key) throws -> Date {
+          private static func rfc3339Date(
+            _ text: String, _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
+          ) throws -> Date {
             // RFC 3339 allows a lowercase `t` and `z`.
             guard let date = try? Date(text.uppercased(), strategy: .iso8601) else {
               throw DecodingError.dataCorruptedError(
-                forKey: key, in: self, debugDescription: "Not an RFC 3339 date-time: \\(text)")
+                forKey: key, in: container, debugDescription: "Not an RFC 3339 date-time: \\(text)")
             }
             return date
           }
-        }
 
-        extension KeyedEncodingContainer {
-          /// RFC 3339 in UTC, fractional seconds only when it has them; `null` for `nil`.
-          fileprivate mutating func encodeDateTime(_ date: Date?, forKey key: Key) throws {
-            guard let date else { return try encodeNil(forKey: key) }
+          /// RFC 3339 in UTC, fractional seconds only when the date has them.
+          private static func rfc3339Text(_ date: Date) -> String {
             let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
-            let style = Date.ISO8601FormatStyle(includingFractionalSeconds: !whole)
-            try encode(date.formatted(style), forKey: key)
-          }
-
-          fileprivate mutating func encodeDateTimeIfPresent(_ date: Date?, forKey key: Key) throws {
-            if let date { try encodeDateTime(date, forKey: key) }
+            return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !whole))
           }
         }
 

@@ -71,7 +71,7 @@ struct Pet: Codable, Sendable, Hashable {
     self.owner = try container.decodeIfPresent(Owner.self, forKey: .owner)
     self.status = try container.decode(Status.self, forKey: .status)
     self.tag = try container.decodeIfPresent(String.self, forKey: .tag)
-    self.updatedAt = try container.decodeDateTimeIfPresent(forKey: .updatedAt)
+    self.updatedAt = try Self.rfc3339DateIfPresent(container, .updatedAt)
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -85,7 +85,45 @@ struct Pet: Codable, Sendable, Hashable {
     try container.encodeIfPresent(self.owner, forKey: .owner)
     try container.encode(self.status, forKey: .status)
     try container.encodeIfPresent(self.tag, forKey: .tag)
-    try container.encodeDateTimeIfPresent(self.updatedAt, forKey: .updatedAt)
+    try container.encodeIfPresent(self.updatedAt.map(Self.rfc3339Text), forKey: .updatedAt)
+  }
+
+  /// An RFC 3339 date-time, with or without fractional seconds.
+  private static func rfc3339Date(
+    _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
+  ) throws -> Date {
+    try rfc3339Date(container.decode(String.self, forKey: key), container, key)
+  }
+
+  private static func rfc3339DateIfPresent(
+    _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
+  ) throws -> Date? {
+    try container.decodeIfPresent(String.self, forKey: key).map {
+      try rfc3339Date($0, container, key)
+    }
+  }
+
+  private static func rfc3339NullableDate(
+    _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
+  ) throws -> Date? {
+    try container.decode(String?.self, forKey: key).map { try rfc3339Date($0, container, key) }
+  }
+
+  private static func rfc3339Date(
+    _ text: String, _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
+  ) throws -> Date {
+    // RFC 3339 allows a lowercase `t` and `z`.
+    guard let date = try? Date(text.uppercased(), strategy: .iso8601) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: container, debugDescription: "Not an RFC 3339 date-time: \(text)")
+    }
+    return date
+  }
+
+  /// RFC 3339 in UTC, fractional seconds only when the date has them.
+  private static func rfc3339Text(_ date: Date) -> String {
+    let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
+    return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !whole))
   }
 
   enum Kind: Codable, Sendable, Hashable {
@@ -121,43 +159,5 @@ struct Pet: Codable, Sendable, Hashable {
 
   struct Owner: Codable, Sendable, Hashable {
     var login: String?
-  }
-}
-
-extension KeyedDecodingContainer {
-  /// An RFC 3339 date-time, with or without fractional seconds.
-  fileprivate func decodeDateTime(forKey key: Key) throws -> Date {
-    try dateTime(decode(String.self, forKey: key), forKey: key)
-  }
-
-  fileprivate func decodeDateTimeIfPresent(forKey key: Key) throws -> Date? {
-    try decodeIfPresent(String.self, forKey: key).map { try dateTime($0, forKey: key) }
-  }
-
-  fileprivate func decodeNullableDateTime(forKey key: Key) throws -> Date? {
-    try decode(String?.self, forKey: key).map { try dateTime($0, forKey: key) }
-  }
-
-  private func dateTime(_ text: String, forKey key: Key) throws -> Date {
-    // RFC 3339 allows a lowercase `t` and `z`.
-    guard let date = try? Date(text.uppercased(), strategy: .iso8601) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: key, in: self, debugDescription: "Not an RFC 3339 date-time: \(text)")
-    }
-    return date
-  }
-}
-
-extension KeyedEncodingContainer {
-  /// RFC 3339 in UTC, fractional seconds only when it has them; `null` for `nil`.
-  fileprivate mutating func encodeDateTime(_ date: Date?, forKey key: Key) throws {
-    guard let date else { return try encodeNil(forKey: key) }
-    let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
-    let style = Date.ISO8601FormatStyle(includingFractionalSeconds: !whole)
-    try encode(date.formatted(style), forKey: key)
-  }
-
-  fileprivate mutating func encodeDateTimeIfPresent(_ date: Date?, forKey key: Key) throws {
-    if let date { try encodeDateTime(date, forKey: key) }
   }
 }
