@@ -65,50 +65,75 @@ extension Generation {
       encode.append("  try \(encoded)")
     }
     var lines = decode + ["}", ""] + encode + ["}"]
-    if properties.contains(where: { $0.type == .dateTime }) { lines += [""] + Self.dateTimeCoding }
+    guard properties.contains(where: { $0.type == .dateTime }) else { return lines }
+    // Only the helpers the struct calls: a model of a large API has many date-times.
+    for (call, helper) in Self.dateTimeCoding
+    where call == nil || decode.contains(where: { $0.contains(call! + "(") }) {
+      lines += [""] + helper
+    }
     return lines
   }
 
   /// The date-time coding of one struct, private to it so that the structs of one file, of
   /// one `--single-file` output or of several documents never declare it twice.
-  static let dateTimeCoding = [
-    "/// An RFC 3339 date-time, with or without fractional seconds.",
-    "private static func rfc3339Date(",
-    "  _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys",
-    ") throws -> Date {",
-    "  try rfc3339Date(container.decode(String.self, forKey: key), container, key)",
-    "}",
-    "",
-    "private static func rfc3339DateIfPresent(",
-    "  _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys",
-    ") throws -> Date? {",
-    "  try container.decodeIfPresent(String.self, forKey: key).map {",
-    "    try rfc3339Date($0, container, key)",
-    "  }",
-    "}",
-    "",
-    "private static func rfc3339NullableDate(",
-    "  _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys",
-    ") throws -> Date? {",
-    "  try container.decode(String?.self, forKey: key).map { try rfc3339Date($0, container, key) }",
-    "}",
-    "",
-    "private static func rfc3339Date(",
-    "  _ text: String, _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys",
-    ") throws -> Date {",
-    "  // RFC 3339 allows a lowercase `t` and `z`.",
-    "  guard let date = try? Date(text.uppercased(), strategy: .iso8601) else {",
-    "    throw DecodingError.dataCorruptedError(",
-    "      forKey: key, in: container, debugDescription: \"Not an RFC 3339 date-time: \\(text)\")",
-    "  }",
-    "  return date",
-    "}",
-    "",
-    "/// RFC 3339 in UTC, fractional seconds only when the date has them.",
-    "private static func rfc3339Text(_ date: Date) -> String {",
-    "  let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970",
-    "  return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !whole))",
-    "}",
+  /// Each helper with the call that needs it (`nil`: every struct with a date-time).
+  static let dateTimeCoding: [(call: String?, lines: [String])] = [
+    (
+      "Self.rfc3339Date",
+      [
+        "/// An RFC 3339 date-time, with or without fractional seconds.",
+        "private static func rfc3339Date(",
+        "  _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys",
+        ") throws -> Date {",
+        "  try rfc3339Date(container.decode(String.self, forKey: key), container, key)",
+        "}",
+      ]
+    ),
+    (
+      "Self.rfc3339DateIfPresent",
+      [
+        "/// An RFC 3339 date-time, `nil` when absent or null.",
+        "private static func rfc3339DateIfPresent(",
+        "  _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys",
+        ") throws -> Date? {",
+        "  try container.decodeIfPresent(String.self, forKey: key).map {",
+        "    try rfc3339Date($0, container, key)",
+        "  }",
+        "}",
+      ]
+    ),
+    (
+      "Self.rfc3339NullableDate",
+      [
+        "/// An RFC 3339 date-time that must be present, `nil` when null.",
+        "private static func rfc3339NullableDate(",
+        "  _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys",
+        ") throws -> Date? {",
+        "  try container.decode(String?.self, forKey: key).map { try rfc3339Date($0, container, key) }",
+        "}",
+      ]
+    ),
+    (
+      nil,
+      [
+        "private static func rfc3339Date(",
+        "  _ text: String, _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys",
+        ") throws -> Date {",
+        "  // RFC 3339 allows a lowercase `t` and `z`.",
+        "  guard let date = try? Date(text.uppercased(), strategy: .iso8601) else {",
+        "    throw DecodingError.dataCorruptedError(",
+        "      forKey: key, in: container, debugDescription: \"Not an RFC 3339 date-time: \\(text)\")",
+        "  }",
+        "  return date",
+        "}",
+        "",
+        "/// RFC 3339 in UTC, fractional seconds only when the date has them.",
+        "private static func rfc3339Text(_ date: Date) -> String {",
+        "  let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970",
+        "  return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !whole))",
+        "}",
+      ]
+    ),
   ]
 }
 

@@ -349,6 +349,7 @@ import Testing
             try rfc3339Date(container.decode(String.self, forKey: key), container, key)
           }
 
+          /// An RFC 3339 date-time, `nil` when absent or null.
           private static func rfc3339DateIfPresent(
             _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
           ) throws -> Date? {
@@ -357,6 +358,7 @@ import Testing
             }
           }
 
+          /// An RFC 3339 date-time that must be present, `nil` when null.
           private static func rfc3339NullableDate(
             _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
           ) throws -> Date? {

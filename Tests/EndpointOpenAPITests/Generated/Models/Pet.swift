@@ -88,25 +88,13 @@ struct Pet: Codable, Sendable, Hashable {
     try container.encodeIfPresent(self.updatedAt.map(Self.rfc3339Text), forKey: .updatedAt)
   }
 
-  /// An RFC 3339 date-time, with or without fractional seconds.
-  private static func rfc3339Date(
-    _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
-  ) throws -> Date {
-    try rfc3339Date(container.decode(String.self, forKey: key), container, key)
-  }
-
+  /// An RFC 3339 date-time, `nil` when absent or null.
   private static func rfc3339DateIfPresent(
     _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
   ) throws -> Date? {
     try container.decodeIfPresent(String.self, forKey: key).map {
       try rfc3339Date($0, container, key)
     }
-  }
-
-  private static func rfc3339NullableDate(
-    _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
-  ) throws -> Date? {
-    try container.decode(String?.self, forKey: key).map { try rfc3339Date($0, container, key) }
   }
 
   private static func rfc3339Date(
