@@ -273,6 +273,28 @@ def check_cache_range(address):
     expect(record["count"] == 8 and record["conditional"] == 2, f"/cache-hits {record}")
 
 
+def check_transfer_coded(address):
+    for coding, decode in [("gzip", gzip.decompress), ("endpoint-test", lambda data: data)]:
+        sock = send(address, get(f"/transfer-coded?coding={coding}"))
+        status, headers, rest = read_head(sock)
+        expect(status == 200, f"/transfer-coded {coding} status {status}")
+        expect(header(headers, "Transfer-Encoding") == f"{coding}, chunked", f"{headers}")
+        data = rest
+        while not data.endswith(b"0\r\n\r\n"):
+            piece = sock.recv(65536)
+            expect(piece, f"/transfer-coded {coding} closed early: {data!r}")
+            data += piece
+        sock.close()
+        body, data = b"", data
+        while True:
+            size_line, _, data = data.partition(b"\r\n")
+            size = int(size_line, 16)
+            if size == 0:
+                break
+            body, data = body + data[:size], data[size + 2:]
+        expect(decode(body) == b"transfer-coded body!", f"/transfer-coded {coding}: {body!r}")
+
+
 def check_early(address):
     for keep, closes in (("0", True), ("1", False)):
         raw = (f"POST /early?status=200&keep={keep} HTTP/1.1\r\nHost: test\r\n"
@@ -415,6 +437,7 @@ CHECKS = [
     check_redirect,
     check_early,
     check_cache_range,
+    check_transfer_coded,
 ]
 
 

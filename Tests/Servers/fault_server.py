@@ -69,6 +69,9 @@ Routes (GET unless said):
                                "V 200 OK" (default HTTP/1.1), with Transfer-Encoding T when
                                given (chunked when T ends in "chunked", else the raw bytes)
                                and Content-Length N when given; then close
+  /transfer-coded?coding=C     200 "Transfer-Encoding: C, chunked" (C gzip, default, or any
+                               token) with the 20-byte text "transfer-coded body!" coded by C
+                               (gzip; another token leaves the bytes as they are), chunked
   /redirect?status=S&location=L (any method) status S (default 302) with one Location field
                                per location item given (none without), a JSON body
 
@@ -569,6 +572,22 @@ def route_framing(conn, request):
     return False
 
 
+TRANSFER_CODED_TEXT = b"transfer-coded body!"
+
+
+def route_transfer_coded(conn, request):
+    """A transfer coding before chunked (RFC 9112 §6.1): the text gzip-coded, or as it is under
+    a coding no client knows, then chunked, in two chunks."""
+    coding = request.param("coding", "gzip")
+    data = gzipped(TRANSFER_CODED_TEXT) if coding == "gzip" else TRANSFER_CODED_TEXT
+    headers = [("Content-Type", "text/plain"), ("Transfer-Encoding", f"{coding}, chunked")]
+    middle = len(data) // 2
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(piece), piece)
+                      for piece in (data[:middle], data[middle:]))
+    conn.sock.sendall(head_bytes(200, headers) + chunks + b"0\r\n\r\n")
+    return True
+
+
 def route_redirect(conn, request):
     code = request.int_param("status", 302)
     extra = [("Location", value) for value in request.params.get("location", [])]
@@ -896,6 +915,7 @@ ROUTES = {
     "/cut-head": route_cut_head,
     "/framing": route_framing,
     "/redirect": route_redirect,
+    "/transfer-coded": route_transfer_coded,
     "/pages/link": route_pages_link,
     "/pages/cursor": route_pages_cursor,
     "/pages/number": route_pages_number,
