@@ -96,6 +96,21 @@ private func rangeOrigin(
   }
 
   @Test(arguments: StoreKind.allCases)
+  func partsAreNotJoinedPastTheLargestBodyStored(store kind: StoreKind) async throws {
+    try await kind.run { store in
+      let cache = CacheHarness(store: store, maximumBodySize: 12, origin: rangeOrigin())
+      _ = try await cache.send(headers: range("bytes=0-7"))
+      _ = try await cache.send(headers: range("bytes=4-11"))
+      #expect(try await cache.get(headers: range("bytes=0-11")) == (.hit, "0123456789ab"))
+      _ = try await cache.send(headers: range("bytes=12-19"))
+      // Joined, the parts would pass 12 bytes: the newer one took the older one's place.
+      #expect(try await cache.get(headers: range("bytes=12-13")) == (.hit, "cd"))
+      #expect(try await cache.get(headers: range("bytes=0-1")) == (.miss, "01"))
+      #expect(cache.origin.requests.count == 4)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
   func partsWithoutTheSameStrongEntityTagAreNotCombined(store kind: StoreKind) async throws {
     let tags: [@Sendable (Int) -> String] = [{ "\"r\($0)\"" }, { _ in "W/\"r\"" }]
     for etag in tags {

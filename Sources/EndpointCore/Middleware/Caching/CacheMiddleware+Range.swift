@@ -59,8 +59,9 @@ extension CacheMiddleware {
   /// combined with what is stored: a part of the stored complete response (the same strong
   /// entity tag and length) only refreshes its fields, as a `304` would; a part that touches or
   /// overlaps the stored part of the same representation joins it, and becomes a complete `200`
-  /// when the two make the whole. Otherwise the newer part takes the older one's place. A part
-  /// whose body is not the length its `Content-Range` says is not stored.
+  /// when the two make the whole, unless together they pass ``maximumBodySize``. Otherwise
+  /// the newer part takes the older one's place. A part whose body is not the length its
+  /// `Content-Range` says is not stored.
   func savePartial(_ part: CachedResponse, for request: HTTPRequest, key: String) async {
     guard let held = part.heldBytes else { return }
     var entries = (try? await store.entries(for: key)) ?? []
@@ -78,7 +79,9 @@ extension CacheMiddleware {
         complete.updated(
           with: head, requestTime: part.requestTime, responseTime: part.responseTime)
       ]
-    } else if let combined = stored?.combined(with: part) {
+    } else if let combined = stored?.combined(with: part),
+      combined.body.count <= maximumBodySize
+    {
       kept = combined.isPartial ? [complete, combined].compactMap { $0 } : [combined]
     } else {
       kept = [complete, part].compactMap { $0 }
