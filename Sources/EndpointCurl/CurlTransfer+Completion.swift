@@ -292,6 +292,17 @@ extension CurlTransfer {
       return connectionFailure(.connectionLost, code: code, detail)
     }
     let detail = easy?.message(for: code) ?? String(cString: ccurl_easy_strerror(code))
+    if code == CCURLE_BAD_CONTENT_ENCODING,
+      let transferEncoding = response?.headerFields.values(for: "Transfer-Encoding"),
+      ResponseFraming.hasTransferCoding(transferEncoding)
+    {
+      // libcurl decodes transfer codings itself, and words a failure as a content coding's.
+      let underlying = CurlFailure(
+        code: Int(code), detail: Redaction.standard.apply(toText: detail))
+      return TransportFailure.undecodableTransferCoding(
+        method: hop.method, url: hop.url, transferEncoding: transferEncoding,
+        underlying: underlying, detail: underlying.description, code: Int(code))
+    }
     let kind: TransportFailure.Kind
     switch code {
     case CCURLE_COULDNT_CONNECT: kind = .cannotConnect

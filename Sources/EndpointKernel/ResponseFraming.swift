@@ -53,6 +53,16 @@ package enum ResponseFraming {
   }
 }
 
+extension ResponseFraming {
+  /// Whether `transferEncoding` (each `Transfer-Encoding` value) names a transfer coding other
+  /// than `chunked` (RFC 9112 §6.1): one the client must decode, or fail.
+  package static func hasTransferCoding(_ transferEncoding: [String]) -> Bool {
+    transferEncoding.lazy
+      .flatMap { $0.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }) }
+      .contains { !FieldName.equals(String($0), "chunked") }
+  }
+}
+
 extension HTTPResponse {
   /// The body length the response declares for a request with `method`; see
   /// ``ResponseFraming/declaredBodyLength(status:method:contentEncoding:contentLength:)``.

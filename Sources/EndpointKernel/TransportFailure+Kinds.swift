@@ -94,6 +94,23 @@ extension TransportFailure {
       isTransient: false)
   }
 
+  /// The response's `Transfer-Encoding` (`transferEncoding`, each value) has a transfer
+  /// coding the client could not decode: one it does not know, or bytes its decoder refused.
+  /// RFC 9112 §6.1 leaves the client no other reading, so it is an error on both clients,
+  /// never a body passed on still coded; `underlying` is the transport's own failure and
+  /// `detail` its words, already redacted.
+  package static func undecodableTransferCoding(
+    method: HTTPMethod, url: URL, transferEncoding: [String],
+    underlying: any Error, detail: String, code: Int?
+  ) -> Self {
+    let shown = HTTPToken.quotedForMessage(transferEncoding.joined(separator: ", "), limit: 60)
+    return Self(
+      .malformedResponse, method: method, url: url,
+      redactedMessage: "the response's Transfer-Encoding \(shown) has a transfer coding the "
+        + "client could not decode (\(detail))",
+      isTransient: false, underlyingError: underlying, code: code)
+  }
+
   /// The server switched protocols (101) to `upgrade` although the request asked for none.
   package static func unrequestedProtocolSwitch(
     method: HTTPMethod, url: URL, upgrade: String?

@@ -83,7 +83,20 @@ extension Transfer {
         reason: "the status line cannot be read"
       )
     default:
-      return TransportFailure.urlSession(method: state.hop.method, url: url, error: urlError)
+      let failure = TransportFailure.urlSession(method: state.hop.method, url: url, error: urlError)
+      guard failure.kind == .malformedResponse, urlError.code == .unknown,
+        let head = state.response?.response as? HTTPURLResponse,
+        let transferEncoding = head.value(forHTTPHeaderField: "Transfer-Encoding"),
+        ResponseFraming.hasTransferCoding([transferEncoding])
+      else { return failure }
+      // Foundation's libcurl decodes transfer codings, and words a failure as a content
+      // coding's: the curl client's sentence says which coding it was.
+      let message = urlError.userInfo[NSLocalizedDescriptionKey] as? String ?? ""
+      return TransportFailure.undecodableTransferCoding(
+        method: state.hop.method, url: url, transferEncoding: [transferEncoding],
+        underlying: urlError,
+        detail: "URLError \(urlError.code.rawValue): \(Redaction.standard.apply(toText: message))",
+        code: urlError.code.rawValue)
     }
   }
 

@@ -242,6 +242,59 @@ def check_framing(address):
     expect(data.endswith(b"\r\n\r\nframed-ok!"), f"{data!r}")
 
 
+def check_cache_range(address):
+    def fetch(extra):
+        sock = send(address, get("/cache-range?key=check-range&size=20", extra))
+        status, headers, rest = read_head(sock)
+        body = read_body(sock, headers, rest)
+        sock.close()
+        return status, headers, body
+
+    whole = bytes(range(20))
+    status, headers, body = fetch("Range: bytes=5-9\r\n")
+    expect(status == 206 and body == whole[5:10], f"/cache-range 5-9: {status} {body!r}")
+    expect(header(headers, "Content-Range") == "bytes 5-9/20", f"{headers}")
+    expect(header(headers, "ETag") == '"range-1"', f"{headers}")
+    status, headers, body = fetch("Range: bytes=-3\r\n")
+    expect(status == 206 and body == whole[17:], f"/cache-range -3: {status} {body!r}")
+    status, headers, body = fetch("Range: bytes=15-\r\n")
+    expect(header(headers, "Content-Range") == "bytes 15-19/20", f"{headers}")
+    for extra in ["Range: bytes=0-1, 3-4\r\n", "Range: bytes=0-1\r\nIf-Range: \"x\"\r\n", ""]:
+        status, headers, body = fetch(extra)
+        expect(status == 200 and body == whole, f"/cache-range {extra!r}: {status}")
+    status, headers, body = fetch('Range: bytes=0-1\r\nIf-Range: "range-1"\r\n')
+    expect(status == 206 and body == whole[:2], f"/cache-range If-Range: {status}")
+    status, headers, body = fetch("Range: bytes=20-\r\n")
+    expect(status == 416 and header(headers, "Content-Range") == "bytes */20", f"{headers}")
+    sock = send(address, get("/cache-hits?key=check-range"))
+    status, headers, rest = read_head(sock)
+    record = json.loads(read_body(sock, headers, rest))
+    sock.close()
+    expect(record["count"] == 8 and record["conditional"] == 2, f"/cache-hits {record}")
+
+
+def check_transfer_coded(address):
+    for coding, decode in [("gzip", gzip.decompress), ("endpoint-test", lambda data: data)]:
+        sock = send(address, get(f"/transfer-coded?coding={coding}"))
+        status, headers, rest = read_head(sock)
+        expect(status == 200, f"/transfer-coded {coding} status {status}")
+        expect(header(headers, "Transfer-Encoding") == f"{coding}, chunked", f"{headers}")
+        data = rest
+        while not data.endswith(b"0\r\n\r\n"):
+            piece = sock.recv(65536)
+            expect(piece, f"/transfer-coded {coding} closed early: {data!r}")
+            data += piece
+        sock.close()
+        body, data = b"", data
+        while True:
+            size_line, _, data = data.partition(b"\r\n")
+            size = int(size_line, 16)
+            if size == 0:
+                break
+            body, data = body + data[:size], data[size + 2:]
+        expect(decode(body) == b"transfer-coded body!", f"/transfer-coded {coding}: {body!r}")
+
+
 def check_early(address):
     for keep, closes in (("0", True), ("1", False)):
         raw = (f"POST /early?status=200&keep={keep} HTTP/1.1\r\nHost: test\r\n"
@@ -383,6 +436,8 @@ CHECKS = [
     check_framing,
     check_redirect,
     check_early,
+    check_cache_range,
+    check_transfer_coded,
 ]
 
 

@@ -44,6 +44,13 @@ Routes (GET unless said):
                                cookie=C adds Set-Cookie: C; Path=/; other methods answer 200
                                (Location: location)
   /cache-hits?key=K            200 {"count", "conditional", "methods"} for key K
+  /cache-range?key=K&size=N&cc=C&etag=E
+                               counts requests for key K as /cache does; N bytes (default 100,
+                               byte i is i % 251) with ETag E (default "range-1") and
+                               Cache-Control C: one byte range of Range (bytes=a-b, a-, -n) is
+                               a 206 with Content-Range, one past the end a 416 with
+                               Content-Range: bytes */N; several ranges, or an If-Range that is
+                               not E, the whole 200
   /switching-protocols         101 Switching Protocols (Upgrade: websocket) to any request,
                                then raw bytes, then close
   /content-length?value=V&repeat=W
@@ -62,6 +69,9 @@ Routes (GET unless said):
                                "V 200 OK" (default HTTP/1.1), with Transfer-Encoding T when
                                given (chunked when T ends in "chunked", else the raw bytes)
                                and Content-Length N when given; then close
+  /transfer-coded?coding=C     200 "Transfer-Encoding: C, chunked" (C gzip, default, or any
+                               token) with the 20-byte text "transfer-coded body!" coded by C
+                               (gzip; another token leaves the bytes as they are), chunked
   /redirect?status=S&location=L (any method) status S (default 302) with one Location field
                                per location item given (none without), a JSON body
 
@@ -562,6 +572,22 @@ def route_framing(conn, request):
     return False
 
 
+TRANSFER_CODED_TEXT = b"transfer-coded body!"
+
+
+def route_transfer_coded(conn, request):
+    """A transfer coding before chunked (RFC 9112 §6.1): the text gzip-coded, or as it is under
+    a coding no client knows, then chunked, in two chunks."""
+    coding = request.param("coding", "gzip")
+    data = gzipped(TRANSFER_CODED_TEXT) if coding == "gzip" else TRANSFER_CODED_TEXT
+    headers = [("Content-Type", "text/plain"), ("Transfer-Encoding", f"{coding}, chunked")]
+    middle = len(data) // 2
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(piece), piece)
+                      for piece in (data[:middle], data[middle:]))
+    conn.sock.sendall(head_bytes(200, headers) + chunks + b"0\r\n\r\n")
+    return True
+
+
 def route_redirect(conn, request):
     code = request.int_param("status", 302)
     extra = [("Location", value) for value in request.params.get("location", [])]
@@ -808,6 +834,54 @@ def route_cache(conn, request):
     return True
 
 
+def requested_range(value, size):
+    """The (first, last) bytes of one `bytes=` range of `value`, None when it is not one
+    range that can be read, "unsatisfiable" when it starts past the end."""
+    unit, _, spec = (value or "").strip().partition("=")
+    if unit.strip().lower() != "bytes" or "," in spec:
+        return None
+    first, dash, last = spec.strip().partition("-")
+    if not dash or not (first + last).isdigit():
+        return None
+    if not first:
+        suffix = int(last)
+        return (max(0, size - suffix), size - 1) if suffix > 0 else "unsatisfiable"
+    start = int(first)
+    end = min(int(last), size - 1) if last else size - 1
+    if start >= size:
+        return "unsatisfiable"
+    return (start, end) if start <= end else None
+
+
+def route_cache_range(conn, request):
+    """A representation that answers Range requests as a server does, counted like /cache."""
+    key = request.param("key", "")
+    with _cache_lock:
+        record = _cache_records.setdefault(key, {"count": 0, "conditional": 0, "methods": []})
+        record["count"] += 1
+        record["methods"].append(request.method)
+        if request.header("If-Range"):
+            record["conditional"] += 1
+    size = request.int_param("size", 100)
+    if not 0 < size <= 1_000_000:
+        raise BadRequest("query item 'size' must be between 1 and 1000000")
+    body = bytes(i % 251 for i in range(size))
+    etag = request.param("etag", '"range-1"')
+    extra = [("Date", http_date(time.time())), ("ETag", etag), ("Accept-Ranges", "bytes")]
+    if request.param("cc") is not None:
+        extra.append(("Cache-Control", request.param("cc")))
+    if_range = request.header("If-Range")
+    wanted = requested_range(request.header("Range"), size)
+    if wanted is None or (if_range is not None and if_range != etag):
+        return send_response(conn, 200, body, "application/octet-stream", extra)
+    if wanted == "unsatisfiable":
+        extra.append(("Content-Range", f"bytes */{size}"))
+        return send_response(conn, 416, b"", "application/octet-stream", extra)
+    first, last = wanted
+    extra.append(("Content-Range", f"bytes {first}-{last}/{size}"))
+    return send_response(conn, 206, body[first:last + 1], "application/octet-stream", extra)
+
+
 def route_cache_hits(conn, request):
     with _cache_lock:
         record = dict(_cache_records.get(request.param("key", ""),
@@ -841,6 +915,7 @@ ROUTES = {
     "/cut-head": route_cut_head,
     "/framing": route_framing,
     "/redirect": route_redirect,
+    "/transfer-coded": route_transfer_coded,
     "/pages/link": route_pages_link,
     "/pages/cursor": route_pages_cursor,
     "/pages/number": route_pages_number,
@@ -848,6 +923,7 @@ ROUTES = {
     "/coded": route_coded,
     "/cache": route_cache,
     "/cache-hits": route_cache_hits,
+    "/cache-range": route_cache_range,
 }
 
 

@@ -225,4 +225,20 @@ import Testing
     }
     #expect(CacheMiddleware.byteRange(["bytes=0-1", "bytes=2-3"], length: 10) == nil)
   }
+
+  @Test func aContentRangeIsOneByteRangeOfAKnownLength() {
+    let cases: [(String, Range<Int>?, Int)] = [
+      ("bytes 0-9/20", 0..<10, 20), ("BYTES 19-19/20", 19..<20, 20), (" bytes 5-9/10 ", 5..<10, 10),
+      ("bytes 0-9/*", nil, 0), ("bytes */20", nil, 0), ("bytes 9-0/20", nil, 0),
+      ("bytes 0-20/20", nil, 0), ("items 0-9/20", nil, 0), ("bytes 0-9", nil, 0),
+      ("bytes  0-9/20", nil, 0), ("bytes 0-9/20/30", nil, 0), ("bytes 0--9/20", nil, 0),
+      ("bytes +0-9/20", nil, 0), ("bytes 0-99999999999999999999/20", nil, 0),
+    ]
+    for (value, range, length) in cases {
+      let parsed = ContentRange([value])
+      #expect(parsed?.range == range, "\(value)")
+      if let range { #expect(parsed == ContentRange(range: range, length: length), "\(value)") }
+    }
+    #expect(ContentRange(["bytes 0-1/2", "bytes 0-1/2"]) == nil)
+  }
 }

@@ -86,4 +86,13 @@ import Testing
       ResponseFraming.ambiguity(
         status: 200, method: .head, transferEncoding: ["gzip"], hasContentLength: true) == nil)
   }
+
+  @Test func aTransferCodingIsAnyCodingButChunked() {
+    #expect(!ResponseFraming.hasTransferCoding([]))
+    #expect(!ResponseFraming.hasTransferCoding(["chunked"]))
+    #expect(!ResponseFraming.hasTransferCoding(["Chunked", " chunked "]))
+    #expect(ResponseFraming.hasTransferCoding(["gzip, chunked"]))
+    #expect(ResponseFraming.hasTransferCoding(["endpoint-test", "chunked"]))
+    #expect(ResponseFraming.hasTransferCoding(["gzip,chunked"]))
+  }
 }

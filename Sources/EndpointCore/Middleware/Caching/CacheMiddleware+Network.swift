@@ -112,7 +112,11 @@ extension CacheMiddleware {
         url: response.url ?? request.url, status: response.status,
         headerFields: storedFields, body: data, requestTime: requestTime,
         responseTime: responseTime, varyValues: vary)
-      await self.save(entry, for: request, key: key)
+      if entry.isPartial {
+        await self.savePartial(entry, for: request, key: key)
+      } else {
+        await self.save(entry, for: request, key: key)
+      }
     }
     if let data = body.data {
       // Already whole in memory: stored now, and the caller keeps the in-memory fast path.
@@ -141,10 +145,20 @@ extension CacheMiddleware {
     if mustUnderstand, !CachedResponse.understoodStatuses.contains(response.status) {
       return false
     }
+    // A part is stored when it holds one byte range of a representation of known length, not
+    // content-coded (its bytes would be the coded ones); any other response with
+    // `Content-Range` (a `416`, a `200` that carries one) is not. The answer to a `Range`
+    // request is stored only when it is a `200` or a `206`: another status may be about the
+    // range, and the store would serve it to a request without one.
+    let rangeIsReadable =
+      response.status == 206
+      ? ContentRange(fields.values(for: "Content-Range")) != nil
+        && !fields.contains("Content-Encoding")
+      : !fields.contains("Content-Range")
     guard request.method == .get, !control.contains("no-store"),
       mustUnderstand || !responseControl.contains("no-store"),
-      response.status >= 200, response.status != 206, response.status != 304,
-      !fields.contains("Content-Range"),
+      response.status >= 200, response.status != 304, rangeIsReadable,
+      !request.headerFields.contains("Range") || [200, 206].contains(response.status),
       !CachedResponse.varyNames(fields).contains("*"),
       (body.length ?? 0) <= Int64(maximumBodySize)
     else { return false }

@@ -30,10 +30,13 @@
 /// it. It never stores nor serves `Connection` and the other hop-by-hop fields; it keeps
 /// `Set-Cookie`, as a private cache may, and a hit never reaches the transport's cookie store.
 /// The trailer fields of a response from the network reach the caller; a hit has none.
-/// A `Range` request for one byte range is answered with a `206` from a fresh stored `200`;
-/// other `Range` requests, requests with their own conditional fields, and downloads to a
-/// file pass through untouched, and `206` responses are not stored. The conformance table in
-/// the Caching article lists every rule.
+/// A `206` with one byte range is stored beside the complete response, and joins a stored
+/// part of the same representation (the same strong entity tag) that it touches. A `Range`
+/// request for one byte range is answered with a `206` from a fresh stored `200`, or from a
+/// fresh stored `206` that holds the whole range; `If-Range` lets the store answer only with
+/// the same strong entity tag. Requests for several ranges, requests with their own other
+/// conditional fields, and downloads to a file pass through untouched. The conformance table
+/// in the Caching article lists every rule.
 public struct CacheMiddleware: Middleware {
   /// Where responses are kept.
   public let store: any CacheStore
@@ -85,22 +88,25 @@ public struct CacheMiddleware: Middleware {
     // A download's body goes to a file: the store cannot answer it nor keep its body.
     if TransferContext.isDownload { return try await next(request) }
     let fields = request.headerFields
-    let bypassing = [
-      "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range",
-    ]
+    let bypassing = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since"]
     let isRange = fields.contains("Range")
-    if bypassing.contains(where: fields.contains) || (isRange && method != .get) {
+    // If-Range without Range means nothing to a server (RFC 9110 §13.1.5): not the cache's.
+    if bypassing.contains(where: fields.contains) || (isRange && method != .get)
+      || (!isRange && fields.contains("If-Range"))
+    {
       return try await forwardAsked(request, next: next)
     }
     if isRange { return try await answerRange(request, next: next) }
     let control = CacheControl(fields, isRequest: true)
     let key = Self.key(request.url)
     let variants = (try? await store.entries(for: key)) ?? []
-    guard let entry = variants.last(where: { $0.matches(request) }) else {
+    // A stored part answers only the ranges it holds.
+    guard let entry = variants.last(where: { !$0.isPartial && $0.matches(request) }) else {
       if control.contains("only-if-cached") { return gatewayTimeout(request) }
-      return try await fetch(
-        request, control: control, key: key,
-        reason: variants.isEmpty ? "uri-miss" : "vary-miss", next: next)
+      let reason =
+        variants.isEmpty
+        ? "uri-miss" : variants.contains(where: { $0.matches(request) }) ? "partial" : "vary-miss"
+      return try await fetch(request, control: control, key: key, reason: reason, next: next)
     }
     let lookup = CacheLookup(entry: entry, now: now(), heuristicLimit: heuristicLimit)
     let entryControl = lookup.control

@@ -7,10 +7,9 @@ import EndpointPrimitives
 #endif
 
 extension CachedResponse {
-  /// The statuses RFC 9110 §15.1 makes heuristically cacheable, less `206` (ranges are never
-  /// stored).
+  /// The statuses RFC 9110 §15.1 makes heuristically cacheable.
   static let heuristicallyCacheable: Set<Int> = [
-    200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501,
+    200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501,
   ]
 
   /// The statuses whose caching rules the cache applies, for `must-understand` (RFC 9111
