@@ -128,6 +128,12 @@ typedef struct ccurl_share ccurl_share;
 #define CCURL_WRITEFUNC_PAUSE 0x10000001
 #define CCURL_READFUNC_ABORT 0x10000000
 #define CCURL_READFUNC_PAUSE 0x10000001
+// curl_easy_header (libcurl 7.83 on, so optional): the origin of HTTP/2 and HTTP/3 pseudo-headers
+// and the CURLHcode values read
+#define CCURLH_PSEUDO (1 << 4)
+#define CCURLHE_OK 0
+#define CCURLHE_MISSING 2
+#define CCURLHE_NOHEADERS 3
 #define CCURL_SEEKFUNC_OK 0
 #define CCURL_SEEKFUNC_FAIL 1
 #define CCURL_SOCKOPT_OK 0
@@ -249,6 +255,12 @@ int ccurl_easy_getinfo_double(ccurl_easy *easy, int info, double *value);
 int ccurl_easy_getinfo_off_t(ccurl_easy *easy, int info, int64_t *value);
 int ccurl_easy_getinfo_string(ccurl_easy *easy, int info, const char **value);
 int ccurl_easy_pause(ccurl_easy *easy, int bitmask);
+// Whether the head just received came with the `:status` pseudo-header, which libcurl records
+// for an HTTP/2 or HTTP/3 response only (what CURLINFO_HTTP_VERSION reports follows the status
+// line, which a server on HTTP/1.1 may write as `HTTP/2`): 1 yes, 0 no, -1 unknown
+// (curl_easy_header missing, before libcurl 7.83, or refusing the pseudo-header origin, as
+// 7.84 did).
+int ccurl_easy_has_status_pseudo_header(ccurl_easy *easy);
 const char *ccurl_easy_strerror(int code);
 
 ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text);
