@@ -158,6 +158,9 @@ int ccurl_easy_setopt_sockopt_callback(ccurl_easy *easy, int option, ccurl_socko
 int ccurl_easy_setopt_trailer_callback(ccurl_easy *easy, int option, ccurl_trailer_callback value) {
   return api.easy_setopt(easy, option, value);
 }
+int ccurl_easy_setopt_debug_callback(ccurl_easy *easy, int option, ccurl_debug_callback value) {
+  return api.easy_setopt(easy, option, value);
+}
 int ccurl_easy_setopt_closesocket_callback(ccurl_easy *easy, int option,
                                            ccurl_closesocket_callback value) {
   return api.easy_setopt(easy, option, value);

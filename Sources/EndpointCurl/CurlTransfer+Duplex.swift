@@ -7,8 +7,11 @@ import EndpointKernel
 /// stream that may never end. The transfer is ended as complete and the rest of the upload is
 /// dropped with its connection.
 ///
-/// The end is known from the response's framing: no body, or a `Content-Length` reached
-/// (libcurl tells no end of a chunked body to its callbacks, so that one is not watched).
+/// The end is known from the response's framing: no body, a `Content-Length` reached, or the
+/// end of a chunked body. libcurl tells its callbacks no end of a chunked body, so for that one
+/// the raw bytes received are watched through libcurl's debug callback (``ChunkedBodyEnd``),
+/// turned on for this exchange only. A body delimited by the close of the connection is not
+/// watched: libcurl tells its callbacks nothing of that close either.
 extension CurlTransfer {
   /// The final head arrived (not a redirect that is followed): starts watching for the end of
   /// its body while the request body's stream is still being sent. Loop thread.
@@ -18,8 +21,43 @@ extension CurlTransfer {
       answerLength = 0
     } else if parser.framing.isPlain, parser.framing.contentLengthCount == 1 {
       answerLength = parser.framing.contentLength
+    } else if parser.framing.hasTransferEncoding, parser.framing.contentLengthCount == 0 {
+      // The framing check let only a `Transfer-Encoding` ending in `chunked` through.
+      watchChunkedAnswer()
     }
     if answerLength != nil { checkAnswered() }
+  }
+
+  /// Has libcurl hand the bytes received from here on to ``receivedRawBody(_:)``. The handle
+  /// is reset before its next request (any request with a body leaves it to be).
+  private func watchChunkedAnswer() {
+    guard let easy else { return }
+    chunkedAnswer = ChunkedBodyEnd()
+    easy.needsBaseline = true
+    _ = ccurl_easy_setopt_debug_callback(easy.pointer, CCURLOPT_DEBUGFUNCTION) {
+      _, type, data, size, context in
+      guard type == CCURLINFO_DATA_IN, let data, let context else { return 0 }
+      let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+      transfer.receivedRawBody(UnsafeRawBufferPointer(start: data, count: size))
+      return 0
+    }
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    _ = ccurl_easy_setopt_pointer(easy.pointer, CCURLOPT_DEBUGDATA, context)
+    // libcurl calls the debug callback only when verbose.
+    _ = ccurl_easy_setopt_long(easy.pointer, CCURLOPT_VERBOSE, 1)
+  }
+
+  /// Bytes of a chunked answer as received, before libcurl decodes them (and before it hands
+  /// their data to the write callback). Loop thread, in a callback.
+  private func receivedRawBody(_ bytes: UnsafeRawBufferPointer) {
+    guard var scanner = chunkedAnswer, !scanner.hasEnded else { return }
+    let carriedData = scanner.scan(bytes)
+    chunkedAnswer = scanner
+    guard scanner.hasEnded else { return }
+    // Every byte of the body is in: the end is checked once the write callback has taken the
+    // data of these bytes, if they carry any, else now.
+    answerLength = 0
+    if !carriedData { checkAnswered() }
   }
 
   /// Has the loop end the exchange once every byte of the response body arrived (libcurl

@@ -49,6 +49,7 @@ extension CurlTransfer {
     hopBytesReceived = 0
     answerLength = nil
     answerEndScheduled = false
+    chunkedAnswer = nil
     uploadOffset = 0
     contentDecoder = nil
     contentDecoderResolved = false
@@ -134,7 +135,10 @@ extension CurlTransfer {
       let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
       let taken = transfer.receivedBody(
         UnsafeRawBufferPointer(start: buffer, count: size * count))
-      if transfer.answerLength != nil { transfer.checkAnswered() }
+      // Not while libcurl keeps bytes the reader has no room for: it hands them over again.
+      if transfer.answerLength != nil, taken != Int(CCURL_WRITEFUNC_PAUSE) {
+        transfer.checkAnswered()
+      }
       return taken
     }
     loop.watchSockets(of: handle)

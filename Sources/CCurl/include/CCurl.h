@@ -52,6 +52,9 @@ typedef struct ccurl_share ccurl_share;
 #define CCURLOPT_SSL_VERIFYPEER 64
 #define CCURLOPT_CAINFO 10065
 #define CCURLOPT_HEADERFUNCTION 20079
+#define CCURLOPT_VERBOSE 41
+#define CCURLOPT_DEBUGFUNCTION 20094
+#define CCURLOPT_DEBUGDATA 10095
 #define CCURLOPT_HTTPGET 80
 #define CCURLOPT_SSL_VERIFYHOST 81
 #define CCURLOPT_HTTP_VERSION 84
@@ -100,6 +103,9 @@ typedef struct ccurl_share ccurl_share;
 #define CCURLINFO_PRETRANSFER_TIME_T 6291509
 #define CCURLINFO_STARTTRANSFER_TIME_T 6291510
 #define CCURLINFO_APPCONNECT_TIME_T 6291512
+
+// curl_infotype: what a debug callback is given (the raw bytes received after the head)
+#define CCURLINFO_DATA_IN 3
 
 // CURLMoption
 #define CCURLMOPT_SOCKETFUNCTION 20001
@@ -218,6 +224,9 @@ typedef int (*ccurl_sockopt_callback)(void *userdata, int socket, int purpose);
 typedef int (*ccurl_closesocket_callback)(void *userdata, int socket);
 // Appends the request's trailer fields to `list` (libcurl frees it).
 typedef int (*ccurl_trailer_callback)(ccurl_slist **list, void *userdata);
+// curl_infotype is an enum, passed as an int.
+typedef int (*ccurl_debug_callback)(ccurl_easy *easy, int type, char *data, size_t size,
+                                    void *userdata);
 
 // Loading. Opens `library_name`, resolves every function and checks the version against
 // `minimum_version` (0xXXYYZZ). On failure returns a nonzero status and writes a sentence naming
@@ -250,6 +259,7 @@ int ccurl_easy_setopt_sockopt_callback(ccurl_easy *easy, int option, ccurl_socko
 int ccurl_easy_setopt_closesocket_callback(ccurl_easy *easy, int option,
                                            ccurl_closesocket_callback value);
 int ccurl_easy_setopt_trailer_callback(ccurl_easy *easy, int option, ccurl_trailer_callback value);
+int ccurl_easy_setopt_debug_callback(ccurl_easy *easy, int option, ccurl_debug_callback value);
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value);
 int ccurl_easy_getinfo_double(ccurl_easy *easy, int info, double *value);
 int ccurl_easy_getinfo_off_t(ccurl_easy *easy, int info, int64_t *value);
