@@ -55,16 +55,33 @@ extension CurlTransfer {
     chunkedAnswer = scanner
     guard scanner.hasEnded else { return }
     // Every byte of the body is in: the end is checked once the write callback has taken the
-    // data of these bytes, if they carry any, else now.
+    // data of these bytes, if they carry any, else now (or, while libcurl holds bytes for a
+    // reader that is behind, when it hands them over).
     answerLength = 0
     if !carriedData { checkAnswered() }
   }
 
+  /// After the write callback. Bytes it left to libcurl (the reader was behind), and what
+  /// libcurl receives meanwhile, are handed over again once the transfer is unpaused, maybe in
+  /// several calls: the exchange must not end before, even if its end was already asked of the
+  /// loop in this round (the loop skips a transfer whose end is no longer asked).
+  func wroteBody(leftToLibcurl: Bool) {
+    libcurlHoldsBody = leftToLibcurl
+    if leftToLibcurl {
+      answerEndScheduled = false
+    } else if answerLength != nil {
+      checkAnswered()
+    }
+  }
+
   /// Has the loop end the exchange once every byte of the response body arrived (libcurl
-  /// counts the bytes on the wire, before any decoding) while the upload has bytes to send.
+  /// counts the bytes on the wire, before any decoding) while the upload has bytes to send,
+  /// and the write callback has taken them all.
   /// Loop thread, in a callback: the loop ends it after the round.
   func checkAnswered() {
-    guard let length = answerLength, !answerEndScheduled, let easy else { return }
+    guard let length = answerLength, !answerEndScheduled, !libcurlHoldsBody, let easy else {
+      return
+    }
     if length > 0 {
       var received: Int64 = 0
       guard

@@ -50,6 +50,7 @@ extension CurlTransfer {
     answerLength = nil
     answerEndScheduled = false
     chunkedAnswer = nil
+    libcurlHoldsBody = false
     uploadOffset = 0
     contentDecoder = nil
     contentDecoderResolved = false
@@ -135,10 +136,7 @@ extension CurlTransfer {
       let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
       let taken = transfer.receivedBody(
         UnsafeRawBufferPointer(start: buffer, count: size * count))
-      // Not while libcurl keeps bytes the reader has no room for: it hands them over again.
-      if transfer.answerLength != nil, taken != Int(CCURL_WRITEFUNC_PAUSE) {
-        transfer.checkAnswered()
-      }
+      transfer.wroteBody(leftToLibcurl: taken == Int(CCURL_WRITEFUNC_PAUSE))
       return taken
     }
     loop.watchSockets(of: handle)
