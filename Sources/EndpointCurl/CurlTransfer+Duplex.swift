@@ -10,8 +10,8 @@ import EndpointKernel
 /// The end is known from the response's framing: no body, a `Content-Length` reached, or the
 /// end of a chunked body. libcurl tells its callbacks no end of a chunked body, so for that one
 /// the raw bytes received are watched through libcurl's debug callback (``ChunkedBodyEnd``),
-/// turned on for this exchange only. A body delimited by the close of the connection is not
-/// watched: libcurl tells its callbacks nothing of that close either.
+/// turned on for this exchange only. A body delimited by the close of the connection needs no
+/// watch: libcurl stops sending itself once it has read such a body.
 extension CurlTransfer {
   /// The final head arrived (not a redirect that is followed): starts watching for the end of
   /// its body while the request body's stream is still being sent. Loop thread.

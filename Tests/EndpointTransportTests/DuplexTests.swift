@@ -11,10 +11,14 @@ import Testing
 @Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct DuplexTests {
   /// `keep=1`: the answer leaves out `Connection: close` (libcurl stops sending by itself when
   /// the server said it closes, or for a status of 300 or more). `framing=chunked`: the body
-  /// is chunked, in two chunks and a trailer field, so its end is only in its framing.
+  /// is chunked, in two chunks and a trailer field, so its end is only in its framing;
+  /// `framing=close`: the body has no length, its end is the close of the server's side.
   @Test(
     arguments: [200, 204, 413],
-    ["keep=1", "keep=0", "keep=1&framing=chunked", "keep=0&framing=chunked"])
+    [
+      "keep=1", "keep=0", "keep=1&framing=chunked", "keep=0&framing=chunked",
+      "framing=close",
+    ])
   func anAnswerBeforeTheUploadEndsCompletesTheCall(status: Int, query: String) async throws {
     let client = try TransportUnderTest.curl.makeClient(idleTimeout: .seconds(30))
     let (chunks, continuation) = AsyncStream<Data>.makeStream()
