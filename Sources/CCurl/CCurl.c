@@ -29,6 +29,8 @@ typedef struct ccurl_api {
   ccurl_share *(*share_init)(void);
   int (*share_setopt)(ccurl_share *, int, ...);
   int (*share_cleanup)(ccurl_share *);
+  // Optional: NULL before libcurl 7.83.
+  int (*easy_header)(ccurl_easy *, const char *, size_t, unsigned int, int, void **);
 } ccurl_api;
 
 // Written once, by the first successful install (the Swift side serialises loading), then only
@@ -81,6 +83,7 @@ int ccurl_load(const char *library_name, unsigned int minimum_version, int insta
   RESOLVE(share_setopt, "curl_share_setopt");
   RESOLVE(share_cleanup, "curl_share_cleanup");
   RESOLVE(multi_strerror, "curl_multi_strerror");
+  *(void **)(&candidate.easy_header) = dlsym(handle, "curl_easy_header");
   if (used > 0) {
     snprintf(error, error_size, "%s lacks the functions%s", library_name, missing);
     dlclose(handle);
@@ -155,6 +158,9 @@ int ccurl_easy_setopt_sockopt_callback(ccurl_easy *easy, int option, ccurl_socko
 int ccurl_easy_setopt_trailer_callback(ccurl_easy *easy, int option, ccurl_trailer_callback value) {
   return api.easy_setopt(easy, option, value);
 }
+int ccurl_easy_setopt_debug_callback(ccurl_easy *easy, int option, ccurl_debug_callback value) {
+  return api.easy_setopt(easy, option, value);
+}
 int ccurl_easy_setopt_closesocket_callback(ccurl_easy *easy, int option,
                                            ccurl_closesocket_callback value) {
   return api.easy_setopt(easy, option, value);
@@ -175,6 +181,18 @@ int ccurl_easy_getinfo_string(ccurl_easy *easy, int info, const char **value) {
 
 int ccurl_easy_pause(ccurl_easy *easy, int bitmask) { return api.easy_pause(easy, bitmask); }
 const char *ccurl_easy_strerror(int code) { return api.easy_strerror(code); }
+
+int ccurl_easy_has_status_pseudo_header(ccurl_easy *easy) {
+  if (api.easy_header == NULL) return -1;
+  void *header = NULL;
+  // Request -1: the last request of the transfer, whose head is being received.
+  switch (api.easy_header(easy, ":status", 0, CCURLH_PSEUDO, -1, &header)) {
+    case CCURLHE_OK: return 1;
+    case CCURLHE_MISSING:
+    case CCURLHE_NOHEADERS: return 0;
+    default: return -1;
+  }
+}
 
 ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text) {
   return api.slist_append(list, text);

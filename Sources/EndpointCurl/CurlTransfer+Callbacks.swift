@@ -135,9 +135,17 @@ extension CurlTransfer {
   }
 
   /// Whether libcurl speaks HTTP/2 or HTTP/3 on the hop's connection, where it writes the head's
-  /// status line as `HTTP/2 200` itself.
+  /// status line as `HTTP/2 200` itself. Only such a head has a `:status` pseudo-header; the
+  /// version libcurl reports follows the status line (a server on HTTP/1.1 that writes
+  /// `HTTP/2 200 ` makes it report HTTP/2), so it only stands in where libcurl cannot look up
+  /// that pseudo-header.
   private var connectionIsMultiplexed: Bool {
     guard let easy else { return false }
+    switch ccurl_easy_has_status_pseudo_header(easy.pointer) {
+    case 1: return true
+    case 0: return false
+    default: break
+    }
     var version: CLong = 0
     guard ccurl_easy_getinfo_long(easy.pointer, CCURLINFO_HTTP_VERSION, &version) == CCURLE_OK
     else { return false }

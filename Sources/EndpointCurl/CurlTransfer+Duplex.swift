@@ -7,8 +7,11 @@ import EndpointKernel
 /// stream that may never end. The transfer is ended as complete and the rest of the upload is
 /// dropped with its connection.
 ///
-/// The end is known from the response's framing: no body, or a `Content-Length` reached
-/// (libcurl tells no end of a chunked body to its callbacks, so that one is not watched).
+/// The end is known from the response's framing: no body, a `Content-Length` reached, or the
+/// end of a chunked body. libcurl tells its callbacks no end of a chunked body, so for that one
+/// the raw bytes received are watched through libcurl's debug callback (``ChunkedBodyEnd``),
+/// turned on for this exchange only. A body delimited by the close of the connection needs no
+/// watch: libcurl stops sending itself once it has read such a body.
 extension CurlTransfer {
   /// The final head arrived (not a redirect that is followed): starts watching for the end of
   /// its body while the request body's stream is still being sent. Loop thread.
@@ -18,15 +21,67 @@ extension CurlTransfer {
       answerLength = 0
     } else if parser.framing.isPlain, parser.framing.contentLengthCount == 1 {
       answerLength = parser.framing.contentLength
+    } else if parser.framing.hasTransferEncoding, parser.framing.contentLengthCount == 0 {
+      // The framing check let only a `Transfer-Encoding` ending in `chunked` through.
+      watchChunkedAnswer()
     }
     if answerLength != nil { checkAnswered() }
   }
 
+  /// Has libcurl hand the bytes received from here on to ``receivedRawBody(_:)``. The handle
+  /// is reset before its next request (any request with a body leaves it to be).
+  private func watchChunkedAnswer() {
+    guard let easy else { return }
+    chunkedAnswer = ChunkedBodyEnd()
+    easy.needsBaseline = true
+    _ = ccurl_easy_setopt_debug_callback(easy.pointer, CCURLOPT_DEBUGFUNCTION) {
+      _, type, data, size, context in
+      guard type == CCURLINFO_DATA_IN, let data, let context else { return 0 }
+      let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+      transfer.receivedRawBody(UnsafeRawBufferPointer(start: data, count: size))
+      return 0
+    }
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    _ = ccurl_easy_setopt_pointer(easy.pointer, CCURLOPT_DEBUGDATA, context)
+    // libcurl calls the debug callback only when verbose.
+    _ = ccurl_easy_setopt_long(easy.pointer, CCURLOPT_VERBOSE, 1)
+  }
+
+  /// Bytes of a chunked answer as received, before libcurl decodes them (and before it hands
+  /// their data to the write callback). Loop thread, in a callback.
+  private func receivedRawBody(_ bytes: UnsafeRawBufferPointer) {
+    guard var scanner = chunkedAnswer, !scanner.hasEnded else { return }
+    let carriedData = scanner.scan(bytes)
+    chunkedAnswer = scanner
+    guard scanner.hasEnded else { return }
+    // Every byte of the body is in: the end is checked once the write callback has taken the
+    // data of these bytes, if they carry any, else now (or, while libcurl holds bytes for a
+    // reader that is behind, when it hands them over).
+    answerLength = 0
+    if !carriedData { checkAnswered() }
+  }
+
+  /// After the write callback. Bytes it left to libcurl (the reader was behind), and what
+  /// libcurl receives meanwhile, are handed over again once the transfer is unpaused, maybe in
+  /// several calls: the exchange must not end before, even if its end was already asked of the
+  /// loop in this round (the loop skips a transfer whose end is no longer asked).
+  func wroteBody(leftToLibcurl: Bool) {
+    libcurlHoldsBody = leftToLibcurl
+    if leftToLibcurl {
+      answerEndScheduled = false
+    } else if answerLength != nil {
+      checkAnswered()
+    }
+  }
+
   /// Has the loop end the exchange once every byte of the response body arrived (libcurl
-  /// counts the bytes on the wire, before any decoding) while the upload has bytes to send.
+  /// counts the bytes on the wire, before any decoding) while the upload has bytes to send,
+  /// and the write callback has taken them all.
   /// Loop thread, in a callback: the loop ends it after the round.
   func checkAnswered() {
-    guard let length = answerLength, !answerEndScheduled, let easy else { return }
+    guard let length = answerLength, !answerEndScheduled, !libcurlHoldsBody, let easy else {
+      return
+    }
     if length > 0 {
       var received: Int64 = 0
       guard

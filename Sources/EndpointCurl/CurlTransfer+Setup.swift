@@ -49,6 +49,8 @@ extension CurlTransfer {
     hopBytesReceived = 0
     answerLength = nil
     answerEndScheduled = false
+    chunkedAnswer = nil
+    libcurlHoldsBody = false
     uploadOffset = 0
     contentDecoder = nil
     contentDecoderResolved = false
@@ -134,7 +136,7 @@ extension CurlTransfer {
       let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
       let taken = transfer.receivedBody(
         UnsafeRawBufferPointer(start: buffer, count: size * count))
-      if transfer.answerLength != nil { transfer.checkAnswered() }
+      transfer.wroteBody(leftToLibcurl: taken == Int(CCURL_WRITEFUNC_PAUSE))
       return taken
     }
     loop.watchSockets(of: handle)

@@ -118,6 +118,11 @@ final class CurlTransfer: ChunkedTransfer, @unchecked Sendable {
   /// sent, and whether the end of the exchange was asked of the loop (``watchForAnswer()``).
   var answerLength: Int64?
   var answerEndScheduled = false
+  /// The end of a chunked answer, looked for in the raw bytes while the upload is still open.
+  var chunkedAnswer: ChunkedBodyEnd?
+  /// Whether the write callback last left its bytes to libcurl (the reader was behind): they
+  /// come through it again, so the exchange must not end before.
+  var libcurlHoldsBody = false
   /// Whether this hop's response body is decoded by the client (see ``ContentDecoder``): the
   /// caller set no `Accept-Encoding`, so the client offered the codings it decodes.
   var decodesContent = false

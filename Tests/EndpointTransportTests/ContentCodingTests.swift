@@ -204,10 +204,10 @@ import Testing
 /// The size limit counts decoded bytes, and a decoded body holds no more memory than a plain
 /// one: measured among the other memory tests, one at a time.
 extension BoundedMemoryTests {
-  /// Over curl only in this process: URLSession fails the same bomb at the limit too (kind
-  /// `.responseTooLarge`, measured), but Foundation goes on decoding the rest of the gigabyte
-  /// after the cancellation, and meanwhile every URLSession request of the process waits (a
-  /// drip-fed body in another test got no byte for 2 s). Listed in "The transport on Linux".
+  /// Over curl only in this process: URLSession fails the same bomb at the limit too, but
+  /// Foundation goes on decoding the rest of the gigabyte after the cancellation, and meanwhile
+  /// every URLSession request of the process waits, so both clients are also tested in a
+  /// process of their own (`DecodedSizeLimitProbeTests`). Listed in "The transport on Linux".
   @Test(.tags(.loopbackServers), .requiresLoopbackServers, arguments: [TransportUnderTest.curl])
   func aNestedGzipBombFailsAtTheSizeLimitWithBoundedMemory(
     transport: TransportUnderTest

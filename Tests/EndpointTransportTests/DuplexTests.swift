@@ -9,10 +9,17 @@ import Testing
 /// the rest of the upload, rather than wait for a stream that may never end. (URLSession reads
 /// a streamed body to its end before it sends it: see "The transport on Linux".)
 @Suite(.tags(.loopbackServers), .requiresLoopbackServers) struct DuplexTests {
-  /// `keep`: the answer leaves out `Connection: close` (libcurl stops sending by itself when
-  /// the server said it closes, or for a status of 300 or more).
-  @Test(arguments: [200, 204, 413], [true, false])
-  func anAnswerBeforeTheUploadEndsCompletesTheCall(status: Int, keep: Bool) async throws {
+  /// `keep=1`: the answer leaves out `Connection: close` (libcurl stops sending by itself when
+  /// the server said it closes, or for a status of 300 or more). `framing=chunked`: the body
+  /// is chunked, in two chunks and a trailer field, so its end is only in its framing;
+  /// `framing=close`: the body has no length, its end is the close of the server's side.
+  @Test(
+    arguments: [200, 204, 413],
+    [
+      "keep=1", "keep=0", "keep=1&framing=chunked", "keep=0&framing=chunked",
+      "framing=close",
+    ])
+  func anAnswerBeforeTheUploadEndsCompletesTheCall(status: Int, query: String) async throws {
     let client = try TransportUnderTest.curl.makeClient(idleTimeout: .seconds(30))
     let (chunks, continuation) = AsyncStream<Data>.makeStream()
     let ended = Mutex(false)
@@ -20,7 +27,7 @@ import Testing
     defer { continuation.finish() }
     // A first piece, then nothing: the stream stays open until the test ends.
     continuation.yield(Data(repeating: UInt8(ascii: "u"), count: 4096))
-    let url = try TestServers.fault.adding("/early?status=\(status)&keep=\(keep ? 1 : 0)")
+    let url = try TestServers.fault.adding("/early?status=\(status)&\(query)")
     let request = HTTPRequest(method: .post, url: url, body: HTTPBody(chunks))
     let start = ContinuousClock.now
     let (response, body) = try await client.send(request)
@@ -30,15 +37,55 @@ import Testing
     if status != 204 {
       let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Int])
       #expect(json["early"] == status)
+      if query.hasSuffix("framing=chunked") {
+        #expect(body.trailerFields?["X-Early"] == "done")
+      }
     }
     // Far below the idle timeout, which is what ended such a call before.
     #expect(elapsed < .seconds(10), "\(elapsed)")
     // The upload was cancelled: the stream is no longer read, and no transfer is left.
     #expect(try await TransportUnderTest.curl.waitUntilIdle(client, within: .seconds(5)))
+    try await expectStreamCancelled { ended.withLock { $0 } }
+  }
+
+  /// A chunked early answer many times larger than the client's 64 KiB stream buffer: the
+  /// transfer pauses while the reader is behind, and the call still ends with every byte and
+  /// the trailer field, then cancels the upload.
+  @Test func aLargeChunkedAnswerBeforeTheUploadEndsArrivesWhole() async throws {
+    let client = try CurlHTTPClient(
+      configuration: .init(idleTimeout: .seconds(30), streamBufferSize: 64 * 1024))
+    let (chunks, continuation) = AsyncStream<Data>.makeStream()
+    let ended = Mutex(false)
+    continuation.onTermination = { _ in ended.withLock { $0 = true } }
+    defer { continuation.finish() }
+    continuation.yield(Data(repeating: UInt8(ascii: "u"), count: 4096))
+    let size = 8 << 20
+    let url = try TestServers.fault.adding(
+      "/early?status=200&keep=1&framing=chunked&size=\(size)")
+    let start = ContinuousClock.now
+    let (response, body) = try await client.send(
+      HTTPRequest(method: .post, url: url, body: HTTPBody(chunks)))
+    var received = 0
+    var onlyX = true
+    for try await chunk in body {
+      received += chunk.count
+      onlyX = onlyX && chunk.allSatisfy { $0 == UInt8(ascii: "x") }
+    }
+    #expect(response.status == 200)
+    #expect(received == size)
+    #expect(onlyX)
+    #expect(body.trailerFields?["X-Early"] == "done")
+    #expect(ContinuousClock.now - start < .seconds(10))
+    #expect(try await TransportUnderTest.curl.waitUntilIdle(client, within: .seconds(5)))
+    try await expectStreamCancelled { ended.withLock { $0 } }
+  }
+
+  /// Waits (up to 5 s) until `hasEnded` says the request body's stream is no longer read.
+  private func expectStreamCancelled(_ hasEnded: () -> Bool) async throws {
     let deadline = ContinuousClock.now + .seconds(5)
-    while !ended.withLock({ $0 }), ContinuousClock.now < deadline {
+    while !hasEnded(), ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(10))
     }
-    #expect(ended.withLock { $0 }, "the request body's stream is still being read")
+    #expect(hasEnded(), "the request body's stream is still being read")
   }
 }

@@ -164,8 +164,12 @@ import Testing
 enum Probe {
   struct Report {
     var elapsed: Double
+    /// The time before the final `--check` request.
+    var scenarioElapsed: Double
     var rssStartMB: Double
     var rssEndMB: Double
+    /// The probe process's peak resident memory.
+    var rssPeakMB: Double
     /// The longest the probe's heartbeat task on the cooperative pool waited for its turn.
     var poolStallMS: Double
     var outcomes: [String: Int]
@@ -235,8 +239,10 @@ enum Probe {
     guard let line = text.split(separator: "\n").last,
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
       let elapsed = object["elapsed"] as? Double,
+      let scenarioElapsed = object["scenarioElapsed"] as? Double,
       let rssStart = object["rssStartMB"] as? Double,
       let rssEnd = object["rssEndMB"] as? Double,
+      let rssPeak = object["rssPeakMB"] as? Double,
       let stall = object["poolStallMS"] as? Double,
       let outcomes = object["outcomes"] as? [String: Int]
     else {
@@ -244,8 +250,10 @@ enum Probe {
     }
     return Report(
       elapsed: elapsed,
+      scenarioElapsed: scenarioElapsed,
       rssStartMB: rssStart,
       rssEndMB: rssEnd,
+      rssPeakMB: rssPeak,
       poolStallMS: stall,
       outcomes: outcomes
     )

@@ -307,6 +307,50 @@ def check_early(address):
         expect((header(headers, "Connection") == "close") == closes, f"keep={keep}: {headers}")
 
 
+def check_early_framed(address):
+    """/early?framing=chunked|close: the end of the answer is in its framing only."""
+    for query, framing in (("framing=chunked&keep=1", "chunked"),
+                           ("framing=chunked", "chunked"), ("framing=close", "close")):
+        raw = (f"POST /early?status=200&{query} HTTP/1.1\r\nHost: test\r\n"
+               "Content-Length: 100\r\n\r\n").encode("latin-1")
+        sock = send(address, raw)
+        status, headers, rest = read_head(sock)
+        expect(status == 200 and header(headers, "Content-Length") is None, f"{query}: {headers}")
+        if framing == "chunked":
+            expect(header(headers, "Transfer-Encoding") == "chunked", f"{query}: {headers}")
+            expect((header(headers, "Connection") == "close") == ("keep" not in query),
+                   f"{query}: {headers}")
+            data = rest
+            while not data.endswith(b"0\r\nX-Early: done\r\n\r\n"):
+                piece = sock.recv(65536)
+                expect(piece, f"{query}: the chunked body ended after {data!r}")
+                data += piece
+            body, position = b"", 0
+            while True:
+                line_end = data.index(b"\r\n", position)
+                size = int(data[position:line_end], 16)
+                if size == 0:
+                    break
+                body += data[line_end + 2:line_end + 2 + size]
+                position = line_end + 4 + size
+        else:
+            # The server closes its sending side while it still reads the request body.
+            body = read_all(sock, rest)
+            sock.sendall(b"x" * 100)
+        sock.close()
+        expect(json.loads(body) == {"early": 200}, f"{query}: {body!r}")
+    sock = send(address, b"POST /early?status=200&framing=chunked&size=200000 HTTP/1.1\r\n"
+                b"Host: test\r\nContent-Length: 100\r\n\r\n")
+    _, _, rest = read_head(sock)
+    data = rest
+    while not data.endswith(b"0\r\nX-Early: done\r\n\r\n"):
+        piece = sock.recv(65536)
+        expect(piece, "size=200000: the chunked body ended early")
+        data += piece
+    sock.close()
+    expect(data.count(b"x") == 200000, f"size=200000: {data.count(b'x')} bytes of x")
+
+
 def check_redirect(address):
     sock = send(address, get("/redirect?status=301&location=/a&location=/b"))
     status, headers, rest = read_head(sock)
@@ -438,6 +482,7 @@ CHECKS = [
     check_early,
     check_cache_range,
     check_transfer_coded,
+    check_early_framed,
 ]
 
 

@@ -25,11 +25,15 @@ Routes (GET unless said):
   /sse                         text/event-stream with 3 events (id:, event:, multi-line data:)
   /headers-order               200 with X-Order: a, X-Order: b, X-Single: 1
   /no-content-length           204 with a stray Content-Length: 5 and no body
-  /early?status=S&location=L&keep=1
+  /early?status=S&location=L&keep=1&framing=F
                                (any method) answers S (default 413, with Location L if given)
                                right after the request head, without reading the body, then
                                drains and closes the connection; keep=1 sends no
-                               Connection: close
+                               Connection: close; framing=chunked sends the body chunked (two
+                               chunks and a trailer field, with keep=1 no Connection: close),
+                               framing=close with no length, ended by closing the sending side
+                               (a 204 or 304 has no body either way); with a framing, size=N
+                               sends N bytes of "x" instead of the JSON (chunks of 64 KiB)
   /endless                     200, chunked, 16 KiB chunks for as long as the client reads
   /endless-redirect            302 to /echo whose chunked body of 16 KiB chunks never ends
   /redirect-chain?hops=N       302 to /redirect-chain?hops=N-1, until 0: 200 {"hops": 0}
@@ -484,7 +488,13 @@ def route_early(conn, request):
         extra.append(("Location", location))
     # keep=1 leaves out Connection: close, as a server streaming back while it reads does.
     keep = request.param("keep") == "1"
-    send_response(conn, code, json_bytes({"early": code}), extra=extra, close=not keep)
+    framing = request.param("framing")
+    if framing in ("chunked", "close") and code not in (204, 304):
+        size = request.int_param("size", 0)
+        body = b"x" * size if size > 0 else json_bytes({"early": code})
+        send_early_framed(conn, code, body, extra, framing, keep)
+    else:
+        send_response(conn, code, json_bytes({"early": code}), extra=extra, close=not keep)
     # Reads what the client still sends until it gives up, so the close is not a reset.
     conn.wait_for_close(30)
     return False
@@ -553,6 +563,28 @@ def route_chunked_trailer(conn, request):
 def route_cut_head(conn, request):
     conn.sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n")
     return False
+
+
+def send_early_framed(conn, code, body, extra, framing, keep):
+    """An early answer whose end the client finds only in the body's framing: chunked (the body
+    in two chunks, the second after a pause so the client sees the first alone, then the last
+    chunk and a trailer field), or delimited by the close of the sending side (no length)."""
+    headers = list(extra) + [("Content-Type", "application/json")]
+    if framing == "chunked":
+        headers.append(("Transfer-Encoding", "chunked"))
+        if not keep:
+            headers.append(("Connection", "close"))
+        half = len(body) // 2
+        conn.sock.sendall(head_bytes(code, headers) + b"%x\r\n%s\r\n" % (half, body[:half]))
+        time.sleep(0.05)
+        for start in range(half, len(body), 65536):
+            piece = body[start:start + 65536]
+            conn.sock.sendall(b"%x\r\n%s\r\n" % (len(piece), piece))
+        conn.sock.sendall(b"0\r\nX-Early: done\r\n\r\n")
+    else:
+        headers.append(("Connection", "close"))
+        conn.sock.sendall(head_bytes(code, headers) + body)
+        conn.sock.shutdown(socket.SHUT_WR)
 
 
 def route_framing(conn, request):

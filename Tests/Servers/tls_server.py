@@ -6,6 +6,9 @@ Standard library only. Each answers any GET with 200 and a JSON body
 "client" is the common name of the client's certificate, or null. GET /seen/TOKEN answers
 {"seen": true} when a request whose path contained TOKEN reached the listener before, else
 {"seen": false}: a test proves with it that a refused request never reached the server.
+GET /status-line?version=V answers `V 200 ` (a status and one space, as libcurl writes the head
+of an HTTP/2 stream) with a 10-byte body "framed-ok!", raw, on its HTTP/1.1 connection, then
+closes it: a client must not take it for HTTP/2 because of its status line.
 
   tls12       a certificate for 127.0.0.1, ::1 and localhost, but TLS 1.2 at most: a client
               that requires TLS 1.3 fails the handshake
@@ -26,6 +29,7 @@ import json
 import os
 import ssl
 import sys
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from threading import Thread
 
@@ -37,6 +41,9 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self):
+        if self.path.startswith("/status-line"):
+            answer_with_status_line(self)
+            return
         if self.path.startswith("/seen/"):
             token = self.path[len("/seen/"):]
             body = json.dumps({"seen": any(token in path for path in SEEN_PATHS)}).encode()
@@ -58,6 +65,16 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format, *args):
         pass
+
+
+def answer_with_status_line(handler):
+    """/status-line?version=V: `V 200 ` and ten framed bytes, then the connection closes."""
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(handler.path).query)
+    version = query.get("version", ["HTTP/1.1"])[0]
+    head = f"{version} 200 \r\nContent-Length: 10\r\nConnection: close\r\n\r\n"
+    handler.wfile.write(head.encode("latin-1") + b"framed-ok!")
+    handler.wfile.flush()
+    handler.close_connection = True
 
 
 # The paths of every request received, over all listeners (appending to a list is atomic).

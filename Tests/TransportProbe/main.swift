@@ -8,12 +8,16 @@
 //       N requests, M at once, each cancelled after a random 0–20 ms; --stream reads the
 //       body to its end (an endless body: until cancelled), otherwise the call collects it
 //   TransportProbe fetch --client urlSession|curl --url URL [--environment-proxy]
+//       [--maximum-response-size BYTES]
 //       one GET, its outcome "status N: <body>" (or the error's kind); with
-//       --environment-proxy the client may use the proxy the environment names
-// Both finish with one request to --check URL that must succeed (the client still works).
+//       --environment-proxy the client may use the proxy the environment names; with
+//       --maximum-response-size the client has that limit and the body is collected with no
+//       bound of its own (otherwise up to 1 MiB), so only the client's limit can stop it
+// All finish with one request to --check URL that must succeed (the client still works).
 // Meanwhile a heartbeat task on the cooperative pool ticks every 10 ms: its longest gap shows
 // whether the pool was blocked (every task of the process stopped).
-// Report: {"elapsed": s, "rssStartMB", "rssEndMB", "poolStallMS", "outcomes": {"result": n, ...}}
+// Report: {"elapsed": s, "scenarioElapsed": s (before the check), "rssStartMB", "rssEndMB",
+// "rssPeakMB" (the process's peak), "poolStallMS", "outcomes": {"result": n, ...}}
 import EndpointCore
 import EndpointCurl
 import EndpointTransport
@@ -32,15 +36,21 @@ func argument(_ name: String) -> String? {
   return arguments[index + 1]
 }
 
-func residentMegabytes() -> Double {
+/// A memory figure of the process (`VmRSS:` now, `VmHWM:` its peak) in MiB.
+func residentMegabytes(field: String = "VmRSS:") -> Double {
   guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
     return 0
   }
-  for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+  for line in status.split(separator: "\n") where line.hasPrefix(field) {
     let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? 0
     return kilobytes / 1024
   }
   return 0
+}
+
+/// The client's response size limit (`--maximum-response-size`), if any.
+func maximumResponseSize() -> Int? {
+  argument("--maximum-response-size").flatMap { Int($0) }
 }
 
 func makeClient(_ name: String) throws -> any HTTPClient {
@@ -50,12 +60,13 @@ func makeClient(_ name: String) throws -> any HTTPClient {
     var configuration = URLSessionHTTPClient.Configuration(
       idleTimeout: .seconds(30), maximumConnectionsPerHost: 16)
     configuration.allowsEnvironmentProxy = environmentProxy
+    configuration.maximumResponseSize = maximumResponseSize()
     return URLSessionHTTPClient(configuration: configuration)
   case "curl":
     return try CurlHTTPClient(
       configuration: .init(
-        idleTimeout: .seconds(30), maximumConnectionsPerHost: 16,
-        proxy: environmentProxy ? .environment : .none)
+        idleTimeout: .seconds(30), maximumResponseSize: maximumResponseSize(),
+        maximumConnectionsPerHost: 16, proxy: environmentProxy ? .environment : .none)
     )
   default:
     throw ProbeFailure(description: "unknown client \(name)")
@@ -79,7 +90,8 @@ func outcome(of error: any Error) -> String {
 func fetch(_ client: any HTTPClient, url: URL) async -> [String] {
   do {
     let (response, body) = try await client.send(HTTPRequest(method: .get, url: url))
-    let text = String(decoding: try await body.collect(upTo: 1 << 20), as: UTF8.self)
+    let limit = maximumResponseSize() == nil ? 1 << 20 : Int.max
+    let text = String(decoding: try await body.collect(upTo: limit), as: UTF8.self)
     return ["status \(response.status): \(text)"]
   } catch {
     return [outcome(of: error)]
@@ -152,6 +164,10 @@ func storm(
   }
 }
 
+func seconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
 func main() async throws {
   guard CommandLine.arguments.count > 1 else {
     throw ProbeFailure(description: "usage: TransportProbe abandon|storm --client NAME --url URL")
@@ -197,6 +213,7 @@ func main() async throws {
   default:
     throw ProbeFailure(description: "unknown scenario \(scenario)")
   }
+  let scenarioElapsed = ContinuousClock.now - start
   if let check = argument("--check").flatMap(URL.init(string:)) {
     _ = try await client.send(HTTPRequest(method: .get, url: check)).1.collect(upTo: 1 << 20)
   }
@@ -206,10 +223,11 @@ func main() async throws {
   var counts: [String: Int] = [:]
   for outcome in outcomes { counts[outcome, default: 0] += 1 }
   let report: [String: Any] = [
-    "elapsed": Double(elapsed.components.seconds)
-      + Double(elapsed.components.attoseconds) / 1e18,
+    "elapsed": seconds(elapsed),
+    "scenarioElapsed": seconds(scenarioElapsed),
     "rssStartMB": rssStart,
     "rssEndMB": residentMegabytes(),
+    "rssPeakMB": residentMegabytes(field: "VmHWM:"),
     "poolStallMS": Double(stall.components.seconds) * 1000
       + Double(stall.components.attoseconds) / 1e15,
     "outcomes": counts,

@@ -52,6 +52,9 @@ typedef struct ccurl_share ccurl_share;
 #define CCURLOPT_SSL_VERIFYPEER 64
 #define CCURLOPT_CAINFO 10065
 #define CCURLOPT_HEADERFUNCTION 20079
+#define CCURLOPT_VERBOSE 41
+#define CCURLOPT_DEBUGFUNCTION 20094
+#define CCURLOPT_DEBUGDATA 10095
 #define CCURLOPT_HTTPGET 80
 #define CCURLOPT_SSL_VERIFYHOST 81
 #define CCURLOPT_HTTP_VERSION 84
@@ -101,6 +104,9 @@ typedef struct ccurl_share ccurl_share;
 #define CCURLINFO_STARTTRANSFER_TIME_T 6291510
 #define CCURLINFO_APPCONNECT_TIME_T 6291512
 
+// curl_infotype: what a debug callback is given (the raw bytes received after the head)
+#define CCURLINFO_DATA_IN 3
+
 // CURLMoption
 #define CCURLMOPT_SOCKETFUNCTION 20001
 #define CCURLMOPT_SOCKETDATA 10002
@@ -128,6 +134,12 @@ typedef struct ccurl_share ccurl_share;
 #define CCURL_WRITEFUNC_PAUSE 0x10000001
 #define CCURL_READFUNC_ABORT 0x10000000
 #define CCURL_READFUNC_PAUSE 0x10000001
+// curl_easy_header (libcurl 7.83 on, so optional): the origin of HTTP/2 and HTTP/3 pseudo-headers
+// and the CURLHcode values read
+#define CCURLH_PSEUDO (1 << 4)
+#define CCURLHE_OK 0
+#define CCURLHE_MISSING 2
+#define CCURLHE_NOHEADERS 3
 #define CCURL_SEEKFUNC_OK 0
 #define CCURL_SEEKFUNC_FAIL 1
 #define CCURL_SOCKOPT_OK 0
@@ -212,6 +224,9 @@ typedef int (*ccurl_sockopt_callback)(void *userdata, int socket, int purpose);
 typedef int (*ccurl_closesocket_callback)(void *userdata, int socket);
 // Appends the request's trailer fields to `list` (libcurl frees it).
 typedef int (*ccurl_trailer_callback)(ccurl_slist **list, void *userdata);
+// curl_infotype is an enum, passed as an int.
+typedef int (*ccurl_debug_callback)(ccurl_easy *easy, int type, char *data, size_t size,
+                                    void *userdata);
 
 // Loading. Opens `library_name`, resolves every function and checks the version against
 // `minimum_version` (0xXXYYZZ). On failure returns a nonzero status and writes a sentence naming
@@ -244,11 +259,18 @@ int ccurl_easy_setopt_sockopt_callback(ccurl_easy *easy, int option, ccurl_socko
 int ccurl_easy_setopt_closesocket_callback(ccurl_easy *easy, int option,
                                            ccurl_closesocket_callback value);
 int ccurl_easy_setopt_trailer_callback(ccurl_easy *easy, int option, ccurl_trailer_callback value);
+int ccurl_easy_setopt_debug_callback(ccurl_easy *easy, int option, ccurl_debug_callback value);
 int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value);
 int ccurl_easy_getinfo_double(ccurl_easy *easy, int info, double *value);
 int ccurl_easy_getinfo_off_t(ccurl_easy *easy, int info, int64_t *value);
 int ccurl_easy_getinfo_string(ccurl_easy *easy, int info, const char **value);
 int ccurl_easy_pause(ccurl_easy *easy, int bitmask);
+// Whether the head just received came with the `:status` pseudo-header, which libcurl records
+// for an HTTP/2 or HTTP/3 response only (what CURLINFO_HTTP_VERSION reports follows the status
+// line, which a server on HTTP/1.1 may write as `HTTP/2`): 1 yes, 0 no, -1 unknown
+// (curl_easy_header missing, before libcurl 7.83, or refusing the pseudo-header origin, as
+// 7.84 did).
+int ccurl_easy_has_status_pseudo_header(ccurl_easy *easy);
 const char *ccurl_easy_strerror(int code);
 
 ccurl_slist *ccurl_slist_append(ccurl_slist *list, const char *text);
