@@ -80,6 +80,45 @@ import Testing
     try await expectStreamCancelled { ended.withLock { $0 } }
   }
 
+  /// A gzip answer that decodes to many times the stream buffer, read only once the client
+  /// has paused the transfer for the reader: every wire byte may have arrived by then, and the
+  /// call still ends with every decoded byte when the reader catches up, then cancels the
+  /// upload.
+  @Test(arguments: ["keep=1", "keep=1&framing=chunked"])
+  func aCodedAnswerForAReaderThatFellBehindArrivesWhole(framing: String) async throws {
+    let client = try CurlHTTPClient(
+      configuration: .init(idleTimeout: .seconds(30), streamBufferSize: 64 * 1024))
+    let (chunks, continuation) = AsyncStream<Data>.makeStream()
+    let ended = Mutex(false)
+    continuation.onTermination = { _ in ended.withLock { $0 = true } }
+    defer { continuation.finish() }
+    continuation.yield(Data(repeating: UInt8(ascii: "u"), count: 4096))
+    let size = 4 << 20
+    let url = try TestServers.fault.adding(
+      "/early?status=200&coding=gzip&size=\(size)&\(framing)")
+    let start = ContinuousClock.now
+    let (response, body) = try await client.send(
+      HTTPRequest(method: .post, url: url, body: HTTPBody(chunks)))
+    #expect(response.status == 200)
+    // The reader is behind: the decoded bytes fill the stream buffer and the transfer pauses.
+    let deadline = ContinuousClock.now + .seconds(10)
+    while client.bytesWaitingForReaders < 64 * 1024, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    #expect(client.bytesWaitingForReaders >= 64 * 1024)
+    var received = 0
+    var onlyX = true
+    for try await chunk in body {
+      received += chunk.count
+      onlyX = onlyX && chunk.allSatisfy { $0 == UInt8(ascii: "x") }
+    }
+    #expect(received == size)
+    #expect(onlyX)
+    #expect(ContinuousClock.now - start < .seconds(10))
+    #expect(try await TransportUnderTest.curl.waitUntilIdle(client, within: .seconds(5)))
+    try await expectStreamCancelled { ended.withLock { $0 } }
+  }
+
   /// Waits (up to 5 s) until `hasEnded` says the request body's stream is no longer read.
   private func expectStreamCancelled(_ hasEnded: () -> Bool) async throws {
     let deadline = ContinuousClock.now + .seconds(5)

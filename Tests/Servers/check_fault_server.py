@@ -307,6 +307,23 @@ def check_early(address):
         expect((header(headers, "Connection") == "close") == closes, f"keep={keep}: {headers}")
 
 
+def check_early_coded(address):
+    """/early?coding=gzip: a gzip body of `size` bytes of x, with Content-Length."""
+    raw = (b"POST /early?status=200&keep=1&coding=gzip&size=100000 HTTP/1.1\r\nHost: test\r\n"
+           b"Content-Length: 100\r\n\r\n")
+    sock = send(address, raw)
+    status, headers, rest = read_head(sock)
+    expect(status == 200 and header(headers, "Content-Encoding") == "gzip", f"{headers}")
+    length = int(header(headers, "Content-Length"))
+    data = rest
+    while len(data) < length:
+        piece = sock.recv(65536)
+        expect(piece, f"the body ended after {len(data)} of {length} bytes")
+        data += piece
+    sock.close()
+    expect(gzip.decompress(data[:length]) == b"x" * 100000, "not 100000 bytes of x")
+
+
 def check_early_framed(address):
     """/early?framing=chunked|close: the end of the answer is in its framing only."""
     for query, framing in (("framing=chunked&keep=1", "chunked"),
@@ -483,6 +500,7 @@ CHECKS = [
     check_cache_range,
     check_transfer_coded,
     check_early_framed,
+    check_early_coded,
 ]
 
 

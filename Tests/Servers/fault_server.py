@@ -25,13 +25,15 @@ Routes (GET unless said):
   /sse                         text/event-stream with 3 events (id:, event:, multi-line data:)
   /headers-order               200 with X-Order: a, X-Order: b, X-Single: 1
   /no-content-length           204 with a stray Content-Length: 5 and no body
-  /early?status=S&location=L&keep=1&framing=F
+  /early?status=S&location=L&keep=1&framing=F&size=N&coding=gzip
                                (any method) answers S (default 413, with Location L if given)
                                right after the request head, without reading the body, then
                                drains and closes the connection; keep=1 sends no
                                Connection: close; framing=chunked sends the body chunked (two
                                chunks and a trailer field, with keep=1 no Connection: close),
-                               framing=close with no length, ended by closing the sending side
+                               framing=close with no length, ended by closing the sending side;
+                               size=N: N bytes of x as the body; coding=gzip: that body
+                               gzip-compressed with Content-Encoding: gzip
                                (a 204 or 304 has no body either way); with a framing, size=N
                                sends N bytes of "x" instead of the JSON (chunks of 64 KiB)
   /endless                     200, chunked, 16 KiB chunks for as long as the client reads
@@ -489,7 +491,17 @@ def route_early(conn, request):
     # keep=1 leaves out Connection: close, as a server streaming back while it reads does.
     keep = request.param("keep") == "1"
     framing = request.param("framing")
-    if framing in ("chunked", "close") and code not in (204, 304):
+    if request.param("coding") == "gzip" and code not in (204, 304):
+        # A content-coded answer: `size` bytes of x, gzip-compressed, so the client decodes
+        # far more than the wire carries.
+        size = request.int_param("size", 0)
+        body = gzip.compress(b"x" * size if size > 0 else json_bytes({"early": code}), mtime=0)
+        extra.append(("Content-Encoding", "gzip"))
+        if framing in ("chunked", "close"):
+            send_early_framed(conn, code, body, extra, framing, keep)
+        else:
+            send_response(conn, code, body, extra=extra, close=not keep)
+    elif framing in ("chunked", "close") and code not in (204, 304):
         size = request.int_param("size", 0)
         body = b"x" * size if size > 0 else json_bytes({"early": code})
         send_early_framed(conn, code, body, extra, framing, keep)
