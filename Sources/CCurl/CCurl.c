@@ -1,6 +1,8 @@
 #include "CCurl.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <sys/socket.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +179,15 @@ int ccurl_easy_getinfo_off_t(ccurl_easy *easy, int info, int64_t *value) {
 }
 int ccurl_easy_getinfo_string(ccurl_easy *easy, int info, const char **value) {
   return api.easy_getinfo(easy, info, value);
+}
+int ccurl_socket_at_end(int socket) {
+  if (socket < 0) return 0;
+  char byte;
+  ssize_t count;
+  do {
+    count = recv(socket, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  } while (count < 0 && errno == EINTR);
+  return count == 0;
 }
 
 int ccurl_easy_pause(ccurl_easy *easy, int bitmask) { return api.easy_pause(easy, bitmask); }

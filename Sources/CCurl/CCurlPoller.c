@@ -21,6 +21,8 @@ struct ccurl_poller {
   struct ccurl_multi *multi;
   // One byte per descriptor number (STATE_* bits); grows with the highest descriptor seen.
   unsigned char *states;
+  // The easy handle that last asked for each descriptor to be watched (NULL once closed).
+  struct ccurl_easy **owners;
   size_t capacity;
   unsigned long control_calls;
   unsigned long waits;
@@ -53,6 +55,10 @@ static unsigned char *state_of(ccurl_poller *poller, int fd) {
     if (grown == NULL) return NULL;
     memset(grown + poller->capacity, 0, capacity - poller->capacity);
     poller->states = grown;
+    struct ccurl_easy **owners = realloc(poller->owners, capacity * sizeof(*owners));
+    if (owners == NULL) return NULL;
+    memset(owners + poller->capacity, 0, (capacity - poller->capacity) * sizeof(*owners));
+    poller->owners = owners;
     poller->capacity = capacity;
   }
   return &poller->states[index];
@@ -112,11 +118,25 @@ static void watch(ccurl_poller *poller, int fd, unsigned int want) {
 
 static int socket_callback(struct ccurl_easy *easy, int fd, int what, void *userdata,
                            void *socket_data) {
-  (void)easy;
   (void)socket_data;
   unsigned int want = what == CCURL_POLL_REMOVE ? 0 : ((unsigned int)what & CCURL_POLL_INOUT);
   watch(userdata, fd, want);
+  ccurl_poller *poller = userdata;
+  if (want != 0 && state_of(poller, fd) != NULL && poller->owners[fd] != easy) {
+    // A handle has one connection at a time (over HTTP/1.1): its older entry is stale.
+    for (size_t other = 0; other < poller->capacity; other++) {
+      if (poller->owners[other] == easy) poller->owners[other] = NULL;
+    }
+    poller->owners[fd] = easy;
+  }
   return 0;
+}
+
+int ccurl_poller_socket_of(ccurl_poller *poller, struct ccurl_easy *easy) {
+  for (size_t fd = 0; fd < poller->capacity; fd++) {
+    if (poller->owners[fd] == easy) return (int)fd;
+  }
+  return -1;
 }
 
 static int sockopt_callback(void *userdata, int fd, int purpose) {
@@ -133,6 +153,7 @@ static int close_callback(void *userdata, int fd) {
     // Removed explicitly: a copy of the descriptor in a forked child would keep it in the set.
     if (poller->states[fd] & STATE_REGISTERED) control(poller, EPOLL_CTL_DEL, fd, 0);
     poller->states[fd] = 0;
+    poller->owners[fd] = NULL;
   }
   return close(fd);
 }
@@ -171,6 +192,7 @@ void ccurl_poller_destroy(ccurl_poller *poller) {
   close(poller->poll_fd);
   close(poller->wake_fd);
   free(poller->states);
+  free(poller->owners);
   free(poller);
 }
 
@@ -275,6 +297,10 @@ int ccurl_poller_wait(ccurl_poller *poller, int timeout_ms, int *woken) {
   return -1;
 }
 void ccurl_poller_dispatch(ccurl_poller *poller) { (void)poller; }
+int ccurl_poller_socket_of(ccurl_poller *poller, struct ccurl_easy *easy) {
+  (void)poller, (void)easy;
+  return -1;
+}
 unsigned long ccurl_poller_control_calls(ccurl_poller *poller) {
   (void)poller;
   return 0;

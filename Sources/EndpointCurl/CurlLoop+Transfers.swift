@@ -82,6 +82,21 @@ extension CurlLoop {
     answeredTransfers.append(transfer)
   }
 
+  /// Has the loop look, each round, for the close that ends `transfer`'s answer (see
+  /// ``CurlTransfer/checkClosedAnswer()``); it waits at most ``closedAnswerCheck`` meanwhile.
+  func watchClosedAnswer(_ transfer: CurlTransfer) {
+    closedAnswers.append(transfer)
+  }
+
+  /// How long the loop waits between looks for the close of an answer.
+  static let closedAnswerCheck: Int32 = 10
+
+  /// Looks for the close that ends each watched answer.
+  func checkClosedAnswers() {
+    guard !closedAnswers.isEmpty else { return }
+    closedAnswers.removeAll { !$0.checkClosedAnswer() }
+  }
+
   /// Ends the transfers answered in this round as complete, unless they ended meanwhile.
   func endAnswered() {
     guard !answeredTransfers.isEmpty else { return }

@@ -95,6 +95,8 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
   private var readersToWake: [CurlTransfer] = []
   /// Transfers whose response ended while their upload went on: ended when the round ends.
   var answeredTransfers: [CurlTransfer] = []
+  /// Transfers whose answer ends with the connection's close, looked for each round.
+  var closedAnswers: [CurlTransfer] = []
   private var curlTimer: ContinuousClock.Instant?
   var nextTimeoutCheck: ContinuousClock.Instant?
   private var released = false
@@ -241,6 +243,7 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
       }
       wakeReaders()
       collectFinished()
+      checkClosedAnswers()
       endAnswered()
       checkTimeouts()
     }
@@ -265,10 +268,13 @@ final class CurlLoop: TaskExecutor, @unchecked Sendable {
     case (nil, let check?): next = check
     case (nil, nil): next = nil
     }
-    guard let next else { return -1 }
     let now = ContinuousClock.now
     self.now = now
-    return next <= now ? 0 : (next - now).millisecondsRoundedUp
+    // An answer whose end is the connection's close is looked for every few milliseconds.
+    let cap: Int32 = closedAnswers.isEmpty ? -1 : Self.closedAnswerCheck
+    guard let next else { return cap }
+    let wait = next <= now ? 0 : (next - now).millisecondsRoundedUp
+    return cap < 0 ? wait : min(wait, cap)
   }
 
   /// Has the loop wake `transfer`'s waiting reader when the current round ends: every piece of

@@ -10,8 +10,12 @@ import EndpointKernel
 /// The end is known from the response's framing: no body, a `Content-Length` reached, or the
 /// end of a chunked body. libcurl tells its callbacks no end of a chunked body, so for that one
 /// the raw bytes received are watched through libcurl's debug callback (``ChunkedBodyEnd``),
-/// turned on for this exchange only. A body delimited by the close of the connection needs no
-/// watch: libcurl stops sending itself once it has read such a body.
+/// turned on for this exchange only. A body delimited by the close of the connection ends with
+/// the server's close, which libcurl tells no callback either (and while the upload waits for
+/// the stream, libcurl never completes the transfer by itself): over plain HTTP the loop looks
+/// at the socket each round until it finds the end (``checkClosedAnswer()``). Over HTTPS the
+/// TLS layer may still hold bytes when the socket is at its end, so there the call waits for
+/// the stream or the idle timeout.
 extension CurlTransfer {
   /// The final head arrived (not a redirect that is followed): starts watching for the end of
   /// its body while the request body's stream is still being sent. Loop thread.
@@ -24,8 +28,29 @@ extension CurlTransfer {
     } else if parser.framing.hasTransferEncoding, parser.framing.contentLengthCount == 0 {
       // The framing check let only a `Transfer-Encoding` ending in `chunked` through.
       watchChunkedAnswer()
+    } else if parser.framing.contentLengthCount == 0, hop.url.scheme?.lowercased() == "http" {
+      watchesClosedAnswer = true
+      loop.watchClosedAnswer(self)
     }
     if answerLength != nil { checkAnswered() }
+  }
+
+  /// A body delimited by the close of the connection: once the server has closed its side
+  /// and every byte before the close was read, the answer is whole. Returns whether to keep
+  /// watching. Loop thread, between rounds.
+  func checkClosedAnswer() -> Bool {
+    guard watchesClosedAnswer, !retired, let easy else { return false }
+    guard upload?.hasUnsentBytes == true else {
+      // The stream has ended and was sent: libcurl completes the exchange itself.
+      watchesClosedAnswer = false
+      return false
+    }
+    guard !libcurlHoldsBody, ccurl_socket_at_end(loop.poller.socket(of: easy.pointer)) != 0
+    else { return true }
+    watchesClosedAnswer = false
+    answerLength = 0
+    checkAnswered()
+    return false
   }
 
   /// Has libcurl hand the bytes received from here on to ``receivedRawBody(_:)``. The handle

@@ -120,6 +120,8 @@ final class CurlTransfer: ChunkedTransfer, @unchecked Sendable {
   var answerEndScheduled = false
   /// The end of a chunked answer, looked for in the raw bytes while the upload is still open.
   var chunkedAnswer: ChunkedBodyEnd?
+  /// The answer is delimited by the close of the connection, and the loop looks for it.
+  var watchesClosedAnswer = false
   /// Whether the write callback last left its bytes to libcurl (the reader was behind): they
   /// come through it again, so the exchange must not end before.
   var libcurlHoldsBody = false

@@ -38,6 +38,11 @@ struct EventPoller {
     _ = ccurl_poller_attach_multi(poller, multi)
   }
 
+  /// The socket libcurl last asked to watch for `easy`'s connection, or -1. Loop thread.
+  func socket(of easy: OpaquePointer) -> Int32 {
+    ccurl_poller_socket_of(poller, easy)
+  }
+
   /// Makes the connections `easy` opens report their sockets' creation and closing.
   func attach(_ easy: OpaquePointer) {
     _ = ccurl_poller_attach_easy(poller, easy)

@@ -264,6 +264,9 @@ int ccurl_easy_getinfo_long(ccurl_easy *easy, int info, long *value);
 int ccurl_easy_getinfo_double(ccurl_easy *easy, int info, double *value);
 int ccurl_easy_getinfo_off_t(ccurl_easy *easy, int info, int64_t *value);
 int ccurl_easy_getinfo_string(ccurl_easy *easy, int info, const char **value);
+// Whether the peer closed its sending side of `socket` and every byte it sent before was read:
+// a non-blocking peek that finds the end of the stream (1), data or nothing yet (0).
+int ccurl_socket_at_end(int socket);
 int ccurl_easy_pause(ccurl_easy *easy, int bitmask);
 // Whether the head just received came with the `:status` pseudo-header, which libcurl records
 // for an HTTP/2 or HTTP/3 response only (what CURLINFO_HTTP_VERSION reports follows the status

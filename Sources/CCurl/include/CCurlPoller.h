@@ -30,6 +30,8 @@ int ccurl_poller_wait(ccurl_poller *poller, int timeout_ms, int *woken);
 // Hands each socket the last wait found ready to the attached multi handle
 // (curl_multi_socket_action).
 void ccurl_poller_dispatch(ccurl_poller *poller);
+// The socket libcurl last asked to watch for `easy`'s connection, or -1 (loop thread).
+int ccurl_poller_socket_of(ccurl_poller *poller, struct ccurl_easy *easy);
 // The number of epoll_ctl calls made so far (for tests).
 unsigned long ccurl_poller_control_calls(ccurl_poller *poller);
 // The number of epoll_wait calls made so far (for tests).
