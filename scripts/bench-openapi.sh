@@ -1,17 +1,30 @@
 #!/usr/bin/env bash
 # Times endpoint-openapi on a large document and reports its peak memory; with --typecheck, also
 # times type-checking the generated source (whole module, one frontend) against the built
-# EndpointCore and EndpointJSON.
+# EndpointCore and EndpointJSON; with --build, also times building the generated source as a
+# SwiftPM library, from scratch and after changing one file.
 #
-#   scripts/bench-openapi.sh [--typecheck] [--yaml] [DOCUMENT.json|DOCUMENT.yaml]
+#   scripts/bench-openapi.sh [--typecheck] [--build] [--yaml] [--operations N]
+#                            [DOCUMENT.json|DOCUMENT.yaml]
 #
 # Without DOCUMENT it generates from a synthetic document of 1,000 operations and 3,000 schemas
 # written by scripts/make-large-openapi.py, as JSON or, with --yaml, as the same document in
-# YAML (read through libyaml). Large real documents are not kept in the repository; get them
-# from their publishers (YAML or JSON):
+# YAML (read through libyaml). --operations N makes it N operations and 3×N schemas instead.
+# Large real documents are not kept in the repository; get them from their publishers (YAML or
+# JSON):
 #   GitHub: https://github.com/github/rest-api-description
 #           (descriptions/api.github.com/api.github.com.json, about 1,000 operations)
 #   Stripe: https://github.com/stripe/openapi (openapi/spec3.json, thousands of schemas)
+#
+# --build writes the generated files into the one library target of a throwaway SwiftPM
+# package that depends on this checkout's EndpointCore and EndpointJSON by path (no network),
+# builds those two first, then times, each under /usr/bin/time -v: the debug build of the
+# generated target (`swift build`), an incremental build after appending a static func to one
+# namespace file (as a regenerated tag changes), and one after appending a static func to one
+# model file. Each build says how many of the generated files it compiled and which frontend
+# jobs took longest, by compiler phase (-stats-output-dir). Other builds share the machine's
+# cores, so the load average is printed before and after each. Runs of 1,000 operations take
+# long on a loaded 2-core machine: --operations 250 builds a quarter of the document.
 #
 # The command is built in release mode (`swift build -c release --product endpoint-openapi`)
 # and run once under /usr/bin/time -v into an empty directory, then once more into the same
@@ -24,18 +37,32 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 typecheck=false
+build=false
 yaml=false
 document=""
-for argument in "$@"; do
+operations_wanted=""
+usage="usage: scripts/bench-openapi.sh [--typecheck] [--build] [--yaml] [--operations N] [DOCUMENT]"
+while (($#)); do
+  argument="$1"
+  shift
   case "$argument" in
     --typecheck) typecheck=true ;;
+    --build) build=true ;;
     --yaml) yaml=true ;;
+    --operations)
+      [[ "${1:-}" =~ ^[1-9][0-9]*$ ]] || {
+        echo "$usage" >&2
+        exit 2
+      }
+      operations_wanted="$1"
+      shift
+      ;;
     -h | --help)
       sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
       exit 0
       ;;
     -*)
-      echo "usage: scripts/bench-openapi.sh [--typecheck] [--yaml] [DOCUMENT]" >&2
+      echo "$usage" >&2
       exit 2
       ;;
     *) document="$argument" ;;
@@ -47,8 +74,16 @@ done
   exit 1
 }
 
+if [[ -n "$operations_wanted" && -n "$document" ]]; then
+  echo "bench-openapi: error: --operations sizes the synthetic document, not $document" >&2
+  exit 2
+fi
+
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# Interrupted or terminated, exit through the EXIT trap so the directory goes too.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 echo "bench-openapi: building endpoint-openapi (release)"
 swift build -c release --product endpoint-openapi > "$work/build.log" 2>&1 || {
@@ -60,7 +95,11 @@ tool="$(swift build -c release --show-bin-path)/endpoint-openapi"
 if [[ -z "$document" ]]; then
   document="$work/large.json"
   if $yaml; then document="$work/large.yaml"; fi
-  python3 scripts/make-large-openapi.py "$document"
+  sizes=()
+  if [[ -n "$operations_wanted" ]]; then
+    sizes=(--operations "$operations_wanted" --schemas "$((operations_wanted * 3))")
+  fi
+  python3 scripts/make-large-openapi.py "$document" "${sizes[@]}"
 fi
 operations_schemas="$(python3 -c '
 import json, sys
@@ -110,4 +149,90 @@ if $typecheck; then
   # One frontend for the whole module: without -wmo each file's frontend parses every file.
   measure typecheck swiftc -typecheck -wmo -swift-version 6 -parse-as-library \
     -module-name Generated -I "$modules" "@$work/files.txt"
+fi
+
+if $build; then
+  client="$work/client"
+  mkdir -p "$client/Sources/Generated"
+  cp -R "$work/out/." "$client/Sources/Generated/"
+  # A path dependency's identity is its directory's name.
+  identity="$(basename "$ROOT")"
+  cat > "$client/Package.swift" << EOF
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "GeneratedClient",
+  dependencies: [.package(path: "$ROOT")],
+  targets: [
+    .target(
+      name: "Generated",
+      dependencies: [
+        .product(name: "EndpointCore", package: "$identity"),
+        .product(name: "EndpointJSON", package: "$identity"),
+      ]
+    )
+  ]
+)
+EOF
+  stats="$work/stats"
+  # The same flags for every build, or the incremental ones would start over.
+  flags=(--package-path "$client" -Xswiftc -stats-output-dir -Xswiftc "$stats")
+
+  build_step() {
+    local label="$1"
+    rm -rf "$stats"
+    mkdir "$stats"
+    echo "bench-openapi: load average $(cut -d' ' -f1-3 /proc/loadavg) before: $label"
+    measure "$label" swift build -v "${flags[@]}" "${@:2}"
+    echo "bench-openapi:   load average after $(cut -d' ' -f1-3 /proc/loadavg)"
+    if [[ "$label" != dependencies ]]; then
+      # With -v, SwiftPM prints each frontend job, and a job names the files it compiles.
+      echo "bench-openapi:   $(grep -o -- "-primary-file [^ ]*/Sources/Generated/[^ ]*" \
+        "$work/out-$label.txt" | sort -u | wc -l) of $files generated files compiled"
+    fi
+    python3 - "$stats" << 'EOF'
+import glob, json, re, sys
+
+# One file per frontend job: named after the module and the job's first primary file, or
+# "all" for the job that emits the module; times in seconds, by compiler phase.
+jobs = []
+for path in glob.glob(sys.argv[1] + "/*.json"):
+    with open(path) as handle:
+        stats = json.load(handle)
+    phases = {key[len("time.swift."):-len(".wall")]: value for key, value in stats.items()
+              if key.startswith("time.swift.") and key.endswith(".wall")
+              and " " not in key and key != "time.swift.perform-sema.wall"}
+    wall = max((v for k, v in stats.items() if k.startswith("time.") and k.endswith(".wall")),
+               default=0)
+    name = re.search(r"swift-frontend-(.+?)-(?:x86_64|aarch64|arm64)", path)
+    name = name.group(1) if name else path.rsplit("/", 1)[-1]
+    if name.endswith("-all"):
+        name += " (emit-module)"
+    jobs.append((wall, name, phases))
+jobs.sort(reverse=True)
+print(f"bench-openapi:   {len(jobs)} frontend jobs; the longest:")
+for wall, name, phases in jobs[:3]:
+    top = ", ".join(f"{k} {v:.1f}s" for k, v in sorted(phases.items(), key=lambda p: -p[1])[:3])
+    print(f"bench-openapi:     {wall:6.1f}s {name}: {top}")
+EOF
+  }
+
+  echo "bench-openapi: building EndpointCore and EndpointJSON for the generated client (debug)"
+  build_step "dependencies" --target EndpointJSON
+  build_step "build (debug)"
+  namespace="$(find "$client/Sources/Generated" -maxdepth 1 -name '*.swift' | sort | head -1)"
+  printf '\nextension %s {\n  static func benchTouched() -> Int { 1 }\n}\n' \
+    "$(basename "$namespace" .swift)" >> "$namespace"
+  build_step "namespace changed"
+  echo "bench-openapi: changed $(basename "$namespace")"
+  # The hundredth model, or the last of fewer: one that later models and operations may use.
+  model="$(find "$client/Sources/Generated" -path '*/Models/*.swift' | sort | sed -n '1,100p' |
+    tail -1)"
+  if [[ -n "$model" ]]; then
+    printf '\nextension %s {\n  static func benchTouched() -> Int { 1 }\n}\n' \
+      "$(basename "$model" .swift)" >> "$model"
+    build_step "model changed"
+    echo "bench-openapi: changed Models/$(basename "$model")"
+  fi
 fi
