@@ -54,7 +54,8 @@ package struct BodyChunkQueue: Sendable {
     sealOpenChunk()
     let last = chunks.count - 1
     let joinsLast = last >= index && chunks[last].count + bytes.count <= limit
-    guard joinsLast || bytes.count >= limit / 8 else {
+    // A piece larger than a buffer is queued as it is.
+    guard joinsLast || (bytes.count >= limit / 8 && bytes.count <= limit) else {
       chunks.append(Data(bytes))
       return
     }

@@ -96,6 +96,7 @@ final class OpenChunk: @unchecked Sendable {
   /// Copies `bytes` after the bytes already in; the caller checked ``room``.
   func append(_ bytes: UnsafeRawBufferPointer) {
     guard let buffer, let base = bytes.baseAddress, !bytes.isEmpty else { return }
+    precondition(bytes.count <= room, "a piece larger than the room left in a pooled chunk")
     (buffer + count).copyMemory(from: base, byteCount: bytes.count)
     count += bytes.count
   }

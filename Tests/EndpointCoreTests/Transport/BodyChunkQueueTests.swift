@@ -95,6 +95,20 @@ import Testing
     #expect(queue.next() == Data("whole".utf8))
   }
 
+  @Test func aPieceLargerThanTheLimitIsQueuedWholeAfterTheChunkBeingFilled() {
+    var queue = BodyChunkQueue()
+    let small = Data(repeating: 1, count: 16)
+    let large = Data(repeating: 2, count: 100)
+    small.withUnsafeBytes { queue.append($0, joiningUpTo: 64) }
+    large.withUnsafeBytes { queue.append($0, joiningUpTo: 64) }
+    small.withUnsafeBytes { queue.append($0, joiningUpTo: 64) }
+    #expect(queue.bufferedBytes == 132)
+    #expect(queue.next() == small)
+    #expect(queue.next() == large)
+    #expect(queue.next() == small)
+    #expect(queue.next() == nil)
+  }
+
   @Test func aPoolReusesABufferOnceItsDataIsDroppedAndKeepsNoMoreThanItRetains() {
     let pool = ChunkBufferPool(capacity: 64, retaining: 1)
     let first = pool.take()
