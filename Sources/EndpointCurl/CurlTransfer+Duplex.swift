@@ -39,9 +39,8 @@ extension CurlTransfer {
   /// and every byte before the close was read, the answer is whole. Returns whether to keep
   /// watching. Loop thread, between rounds.
   func checkClosedAnswer() -> Bool {
-    guard watchesClosedAnswer, !retired, let easy else { return false }
-    guard upload?.hasUnsentBytes == true else {
-      // The stream has ended and was sent: libcurl completes the exchange itself.
+    // Once the stream has ended and was sent, libcurl completes the exchange itself.
+    guard watchesClosedAnswer, !retired, let easy, upload?.hasUnsentBytes == true else {
       watchesClosedAnswer = false
       return false
     }

@@ -21,14 +21,11 @@ import Testing
     ])
   func anAnswerBeforeTheUploadEndsCompletesTheCall(status: Int, query: String) async throws {
     let client = try TransportUnderTest.curl.makeClient(idleTimeout: .seconds(30))
-    let (chunks, continuation) = AsyncStream<Data>.makeStream()
-    let ended = Mutex(false)
-    continuation.onTermination = { _ in ended.withLock { $0 = true } }
-    defer { continuation.finish() }
     // A first piece, then nothing: the stream stays open until the test ends.
-    continuation.yield(Data(repeating: UInt8(ascii: "u"), count: 4096))
+    let upload = OpenUpload()
+    defer { upload.finish() }
     let url = try TestServers.fault.adding("/early?status=\(status)&\(query)")
-    let request = HTTPRequest(method: .post, url: url, body: HTTPBody(chunks))
+    let request = HTTPRequest(method: .post, url: url, body: upload.body)
     let start = ContinuousClock.now
     let (response, body) = try await client.send(request)
     let data = try await body.collect(upTo: 1 << 16)
@@ -45,7 +42,7 @@ import Testing
     #expect(elapsed < .seconds(20), "\(elapsed)")
     // The upload was cancelled: the stream is no longer read, and no transfer is left.
     #expect(try await TransportUnderTest.curl.waitUntilIdle(client, within: .seconds(5)))
-    try await expectStreamCancelled { ended.withLock { $0 } }
+    try await expectStreamCancelled { upload.ended }
   }
 
   /// A chunked early answer 16 times the client's 64 KiB stream buffer: the
