@@ -95,7 +95,13 @@ extension CurlTransfer {
         return true
       }
       do {
-        delivery = .file(try DownloadFile(destination: destination))
+        let file = try DownloadFile(destination: destination)
+        delivery = .file(
+          DownloadWriter(file: file) { [weak self] in
+            // The queue caught up: the loop resumes the paused transfer on its next round.
+            guard let self else { return }
+            _ = self.loop.submit(.unpause(self))
+          })
       } catch {
         failOnLoop(error)
         return false
@@ -315,10 +321,12 @@ extension CurlTransfer {
       case .paused: return Int(CCURL_WRITEFUNC_PAUSE)
       case .stopped: return 0
       }
-    case .file(let file):
-      do {
-        try file.write(bytes.baseAddress!, count: count)
-      } catch {
+    case .file(let writer):
+      switch writer.offer(bytes) {
+      case .taken: break
+      // libcurl keeps the bytes and hands them over again once unpaused.
+      case .pause: return Int(CCURL_WRITEFUNC_PAUSE)
+      case .failed(let error):
         failOnLoop(error)
         return 0
       }

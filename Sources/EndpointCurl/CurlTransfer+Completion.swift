@@ -42,9 +42,9 @@ extension CurlTransfer {
     switch delivery {
     case .redirect:
       return followRedirect(from: response)
-    case .file(let file):
+    case .file(let writer):
       do {
-        try file.commit()
+        try writer.finish()
         settle(head: (response, .empty))
       } catch {
         failOnLoop(error)
@@ -225,7 +225,7 @@ extension CurlTransfer {
 
   /// The transfer left the loop: drops a partial download and reports the metrics.
   func retire(curlInfo: CurlInfo?) {
-    if case .file(let file) = delivery { file.discard() }
+    if case .file(let writer) = delivery { writer.discard() }
     upload?.close()
     inline = Data()
     if shared.withVisibleLock({ $0.isOpen }) { failOnLoop(shutDownError()) }

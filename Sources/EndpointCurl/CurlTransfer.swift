@@ -33,7 +33,8 @@ final class CurlTransfer: ChunkedTransfer, @unchecked Sendable {
     case inline
     /// Handed to the caller's body (a `TransferBody`) as it arrives.
     case streaming
-    case file(DownloadFile)
+    /// Written to the download's file, on a queue of its own.
+    case file(DownloadWriter)
     /// The start of a body whose status a download does not accept, for the error.
     case errorBody
   }
