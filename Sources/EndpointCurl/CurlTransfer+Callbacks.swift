@@ -293,20 +293,25 @@ extension CurlTransfer {
       // Queued, joined to the last unread chunk while there is room; a waiting reader is woken
       // once, when the loop's round ends, with what the round brought (several of libcurl's
       // 16 KiB pieces), not once per piece.
-      let (handoff, readerWaits) = shared.withVisibleLock {
-        shared -> (Handoff, Bool) in
-        guard shared.isOpen else { return (.stopped, false) }
+      let (handoff, readerWaits, chunkIsFull) = shared.withVisibleLock {
+        shared -> (Handoff, Bool, Bool) in
+        guard shared.isOpen else { return (.stopped, false, false) }
         let readerWaits = shared.waiter != nil
         if shared.unread.bufferedBytes >= limit {
           shared.pausedForReader = true
-          guard mustTake else { return (.paused, readerWaits) }
+          guard mustTake else { return (.paused, readerWaits, true) }
           shared.unread.append(bytes, joiningUpTo: CurlBuffers.coalescedChunk)
-          return (.queuedThenPaused, readerWaits)
+          return (.queuedThenPaused, readerWaits, true)
         }
         shared.unread.append(bytes, joiningUpTo: CurlBuffers.coalescedChunk)
-        return (.queued, readerWaits)
+        let full = shared.unread.bufferedBytes >= CurlBuffers.coalescedChunk
+        return (.queued, readerWaits, full)
       }
-      if readerWaits, !readerWakeScheduled {
+      if readerWaits, chunkIsFull {
+        // A whole chunk waits: the reader is woken now, and reads it while the round goes on.
+        readerWakeScheduled = true
+        wakeReader()
+      } else if readerWaits, !readerWakeScheduled {
         readerWakeScheduled = true
         loop.wakeReaderAfterRound(self)
       }
