@@ -9,6 +9,10 @@ extension Generation {
     var operations: [[String]] = []
     var scope: NestedScope
     var functions = NameScope()
+    /// The canned answers of the operations, for the stub file.
+    var stubs: [StubDecl] = []
+    /// The operations without one: `name`: `GET /path`.
+    var unstubbed: [String] = []
   }
 
   struct ParameterDecl {
@@ -71,10 +75,19 @@ extension Generation {
         }
         let pointer = JSONPointer.appending(method, to: pathPointer)
         do {
-          let lines = try translate(
+          let (lines, name) = try translate(
             operation, method: method, path: path, pathItem: pathItem, pointer: pointer,
             namespace: &namespaces[tag]!)
           namespaces[tag]!.operations.append(lines)
+          if options.stubs != nil {
+            if let stub = stub(
+              operation, function: name, method: method, path: path, pointer: pointer)
+            {
+              namespaces[tag]!.stubs.append(stub)
+            } else {
+              namespaces[tag]!.unstubbed.append("\(name)`: `\(method.uppercased()) \(path)")
+            }
+          }
         } catch {
           warn(error, "the operation is skipped")
         }
@@ -104,7 +117,7 @@ extension Generation {
   private mutating func translate(
     _ operation: JSONNode, method: String, path: String, pathItem: JSONNode, pointer: String,
     namespace: inout NamespaceDecl
-  ) throws(Unsupported) -> [String] {
+  ) throws(Unsupported) -> (lines: [String], name: String) {
     let operationID = operation["operationId"]?.string
     let baseName =
       operationID.map { SwiftNames.memberName(String($0.split(separator: "/").last ?? "")) }
@@ -286,7 +299,7 @@ extension Generation {
       lines.append("")
       lines += errorBodyLines(errors, enumName: errorEnum, function: name)
     }
-    return lines
+    return (lines, name)
   }
 
   private mutating func parameters(

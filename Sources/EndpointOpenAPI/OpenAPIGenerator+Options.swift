@@ -11,7 +11,8 @@ extension OpenAPIGenerator {
   ///   "tags": ["repos"],
   ///   "operations": ["users/get-by-username"],
   ///   "namespacePrefix": "GitHub",
-  ///   "accessLevel": "public"
+  ///   "accessLevel": "public",
+  ///   "stubs": "Tests/AppTests/Stubs"
   /// }
   /// ```
   public struct Options: Sendable, Hashable {
@@ -27,6 +28,10 @@ extension OpenAPIGenerator {
     /// Whether a construct that cannot be generated yet fails the generation instead of being
     /// left out with a warning.
     public var strict: Bool
+    /// Where the command writes the stub files, ``Output/stubs``: a directory, relative to
+    /// the configuration file's; `nil` for no stubs. The generator makes them whenever it is
+    /// set.
+    public var stubs: String?
 
     /// Creates options.
     /// - Parameters:
@@ -35,23 +40,26 @@ extension OpenAPIGenerator {
     ///   - namespacePrefix: put before every namespace's name.
     ///   - accessLevel: the generated declarations' access level; `internal` by default.
     ///   - strict: whether a construct that cannot be generated fails the generation.
+    ///   - stubs: where the stub files go; `nil` for none.
     public init(
       tags: Set<String>? = nil,
       operations: Set<String>? = nil,
       namespacePrefix: String = "",
       accessLevel: AccessLevel = .internal,
-      strict: Bool = false
+      strict: Bool = false,
+      stubs: String? = nil
     ) {
       self.tags = tags
       self.operations = operations
       self.namespacePrefix = namespacePrefix
       self.accessLevel = accessLevel
       self.strict = strict
+      self.stubs = stubs
     }
 
     /// Reads options from a JSON configuration file's bytes: the keys `tags`, `operations`
-    /// (arrays of strings), `namespacePrefix` and `accessLevel` (`"public"` or `"internal"`),
-    /// each optional.
+    /// (arrays of strings), `namespacePrefix`, `accessLevel` (`"public"` or `"internal"`) and
+    /// `stubs` (a directory), each optional.
     /// - Parameter configuration: the file's bytes.
     /// - Throws: ``Failure`` of kind ``Failure/Kind/invalidConfiguration`` naming the key that
     ///   is wrong, or an unknown one.
@@ -78,16 +86,23 @@ extension OpenAPIGenerator {
             throw Self.wrong(key, "\"public\" or \"internal\"")
           }
           accessLevel = level
+        case "stubs":
+          guard let directory = value.string, !directory.isEmpty else {
+            throw Self.wrong(key, "a directory")
+          }
+          stubs = directory
         default:
           throw Failure(
             kind: .invalidConfiguration,
             pointer: JSONPointer.appending(key, to: JSONPointer.root),
-            message: "unknown key \"\(key)\"; the keys are tags, operations, namespacePrefix "
-              + "and accessLevel"
+            message: "unknown key \"\(key)\"; the keys are \(Self.keys)"
           )
         }
       }
     }
+
+    /// The configuration's keys, for the message that names an unknown one.
+    static let keys = "tags, operations, namespacePrefix, accessLevel and stubs"
 
     private static func strings(_ value: JSONNode, key: String) throws(Failure) -> Set<String> {
       guard let array = value.array else { throw wrong(key, "an array of strings") }

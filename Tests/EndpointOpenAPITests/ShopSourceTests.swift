@@ -1,0 +1,68 @@
+import EndpointJSON
+import EndpointOpenAPI
+import EndpointTesting
+import Foundation
+import Testing
+
+/// `GeneratedShop/` holds what the generator writes for `Documents/shop.json` with
+/// `Documents/shop-config.json` (its stubs in `GeneratedShop/Stubs/`); the test target
+/// compiles it. Generate it again with `swift run endpoint-openapi generate
+/// Tests/EndpointOpenAPITests/Documents/shop.json --config
+/// Tests/EndpointOpenAPITests/Documents/shop-config.json --output
+/// Tests/EndpointOpenAPITests/GeneratedShop`.
+@Suite struct ShopSourceTests {
+  let api = URL(string: "https://shop.example/v2")!
+
+  @Test func shopDocumentGeneratesTheCheckedInSourceAndStubs() throws {
+    let documents = testDirectory.appending(path: "Documents")
+    let options = try OpenAPIGenerator.Options(
+      configuration: Data(contentsOf: documents.appending(path: "shop-config.json")))
+    #expect(options.stubs == "../GeneratedShop/Stubs")
+    let output = try OpenAPIGenerator(options: options).generate(
+      document: Data(contentsOf: documents.appending(path: "shop.json")), named: "shop.json")
+    #expect(output.warnings.isEmpty)
+    #expect(output.stubs.map(\.path) == ["ShopOrders+Stubs.swift", "ShopProducts+Stubs.swift"])
+    let files =
+      output.files.map { ($0, "GeneratedShop/" + $0.path) }
+      + output.stubs.map { ($0, "GeneratedShop/Stubs/" + $0.path) }
+    for (file, path) in files {
+      let expected = try String(contentsOf: testDirectory.appending(path: path), encoding: .utf8)
+      #expect(file.contents == expected, "\(file.path) differs from \(path)")
+    }
+  }
+
+  @Test func theStubsAnswerWithTheDocumentsExamples() async throws {
+    let stub = ShopProducts.stubClient(baseURL: api)
+    let client = stub.with(BaseURLMiddleware(api))
+    // The response's own example, then one made from the schema's properties' examples.
+    let products = try await client.call(ShopProducts.listProducts(limit: 2))
+    #expect(
+      products == [
+        Product(id: 1, name: #"Lamp "Nova""#, price: 19.5),
+        Product(id: 2, name: "Chair", price: 45, tags: ["oak", "#1"]),
+      ])
+    #expect(
+      try await client.call(ShopProducts.getProduct(productId: 41))
+        == Product(id: 7, name: "Lamp", price: 19.5))
+    #expect(try await client.call(ShopProducts.getProduct(productId: 42)).id == 7)
+    // The literal path is not taken by the template beside it.
+    #expect(try await client.call(ShopProducts.featuredProduct()).name == "Desk")
+    #expect(
+      stub.requests.map(\.url.path) == [
+        "/v2/products", "/v2/products/41", "/v2/products/42", "/v2/products/featured",
+      ])
+    try stub.verify()
+  }
+
+  @Test func anOperationWithoutAnExampleIsNotAnswered() async throws {
+    let stub = ShopOrders.stubClient(baseURL: api)
+    let client = stub.with(BaseURLMiddleware(api))
+    try await client.call(ShopOrders.cancelOrder(orderId: "o-1"))
+    await #expect(throws: TestDoubleFailure.self) {
+      try await client.call(ShopOrders.listOrders())
+    }
+    // A rule added to the preset's stub answers too.
+    stub.on(.get, "/orders").reply(json: #"[{"id": "o-2"}]"#)
+    #expect(try await client.call(ShopOrders.listOrders()).map(\.id) == ["o-2"])
+  }
+}
