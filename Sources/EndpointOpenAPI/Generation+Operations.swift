@@ -68,10 +68,12 @@ extension Generation {
         guard options.includes(operationID: operation["operationId"]?.string, tags: tags) else {
           continue
         }
-        let tag = tags.first ?? ""
+        let tag =
+          options.namespaces == .tags ? tags.first ?? "" : Self.firstLiteralSegment(of: path)
         if namespaces[tag] == nil {
           order.append(tag)
-          namespaces[tag] = makeNamespace(tag: tag, doc: tagDocs[tag])
+          namespaces[tag] = makeNamespace(
+            tag: tag, doc: options.namespaces == .tags ? tagDocs[tag] : nil)
         }
         let pointer = JSONPointer.appending(method, to: pathPointer)
         do {
@@ -94,6 +96,12 @@ extension Generation {
       }
     }
     return order.map { namespaces[$0]! }
+  }
+
+  /// The first segment of a path that is not a parameter, or `""`.
+  static func firstLiteralSegment(of path: String) -> String {
+    let segments = path.split(separator: "/").map(String.init)
+    return segments.first { !$0.isEmpty && !$0.contains("{") } ?? ""
   }
 
   private mutating func makeNamespace(tag: String, doc: String?) -> NamespaceDecl {

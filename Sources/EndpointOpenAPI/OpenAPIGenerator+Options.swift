@@ -12,7 +12,8 @@ extension OpenAPIGenerator {
   ///   "operations": ["users/get-by-username"],
   ///   "namespacePrefix": "GitHub",
   ///   "accessLevel": "public",
-  ///   "stubs": "Tests/AppTests/Stubs"
+  ///   "stubs": "Tests/AppTests/Stubs",
+  ///   "namespaces": "tags"
   /// }
   /// ```
   public struct Options: Sendable, Hashable {
@@ -32,6 +33,9 @@ extension OpenAPIGenerator {
     /// the configuration file's; `nil` for no stubs. The generator makes them whenever it is
     /// set.
     public var stubs: String?
+    /// What names the namespace an operation goes to: its first tag, or its path's first
+    /// segment.
+    public var namespaces: Grouping
 
     /// Creates options.
     /// - Parameters:
@@ -41,13 +45,15 @@ extension OpenAPIGenerator {
     ///   - accessLevel: the generated declarations' access level; `internal` by default.
     ///   - strict: whether a construct that cannot be generated fails the generation.
     ///   - stubs: where the stub files go; `nil` for none.
+    ///   - namespaces: what names an operation's namespace; its first tag by default.
     public init(
       tags: Set<String>? = nil,
       operations: Set<String>? = nil,
       namespacePrefix: String = "",
       accessLevel: AccessLevel = .internal,
       strict: Bool = false,
-      stubs: String? = nil
+      stubs: String? = nil,
+      namespaces: Grouping = .tags
     ) {
       self.tags = tags
       self.operations = operations
@@ -55,11 +61,12 @@ extension OpenAPIGenerator {
       self.accessLevel = accessLevel
       self.strict = strict
       self.stubs = stubs
+      self.namespaces = namespaces
     }
 
     /// Reads options from a JSON configuration file's bytes: the keys `tags`, `operations`
-    /// (arrays of strings), `namespacePrefix`, `accessLevel` (`"public"` or `"internal"`) and
-    /// `stubs` (a directory), each optional.
+    /// (arrays of strings), `namespacePrefix`, `accessLevel` (`"public"` or `"internal"`),
+    /// `stubs` (a directory) and `namespaces` (`"tags"` or `"pathPrefix"`), each optional.
     /// - Parameter configuration: the file's bytes.
     /// - Throws: ``Failure`` of kind ``Failure/Kind/invalidConfiguration`` naming the key that
     ///   is wrong, or an unknown one.
@@ -91,6 +98,11 @@ extension OpenAPIGenerator {
             throw Self.wrong(key, "a directory")
           }
           stubs = directory
+        case "namespaces":
+          guard let grouping = value.string.flatMap(Grouping.init(rawValue:)) else {
+            throw Self.wrong(key, "\"tags\" or \"pathPrefix\"")
+          }
+          namespaces = grouping
         default:
           throw Failure(
             kind: .invalidConfiguration,
@@ -102,7 +114,7 @@ extension OpenAPIGenerator {
     }
 
     /// The configuration's keys, for the message that names an unknown one.
-    static let keys = "tags, operations, namespacePrefix, accessLevel and stubs"
+    static let keys = "tags, operations, namespacePrefix, accessLevel, stubs and namespaces"
 
     private static func strings(_ value: JSONNode, key: String) throws(Failure) -> Set<String> {
       guard let array = value.array else { throw wrong(key, "an array of strings") }
@@ -128,6 +140,17 @@ extension OpenAPIGenerator {
       if let operations, let operationID, operations.contains(operationID) { return true }
       return false
     }
+  }
+
+  /// What names the namespace an operation goes to.
+  public enum Grouping: String, Sendable, Hashable, CaseIterable {
+    /// The operation's first tag (`repos` makes `Repos`); operations without one go to `API`,
+    /// or a namespace named after the prefix.
+    case tags
+    /// The first segment of the operation's path that is not a parameter: `/repos/{owner}`
+    /// and `/repos` make `Repos`; a path with no such segment goes to `API`, or a namespace
+    /// named after the prefix.
+    case pathPrefix
   }
 
   /// The access level of the generated declarations.
