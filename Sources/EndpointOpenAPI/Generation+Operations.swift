@@ -198,6 +198,7 @@ extension Generation {
       throw Unsupported(pointer: responsesPointer, message: "no 2xx response is described")
     }
     var resultType = "Void"
+    var resultRef: TypeRef?
     var expecting: String?
     var parser: String?
     let successNode = try responseNode(
@@ -219,6 +220,7 @@ extension Generation {
         schema, at: schemaPointer, suggested: functionType + "Response",
         scope: &scope)
       resultType = resolved.type.code + (resolved.nullable ? "?" : "")
+      resultRef = resolved.nullable ? nil : resolved.type
       let others = try successes.dropFirst().map { code throws(Unsupported) in
         try responseNode(responses[code]!, at: JSONPointer.appending(code, to: responsesPointer))
           .node["content"]
@@ -303,6 +305,12 @@ extension Generation {
     }
     lines += bodyLines.map { "  " + $0 }
     lines.append("}")
+    let paginator = paginatorLines(
+      operation, function: name,
+      response: PagedResponse(
+        type: resultRef, node: successNode.node, pointer: successNode.pointer),
+      parameters: parameters, scope: scope, namespace: &namespace)
+    if !paginator.isEmpty { lines += [""] + paginator }
     if let errorEnum {
       lines.append("")
       lines += errorBodyLines(errors, enumName: errorEnum, function: name)

@@ -13,7 +13,8 @@ extension OpenAPIGenerator {
   ///   "namespacePrefix": "GitHub",
   ///   "accessLevel": "public",
   ///   "stubs": "Tests/AppTests/Stubs",
-  ///   "namespaces": "tags"
+  ///   "namespaces": "tags",
+  ///   "pagination": {"style": "link"}
   /// }
   /// ```
   public struct Options: Sendable, Hashable {
@@ -36,6 +37,9 @@ extension OpenAPIGenerator {
     /// What names the namespace an operation goes to: its first tag, or its path's first
     /// segment.
     public var namespaces: Grouping
+    /// How the API's list operations page, for a `Paginator` beside each; `nil` for only those
+    /// whose document describes a `Link` response header.
+    public var pagination: Pagination?
 
     /// Creates options.
     /// - Parameters:
@@ -46,6 +50,7 @@ extension OpenAPIGenerator {
     ///   - strict: whether a construct that cannot be generated fails the generation.
     ///   - stubs: where the stub files go; `nil` for none.
     ///   - namespaces: what names an operation's namespace; its first tag by default.
+    ///   - pagination: how the list operations page; `nil` for what the document says.
     public init(
       tags: Set<String>? = nil,
       operations: Set<String>? = nil,
@@ -53,7 +58,8 @@ extension OpenAPIGenerator {
       accessLevel: AccessLevel = .internal,
       strict: Bool = false,
       stubs: String? = nil,
-      namespaces: Grouping = .tags
+      namespaces: Grouping = .tags,
+      pagination: Pagination? = nil
     ) {
       self.tags = tags
       self.operations = operations
@@ -62,11 +68,13 @@ extension OpenAPIGenerator {
       self.strict = strict
       self.stubs = stubs
       self.namespaces = namespaces
+      self.pagination = pagination
     }
 
     /// Reads options from a JSON configuration file's bytes: the keys `tags`, `operations`
     /// (arrays of strings), `namespacePrefix`, `accessLevel` (`"public"` or `"internal"`),
-    /// `stubs` (a directory) and `namespaces` (`"tags"` or `"pathPrefix"`), each optional.
+    /// `stubs` (a directory), `namespaces` (`"tags"` or `"pathPrefix"`) and `pagination` (an
+    /// object: see ``Pagination``), each optional.
     /// - Parameter configuration: the file's bytes.
     /// - Throws: ``Failure`` of kind ``Failure/Kind/invalidConfiguration`` naming the key that
     ///   is wrong, or an unknown one.
@@ -103,6 +111,8 @@ extension OpenAPIGenerator {
             throw Self.wrong(key, "\"tags\" or \"pathPrefix\"")
           }
           namespaces = grouping
+        case "pagination":
+          pagination = try Pagination(value)
         default:
           throw Failure(
             kind: .invalidConfiguration,
@@ -114,22 +124,29 @@ extension OpenAPIGenerator {
     }
 
     /// The configuration's keys, for the message that names an unknown one.
-    static let keys = "tags, operations, namespacePrefix, accessLevel, stubs and namespaces"
+    static let keys =
+      "tags, operations, namespacePrefix, accessLevel, stubs, namespaces and pagination"
 
-    private static func strings(_ value: JSONNode, key: String) throws(Failure) -> Set<String> {
-      guard let array = value.array else { throw wrong(key, "an array of strings") }
+    static func strings(
+      _ value: JSONNode, key: String, in parent: String = JSONPointer.root
+    ) throws(Failure) -> Set<String> {
+      guard let array = value.array else { throw wrong(key, "an array of strings", in: parent) }
       var strings = Set<String>()
       for element in array {
-        guard let string = element.string else { throw wrong(key, "an array of strings") }
+        guard let string = element.string else {
+          throw wrong(key, "an array of strings", in: parent)
+        }
         strings.insert(string)
       }
       return strings
     }
 
-    private static func wrong(_ key: String, _ expected: String) -> Failure {
+    static func wrong(
+      _ key: String, _ expected: String, in parent: String = JSONPointer.root
+    ) -> Failure {
       Failure(
         kind: .invalidConfiguration,
-        pointer: JSONPointer.appending(key, to: JSONPointer.root),
+        pointer: JSONPointer.appending(key, to: parent),
         message: "\"\(key)\" must be \(expected)"
       )
     }

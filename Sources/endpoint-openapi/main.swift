@@ -17,7 +17,8 @@ let usage = """
                     are removed, other files are left alone
     --config FILE   a JSON configuration: {"tags": [...], "operations": [...],
                     "namespacePrefix": "...", "accessLevel": "public" | "internal",
-                    "stubs": "DIR", "namespaces": "tags" | "pathPrefix"}; by default endpoint-openapi.json beside the document,
+                    "stubs": "DIR", "namespaces": "tags" | "pathPrefix",
+                    "pagination": {"style": "link" | "cursor", ...}}; by default endpoint-openapi.json beside the document,
                     when it exists
     --strict        fail on a construct that cannot be generated yet, instead of leaving it
                     out with a warning

@@ -62,7 +62,47 @@ import Testing
       try await client.call(ShopOrders.listOrders())
     }
     // A rule added to the preset's stub answers too.
-    stub.on(.get, "/orders").reply(json: #"[{"id": "o-2"}]"#)
-    #expect(try await client.call(ShopOrders.listOrders()).map(\.id) == ["o-2"])
+    stub.on(.get, "/orders").reply(json: #"{"items": [{"id": "o-2"}], "has_more": false}"#)
+    #expect(try await client.call(ShopOrders.listOrders()).items.map(\.id) == ["o-2"])
+  }
+
+  @Test func aDocumentedLinkHeaderPagesTheList() async throws {
+    let stub = StubClient(baseURL: api)
+    let link = #"<https://shop.example/v2/products?page=2>; rel="next""#
+    stub.on(.get, "/products?page=2").reply(
+      headers: ["Link": #"</v2/products?page=3>; rel="next", </v2/products>; rel="first""#],
+      json: #"[{"id": 2, "name": "B", "price": 2}]"#)
+    stub.on(.get, "/products?page=3").reply(json: #"[{"id": 3, "name": "C", "price": 3}]"#)
+    stub.on(.get, "/products").reply(
+      headers: ["Link": link], json: #"[{"id": 1, "name": "A", "price": 1}]"#)
+    let client = stub.with(BaseURLMiddleware(api))
+    var names: [String] = []
+    let items = client.items(
+      of: ShopProducts.listProducts(limit: 1), paginator: ShopProducts.listProductsPaginator())
+    for try await product in items { names.append(product.name) }
+    #expect(names == ["A", "B", "C"])
+    #expect(
+      stub.requests.map(\.url.absoluteString) == [
+        "https://shop.example/v2/products?limit=1", "https://shop.example/v2/products?page=2",
+        "https://shop.example/v2/products?page=3",
+      ])
+  }
+
+  @Test func aConfiguredCursorPagesWhileThePageSaysMoreFollow() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/orders?after=c2").reply(
+      json: #"{"items": [{"id": "o-2"}], "next_cursor": "c3", "has_more": true}"#)
+    // The last page still names a cursor; has_more ends the walk.
+    stub.on(.get, "/orders?after=c3").reply(
+      json: #"{"items": [{"id": "o-3"}], "next_cursor": "c4", "has_more": false}"#)
+    stub.on(.get, "/orders").reply(
+      json: #"{"items": [{"id": "o-1"}], "next_cursor": "c2", "has_more": true}"#)
+    let client = stub.with(BaseURLMiddleware(api))
+    var ids: [String] = []
+    let pages = client.pages(
+      of: ShopOrders.listOrders(), paginator: ShopOrders.listOrdersPaginator())
+    for try await page in pages { ids += page.resource.items.map(\.id) }
+    #expect(ids == ["o-1", "o-2", "o-3"])
+    #expect(stub.requests.map { $0.query("after") } == [nil, "c2", "c3"])
   }
 }

@@ -10,8 +10,20 @@ import EndpointJSON
 
 enum ShopOrders {
   /// `GET /orders`
-  static func listOrders() -> Endpoint<[Order]> {
-    Endpoint(json: .get, path: "orders")
+  static func listOrders(after: String? = nil) -> Endpoint<OrderPage> {
+    var queryItems: [URLQueryItem] = []
+    if let after {
+      queryItems.append(URLQueryItem(name: "after", value: after))
+    }
+    return Endpoint(json: .get, path: "orders", query: queryItems)
+  }
+
+  /// How to walk the pages of `listOrders`: each next page sends the `next_cursor` of the page
+  /// before as `after`, while `has_more` is true.
+  static func listOrdersPaginator() -> Paginator<OrderPage> {
+    .cursor(name: "after") { page in
+      page.hasMore == true ? page.nextCursor : nil
+    }
   }
 
   /// `DELETE /orders/{orderId}`

@@ -18,6 +18,12 @@ enum ShopProducts {
     return Endpoint(json: .get, path: "products", query: queryItems)
   }
 
+  /// How to walk the pages of `listProducts`: each next page is the target of the `Link` response
+  /// field's `rel="next"` link.
+  static func listProductsPaginator() -> Paginator<[Product]> {
+    .linkHeader()
+  }
+
   /// `GET /products/featured`
   static func featuredProduct() -> Endpoint<Product> {
     Endpoint(json: .get, path: "products/featured")
