@@ -141,6 +141,7 @@ extension Generation {
 
     // The path, each parameter one segment.
     var pathLiteral = ""
+    var pathStatements: [String] = []
     var rest = Substring(path.hasPrefix("/") ? String(path.dropFirst()) : path)
     while let open = rest.firstIndex(of: "{") {
       pathLiteral += Self.escapedLiteral(rest[..<open])
@@ -154,8 +155,12 @@ extension Generation {
         throw Unsupported(
           pointer: pointer, message: "the path parameter {\(variable)} is not described")
       }
-      pathLiteral +=
-        "\\(" + Self.value(SwiftNames.escaped(parameter.name), parameter.type, text: false) + ")"
+      let scalar = parameter.type.isScalar
+      let piece = Self.pathPiece(
+        parameter, segment: scalar ? "" : locals.claim(parameter.name + "Segment"),
+        parts: parameter.fields == nil ? "" : locals.claim(parameter.name + "Parts"))
+      pathStatements += piece.statements
+      pathLiteral += Self.escapedLiteral(piece.prefix) + "\\(" + piece.expression + ")"
       rest = rest[rest.index(after: close)...]
     }
     pathLiteral += Self.escapedLiteral(rest)
@@ -244,7 +249,7 @@ extension Generation {
     signature += optional.map { "\(SwiftNames.escaped($0.name)): \($0.type.code)? = nil" }
     if let body, !body.required { signature.append("body: \(body.type.code)? = nil") }
 
-    var statements: [String] = []
+    var statements = pathStatements
     var arguments = ["json: .\(method)", "path: \"\(pathLiteral)\""]
     let queryParameters = parameters.filter { $0.location == .query }
     if !queryParameters.isEmpty {
@@ -256,7 +261,14 @@ extension Generation {
     let cookieParameters = parameters.filter { $0.location == .cookie }
     if !headerParameters.isEmpty || !cookieParameters.isEmpty {
       statements.append("var headerFields: [String: String] = [:]")
-      for parameter in headerParameters { statements += Self.headerStatements(parameter) }
+      for parameter in headerParameters {
+        guard let fields = parameter.fields else {
+          statements += Self.headerStatements(parameter)
+          continue
+        }
+        statements += Self.objectHeaderStatements(
+          parameter, fields: fields, parts: locals.claim(parameter.name + "Parts"))
+      }
       statements += Self.cookieStatements(cookieParameters)
       arguments.append("headers: headerFields")
     }
@@ -385,8 +397,11 @@ extension Generation {
     let defaultStyle = location == .query || location == .cookie ? "form" : "simple"
     let style = node["style"]?.string ?? defaultStyle
     let styles: Set<String> =
-      location == .query
-      ? ["form", "spaceDelimited", "pipeDelimited", "deepObject"] : [defaultStyle]
+      switch location {
+      case .query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"]
+      case .path: ["simple", "label", "matrix"]
+      default: [defaultStyle]
+      }
     guard styles.contains(style) else {
       throw Unsupported(
         pointer: JSONPointer.appending("style", to: pointer),
@@ -398,16 +413,18 @@ extension Generation {
     let resolved = try typeRef(
       schema, at: JSONPointer.appending("schema", to: pointer),
       suggested: typePrefix + SwiftNames.typeName(name), scope: &candidate)
-    // What each style can express: scalars in `form` and `simple`, arrays in the query and
-    // headers, objects of scalars in the query's `form` and `deepObject`.
-    var fits = resolved.type.isScalar && (style == "form" || style == "simple")
+    // What each style can express: scalars in `form`, `simple`, `label` and `matrix`; arrays
+    // in the query, the path and headers; objects of scalars in the query's `form` and
+    // `deepObject`, the path and headers.
+    var fits =
+      resolved.type.isScalar && ["form", "simple", "label", "matrix"].contains(style)
     var fields: [PropertyDecl]?
     switch resolved.type {
     case .array(let element):
-      fits = element.isScalar && style != "deepObject" && location != .path && location != .cookie
+      fits = element.isScalar && style != "deepObject" && location != .cookie
     case .named(let typeName, false)
-    where location == .query && style != "spaceDelimited"
-      && style != "pipeDelimited":
+    where location == .path || location == .header
+      || (location == .query && style != "spaceDelimited" && style != "pipeDelimited"):
       fields = objectProperties(typeName, candidate)
       fits = fields?.allSatisfy(\.type.isScalar) == true
     default:

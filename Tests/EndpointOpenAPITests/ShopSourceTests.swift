@@ -21,7 +21,10 @@ import Testing
     let output = try OpenAPIGenerator(options: options).generate(
       document: Data(contentsOf: documents.appending(path: "shop.json")), named: "shop.json")
     #expect(output.warnings.isEmpty)
-    #expect(output.stubs.map(\.path) == ["ShopOrders+Stubs.swift", "ShopProducts+Stubs.swift"])
+    #expect(
+      output.stubs.map(\.path) == [
+        "ShopStyles+Stubs.swift", "ShopOrders+Stubs.swift", "ShopProducts+Stubs.swift",
+      ])
     let files =
       output.files.map { ($0, "GeneratedShop/" + $0.path) }
       + output.stubs.map { ($0, "GeneratedShop/Stubs/" + $0.path) }
@@ -104,5 +107,25 @@ import Testing
     for try await page in pages { ids += page.resource.items.map(\.id) }
     #expect(ids == ["o-1", "o-2", "o-3"])
     #expect(stub.requests.map { $0.query("after") } == [nil, "c2", "c3"])
+  }
+
+  @Test func labelAndMatrixPathParametersFollowTheirStyle() async throws {
+    let stub = ShopStyles.stubClient(baseURL: api)
+    let client = stub.with(BaseURLMiddleware(api))
+    try await client.call(
+      ShopStyles.showColor(
+        shade: "a/b c", tones: ["x", "y"], mix: Rgb(g: 200, r: 100), xColor: Rgb(b: 3, g: 2, r: 1))
+    )
+    try await client.call(
+      ShopStyles.showPalette(
+        id: 5, ids: [3, 4], rgb: Rgb(b: 150, g: 200, r: 100), hsl: .init(h: 1, s: 2),
+        xMix: Rgb(g: 2, r: 1)))
+    #expect(
+      stub.requests.map(\.url.absoluteString) == [
+        "https://shop.example/v2/colors/.a%2Fb%20c/.x.y/;mix=G,200,R,100",
+        "https://shop.example/v2/palettes/;id=5/;ids=3;ids=4/B=150,G=200,R=100/.h=1.s=2",
+      ])
+    #expect(stub.requests.map { $0.headerFields["X-Color"] } == ["B,3,G,2,R,1", nil])
+    #expect(stub.requests.last?.headerFields["X-Mix"] == "G=2,R=1")
   }
 }
