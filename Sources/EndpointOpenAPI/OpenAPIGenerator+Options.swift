@@ -1,8 +1,9 @@
 import Foundation
 
 extension OpenAPIGenerator {
-  /// What to generate and how: the operations to include, the namespaces' name prefix and the
-  /// access level of the generated declarations.
+  /// What to generate and how: the operations to include, how they are grouped in namespaces
+  /// and the namespaces' name prefix, the access level of the generated declarations, the
+  /// pagination of list operations and where stubs from the examples go.
   ///
   /// The command reads them from a JSON configuration file:
   ///

@@ -29,7 +29,7 @@ let usage = """
     --stubs DIR     also write DIR/<Namespace>+Stubs.swift: a StubClient answering each
                     operation with the document's example, for a test target (it imports
                     EndpointTesting); a relative "stubs" of the configuration is relative to
-                    the configuration file
+                    the configuration file, and ignored with --single-file
   """
 
 struct UsageError: Error {
@@ -176,6 +176,9 @@ func run() -> Int32 {
     }
   }
   options.strict = arguments.strict
+  // A build-tool plugin names its outputs before the document is read, and may write only
+  // there: with --single-file, the configuration's stubs are left to a run of the command.
+  if arguments.singleFile != nil { options.stubs = nil }
   if let stubs = arguments.stubs { options.stubs = stubs }
 
   guard let document = read(arguments.document, what: "document") else { return 1 }
