@@ -85,7 +85,18 @@ extension Generation {
             if let stub = stub(
               operation, function: name, method: method, path: path, pointer: pointer)
             {
-              namespaces[tag]!.stubs.append(stub)
+              if let other = namespaces[tag]!.stubs.first(where: {
+                ($0.method, $0.pattern) == (method, stub.pattern)
+              }) {
+                warn(
+                  Unsupported(
+                    pointer: pointer,
+                    message: "its stub would answer the requests of \(other.function) "
+                      + "(\(other.path)), as one segment matches any text"),
+                  "the stub leaves it out")
+              } else {
+                namespaces[tag]!.stubs.append(stub)
+              }
             } else {
               namespaces[tag]!.unstubbed.append("\(name)`: `\(method.uppercased()) \(path)")
             }

@@ -7,6 +7,9 @@ extension Generation {
     var function: String
     var method: String
     var path: String
+    /// The `StubClient` path template: the path, each segment that mixes a parameter with
+    /// other text (`{name}.json`) matching any one segment.
+    var pattern: String
     var status: Int
     var contentType: String?
     /// The body's Swift expression (`Data(…)`), or `nil` for none.
@@ -26,7 +29,8 @@ extension Generation {
         responses[success]!, at: JSONPointer.appending(success, to: responsesPointer))
     else { return nil }
     var stub = StubDecl(
-      function: function, method: method, path: path, status: Int(success) ?? 200)
+      function: function, method: method, path: path, pattern: Self.stubPattern(path),
+      status: Int(success) ?? 200)
     let content = response["content"]?.object ?? [:]
     if content.isEmpty { return stub }
     // JSON first, then the other media types in order.
@@ -56,6 +60,17 @@ extension Generation {
       return stub
     }
     return nil
+  }
+
+  /// A path as a `StubClient` template, whose placeholders match whole segments only: a
+  /// segment with a parameter and other text becomes a placeholder for any segment.
+  static func stubPattern(_ path: String) -> String {
+    path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+      guard let open = segment.firstIndex(of: "{"),
+        let close = segment[open...].firstIndex(of: "}")
+      else { return String(segment) }
+      return "{" + segment[segment.index(after: open)..<close] + "}"
+    }.joined(separator: "/")
   }
 
   /// A media type's `example`, or the value of its first `examples` entry (by name); an
@@ -127,12 +142,12 @@ extension Generation {
     // Literal paths before templates, so `/pets/mine` is not taken by `/pets/{id}`.
     let ordered = namespace.stubs.enumerated().sorted { left, right in
       let (leftTemplate, rightTemplate) = (
-        left.element.path.contains("{"), right.element.path.contains("{")
+        left.element.pattern.contains("{"), right.element.pattern.contains("{")
       )
       return leftTemplate != rightTemplate ? !leftTemplate : left.offset < right.offset
     }.map(\.element)
     for stub in ordered {
-      let pattern = "\"\(Self.escapedLiteral(stub.path))\""
+      let pattern = "\"\(Self.escapedLiteral(stub.pattern))\""
       lines.append("    // \(stub.function): `\(stub.method.uppercased()) \(stub.path)`")
       guard let body = stub.body else {
         lines.append(
