@@ -98,8 +98,8 @@ extension Generation {
     return nil
   }
 
-  /// A schema's own example, or one made of its items' or properties' examples: an object's
-  /// only when every required property has one.
+  /// A schema's own example, or one made of its items' or properties' examples (and its
+  /// `allOf` members'): an object's only when every required property has one.
   private func schemaExample(_ schema: JSONNode, depth: Int) -> JSONNode? {
     guard depth < 8 else { return nil }
     var schema = schema
@@ -112,9 +112,16 @@ extension Generation {
     if let items = schema["items"] {
       return schemaExample(items, depth: depth + 1).map { .array([$0]) }
     }
-    guard let properties = schema["properties"]?.object else { return nil }
-    let required = Set((schema["required"]?.array ?? []).compactMap(\.string))
     var object: [String: JSONNode] = [:]
+    // `allOf`: the members' objects merged, each member's example needed.
+    for member in schema["allOf"]?.array ?? [] {
+      guard case .object(let part) = schemaExample(member, depth: depth + 1) else { return nil }
+      object.merge(part) { _, new in new }
+    }
+    guard let properties = schema["properties"]?.object else {
+      return object.isEmpty ? nil : .object(object)
+    }
+    let required = Set((schema["required"]?.array ?? []).compactMap(\.string))
     for (name, property) in properties {
       if let value = schemaExample(property, depth: depth + 1) {
         object[name] = value

@@ -41,4 +41,33 @@ import Testing
     let paths = #"{"/files/{name}.json": \#(Self.operation("jsonFile", example: "1"))}"#
     #expect(try generate(document(paths: paths)).stubs.isEmpty)
   }
+
+  @Test func anExampleIsMadeFromTheSchemaWhenTheResponseHasNone() throws {
+    let schemas = """
+      {"Base": {"type": "object", "required": ["id"],
+         "properties": {"id": {"type": "integer", "example": 1}}},
+       "Named": {"allOf": [{"$ref": "#/components/schemas/Base"},
+         {"type": "object", "properties": {"name": {"type": "string", "example": "A"},
+           "note": {"type": "string"}}}]},
+       "Loose": {"type": "object", "required": ["id"],
+         "properties": {"id": {"type": "integer"}, "name": {"type": "string", "example": "A"}}}}
+      """
+    func answer(_ schema: String) -> String {
+      """
+      {"get": {"responses": {"200": {"description": "OK", "content": {"application/json": {
+        "schema": \(schema)}}}}}}
+      """
+    }
+    let paths = """
+      {"/named": \(answer(##"{"type": "array", "items": {"$ref": "#/components/schemas/Named"}}"##)),
+       "/loose": \(answer(##"{"$ref": "#/components/schemas/Loose"}"##))}
+      """
+    let output = try generate(
+      document(schemas: schemas, paths: paths), options: .init(stubs: "Stubs"))
+    let stubs = try #require(output.stubs.first).contents
+    #expect(stubs.contains(##"body: Data(#"[{"id":1,"name":"A"}]"#.utf8)"##))
+    // A required property without an example: no example for the object.
+    #expect(stubs.contains("/// - `getLoose`: `GET /loose`"))
+    #expect(!stubs.contains(#"stub.on(.get, "/loose")"#))
+  }
 }
