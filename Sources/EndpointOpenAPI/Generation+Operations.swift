@@ -280,7 +280,20 @@ extension Generation {
         statements += Self.objectHeaderStatements(
           parameter, fields: fields, parts: locals.claim(parameter.name + "Parts"))
       }
-      statements += Self.cookieStatements(cookieParameters)
+      // A cookie's array or object is first made its text, then sent as a string.
+      var cookies: [ParameterDecl] = []
+      for parameter in cookieParameters {
+        guard !parameter.type.isScalar else {
+          cookies.append(parameter)
+          continue
+        }
+        let (lines, text) = Self.cookieText(
+          parameter, text: locals.claim(parameter.name + "Text"),
+          parts: locals.claim(parameter.name + "Parts"))
+        statements += lines
+        cookies.append(text)
+      }
+      statements += Self.cookieStatements(cookies)
       arguments.append("headers: headerFields")
     }
     // A body that is not JSON, or bytes for a response, take the payload and parser forms.
@@ -427,14 +440,17 @@ extension Generation {
     // What each style can express: scalars in `form`, `simple`, `label` and `matrix`; arrays
     // in the query, the path and headers; objects of scalars in the query's `form` and
     // `deepObject`, the path and headers.
+    // A cookie's array or object only unexploded: `name=a,b`.
+    let explode = style == "deepObject" || (node["explode"]?.bool ?? (style == "form"))
+    let inCookie = location != .cookie || !explode
     var fits =
       resolved.type.isScalar && ["form", "simple", "label", "matrix"].contains(style)
     var fields: [PropertyDecl]?
     switch resolved.type {
     case .array(let element):
-      fits = element.isScalar && style != "deepObject" && location != .cookie
+      fits = element.isScalar && style != "deepObject" && inCookie
     case .named(let typeName, false)
-    where location == .path || location == .header
+    where location == .path || location == .header || (location == .cookie && !explode)
       || (location == .query && style != "spaceDelimited" && style != "pipeDelimited"):
       fields = objectProperties(typeName, candidate)
       fits = fields?.allSatisfy(\.type.isScalar) == true
@@ -442,7 +458,10 @@ extension Generation {
       break
     }
     guard fits else {
-      let inStyle = style == defaultStyle ? "" : " in the \(style) style"
+      var inStyle = style == defaultStyle ? "" : " in the \(style) style"
+      if location == .cookie && explode && !resolved.type.isScalar {
+        inStyle += " exploded (explode: false sends name=a,b)"
+      }
       throw Unsupported(
         pointer: JSONPointer.appending("schema", to: pointer),
         message: "a \(place) parameter of type \(resolved.type.code)\(inStyle) is not supported yet"
@@ -453,7 +472,7 @@ extension Generation {
       wireName: name, location: location, name: locals.claim(SwiftNames.memberName(name)),
       type: resolved.type,
       required: location == .path || node["required"]?.bool == true,
-      explode: style == "deepObject" || (node["explode"]?.bool ?? (style == "form")),
+      explode: explode,
       style: style, fields: fields,
       doc: node["description"]?.string)
   }

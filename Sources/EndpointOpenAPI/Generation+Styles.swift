@@ -1,5 +1,6 @@
-/// Path parameters in the `simple`, `label` and `matrix` styles, and object header parameters
-/// (RFC 6570, as the OpenAPI specification's style table shows).
+/// Path parameters in the `simple`, `label` and `matrix` styles, object header parameters, and
+/// unexploded array and object cookie parameters (RFC 6570, as the OpenAPI specification's
+/// style table shows).
 extension Generation {
   /// A path parameter's text: `prefix` as written in the path, then `expression` interpolated
   /// as one segment; `statements` first gather an object's parts.
@@ -73,5 +74,29 @@ extension Generation {
           + "\(parts).joined(separator: \",\")"
       ]
     return parameter.required ? lines : ["if let \(name) {"] + lines.map { "  " + $0 } + ["}"]
+  }
+
+  /// A cookie's array or object, `form` not exploded, as the local `text` (`a,b`, or
+  /// `key,value,…`), and the parameter that sends it as a string.
+  static func cookieText(
+    _ parameter: ParameterDecl, text: String, parts: String
+  ) -> (statements: [String], parameter: ParameterDecl) {
+    let name = SwiftNames.escaped(parameter.name)
+    var scalar = parameter
+    (scalar.name, scalar.type, scalar.fields) = (text, .string, nil)
+    if let fields = parameter.fields {
+      let build =
+        objectParts(parameter, fields: fields, into: parts)
+        + ["\(text) = \(parts).joined(separator: \",\")"]
+      if parameter.required { return (build.dropLast() + ["let " + build.last!], scalar) }
+      let lines = ["var \(text): String?", "if let \(name) {"] + build.map { "  " + $0 } + ["}"]
+      return (lines, scalar)
+    }
+    guard case .array(let element) = parameter.type else { return ([], parameter) }
+    let join =
+      parameter.required
+      ? joined(name, element, separator: ",")
+      : "\(name).map { \(joined("$0", element, separator: ",")) }"
+    return (["let \(text) = \(join)"], scalar)
   }
 }

@@ -109,7 +109,7 @@ import Testing
     #expect(stub.requests.map { $0.query("after") } == [nil, "c2", "c3"])
   }
 
-  @Test func labelAndMatrixPathParametersFollowTheirStyle() async throws {
+  @Test func labelMatrixAndUnexplodedCookieParametersFollowTheirStyle() async throws {
     let stub = ShopStyles.stubClient(baseURL: api)
     let client = stub.with(BaseURLMiddleware(api))
     try await client.call(
@@ -119,7 +119,7 @@ import Testing
     try await client.call(
       ShopStyles.showPalette(
         id: 5, ids: [3, 4], rgb: Rgb(b: 150, g: 200, r: 100), hsl: .init(h: 1, s: 2),
-        xMix: Rgb(g: 2, r: 1)))
+        xMix: Rgb(g: 2, r: 1), tones: [1, 2], box: Rgb(g: 2, r: 1)))
     #expect(
       stub.requests.map(\.url.absoluteString) == [
         "https://shop.example/v2/colors/.a%2Fb%20c/.x.y/;mix=G,200,R,100",
@@ -127,5 +127,6 @@ import Testing
       ])
     #expect(stub.requests.map { $0.headerFields["X-Color"] } == ["B,3,G,2,R,1", nil])
     #expect(stub.requests.last?.headerFields["X-Mix"] == "G=2,R=1")
+    #expect(stub.requests.last?.headerFields["Cookie"] == "tones=1,2; box=G,2,R,1")
   }
 }

@@ -24,10 +24,35 @@ import Testing
       output.warnings.map(\.description) == [
         "#/paths/~1a~1{nested}/get/parameters/0/schema: a path parameter of type NestedNested "
           + "in the matrix style is not supported yet; the operation is skipped",
-        "#/paths/~1b/get/parameters/0/schema: a cookie parameter of type [String] is not "
-          + "supported yet; the operation is skipped",
+        "#/paths/~1b/get/parameters/0/schema: a cookie parameter of type [String] exploded "
+          + "(explode: false sends name=a,b) is not supported yet; the operation is skipped",
         "#/paths/~1c~1{d}/get/parameters/0/style: the spaceDelimited style is not supported "
           + "yet; the operation is skipped",
       ])
+  }
+
+  @Test func aRequiredCookieObjectIsSentAsItsPairs() throws {
+    let paths = """
+      {"/a": {"get": {"operationId": "pick",
+         "parameters": [{"name": "box", "in": "cookie", "required": true, "explode": false,
+           "schema": {"type": "object", "required": ["w"], "properties": {
+             "w": {"type": "integer"}, "label": {"type": "string"}}}}],
+         "responses": {"204": {"description": "OK"}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    #expect(
+      source(output, "API.swift")?.contains(
+        """
+            var headerFields: [String: String] = [:]
+            var boxParts: [String] = []
+            if let value = box.label {
+              boxParts += ["label", value]
+            }
+            boxParts += ["w", String(box.w)]
+            let boxText = boxParts.joined(separator: ",")
+            var cookiePairs: [String] = []
+            cookiePairs.append("box=\\(boxText)")
+            headerFields["Cookie"] = cookiePairs.joined(separator: "; ")
+        """) == true)
   }
 }

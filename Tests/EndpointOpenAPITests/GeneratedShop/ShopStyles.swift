@@ -47,7 +47,10 @@ enum ShopStyles {
     ids: [Int],
     rgb: Rgb,
     hsl: ShowPaletteHsl,
-    xMix: Rgb
+    xMix: Rgb,
+    tones: [Int],
+    box: Rgb? = nil,
+    names: [String]? = nil
   ) -> Endpoint<Void> {
     let idsSegment = ids.map(String.init).joined(separator: ";ids=")
     var rgbParts: [String] = []
@@ -71,6 +74,27 @@ enum ShopStyles {
     xMixParts.append("G=" + String(xMix.g))
     xMixParts.append("R=" + String(xMix.r))
     headerFields["X-Mix"] = xMixParts.joined(separator: ",")
+    let tonesText = tones.map(String.init).joined(separator: ",")
+    var boxText: String?
+    if let box {
+      var boxParts: [String] = []
+      if let value = box.b {
+        boxParts += ["B", String(value)]
+      }
+      boxParts += ["G", String(box.g)]
+      boxParts += ["R", String(box.r)]
+      boxText = boxParts.joined(separator: ",")
+    }
+    let namesText = names.map { $0.joined(separator: ",") }
+    var cookiePairs: [String] = []
+    cookiePairs.append("tones=\(tonesText)")
+    if let boxText {
+      cookiePairs.append("box=\(boxText)")
+    }
+    if let namesText {
+      cookiePairs.append("names=\(namesText)")
+    }
+    headerFields["Cookie"] = cookiePairs.joined(separator: "; ")
     return Endpoint(
       json: .get,
       path: "palettes/;id=\(id)/;ids=\(idsSegment)/\(rgbSegment)/.\(hslSegment)",
