@@ -9,6 +9,10 @@ extension Generation {
     var operations: [[String]] = []
     var scope: NestedScope
     var functions = NameScope()
+    /// The canned answers of the operations, for the stub file.
+    var stubs: [StubDecl] = []
+    /// The operations without one: `name`: `GET /path`.
+    var unstubbed: [String] = []
   }
 
   struct ParameterDecl {
@@ -64,23 +68,51 @@ extension Generation {
         guard options.includes(operationID: operation["operationId"]?.string, tags: tags) else {
           continue
         }
-        let tag = tags.first ?? ""
+        let tag =
+          options.namespaces == .tags ? tags.first ?? "" : Self.firstLiteralSegment(of: path)
         if namespaces[tag] == nil {
           order.append(tag)
-          namespaces[tag] = makeNamespace(tag: tag, doc: tagDocs[tag])
+          namespaces[tag] = makeNamespace(
+            tag: tag, doc: options.namespaces == .tags ? tagDocs[tag] : nil)
         }
         let pointer = JSONPointer.appending(method, to: pathPointer)
         do {
-          let lines = try translate(
+          let (lines, name) = try translate(
             operation, method: method, path: path, pathItem: pathItem, pointer: pointer,
             namespace: &namespaces[tag]!)
           namespaces[tag]!.operations.append(lines)
+          if options.stubs != nil {
+            if let stub = stub(
+              operation, function: name, method: method, path: path, pointer: pointer)
+            {
+              if let other = namespaces[tag]!.stubs.first(where: {
+                ($0.method, $0.pattern) == (method, stub.pattern)
+              }) {
+                warn(
+                  Unsupported(
+                    pointer: pointer,
+                    message: "its stub would answer the requests of \(other.function) "
+                      + "(\(other.path)), as one segment matches any text"),
+                  "the stub leaves it out")
+              } else {
+                namespaces[tag]!.stubs.append(stub)
+              }
+            } else {
+              namespaces[tag]!.unstubbed.append("\(name)`: `\(method.uppercased()) \(path)")
+            }
+          }
         } catch {
           warn(error, "the operation is skipped")
         }
       }
     }
     return order.map { namespaces[$0]! }
+  }
+
+  /// The first segment of a path that is not a parameter, or `""`.
+  static func firstLiteralSegment(of path: String) -> String {
+    let segments = path.split(separator: "/").map(String.init)
+    return segments.first { !$0.isEmpty && !$0.contains("{") } ?? ""
   }
 
   private mutating func makeNamespace(tag: String, doc: String?) -> NamespaceDecl {
@@ -104,7 +136,7 @@ extension Generation {
   private mutating func translate(
     _ operation: JSONNode, method: String, path: String, pathItem: JSONNode, pointer: String,
     namespace: inout NamespaceDecl
-  ) throws(Unsupported) -> [String] {
+  ) throws(Unsupported) -> (lines: [String], name: String) {
     let operationID = operation["operationId"]?.string
     let baseName =
       operationID.map { SwiftNames.memberName(String($0.split(separator: "/").last ?? "")) }
@@ -120,6 +152,7 @@ extension Generation {
 
     // The path, each parameter one segment.
     var pathLiteral = ""
+    var pathStatements: [String] = []
     var rest = Substring(path.hasPrefix("/") ? String(path.dropFirst()) : path)
     while let open = rest.firstIndex(of: "{") {
       pathLiteral += Self.escapedLiteral(rest[..<open])
@@ -133,8 +166,12 @@ extension Generation {
         throw Unsupported(
           pointer: pointer, message: "the path parameter {\(variable)} is not described")
       }
-      pathLiteral +=
-        "\\(" + Self.value(SwiftNames.escaped(parameter.name), parameter.type, text: false) + ")"
+      let scalar = parameter.type.isScalar
+      let piece = Self.pathPiece(
+        parameter, segment: scalar ? "" : locals.claim(parameter.name + "Segment"),
+        parts: parameter.fields == nil ? "" : locals.claim(parameter.name + "Parts"))
+      pathStatements += piece.statements
+      pathLiteral += Self.escapedLiteral(piece.prefix) + "\\(" + piece.expression + ")"
       rest = rest[rest.index(after: close)...]
     }
     pathLiteral += Self.escapedLiteral(rest)
@@ -177,6 +214,7 @@ extension Generation {
       throw Unsupported(pointer: responsesPointer, message: "no 2xx response is described")
     }
     var resultType = "Void"
+    var resultRef: TypeRef?
     var expecting: String?
     var parser: String?
     let successNode = try responseNode(
@@ -198,6 +236,7 @@ extension Generation {
         schema, at: schemaPointer, suggested: functionType + "Response",
         scope: &scope)
       resultType = resolved.type.code + (resolved.nullable ? "?" : "")
+      resultRef = resolved.nullable ? nil : resolved.type
       let others = try successes.dropFirst().map { code throws(Unsupported) in
         try responseNode(responses[code]!, at: JSONPointer.appending(code, to: responsesPointer))
           .node["content"]
@@ -221,7 +260,7 @@ extension Generation {
     signature += optional.map { "\(SwiftNames.escaped($0.name)): \($0.type.code)? = nil" }
     if let body, !body.required { signature.append("body: \(body.type.code)? = nil") }
 
-    var statements: [String] = []
+    var statements = pathStatements
     var arguments = ["json: .\(method)", "path: \"\(pathLiteral)\""]
     let queryParameters = parameters.filter { $0.location == .query }
     if !queryParameters.isEmpty {
@@ -233,8 +272,28 @@ extension Generation {
     let cookieParameters = parameters.filter { $0.location == .cookie }
     if !headerParameters.isEmpty || !cookieParameters.isEmpty {
       statements.append("var headerFields: [String: String] = [:]")
-      for parameter in headerParameters { statements += Self.headerStatements(parameter) }
-      statements += Self.cookieStatements(cookieParameters)
+      for parameter in headerParameters {
+        guard let fields = parameter.fields else {
+          statements += Self.headerStatements(parameter)
+          continue
+        }
+        statements += Self.objectHeaderStatements(
+          parameter, fields: fields, parts: locals.claim(parameter.name + "Parts"))
+      }
+      // A cookie's array or object is first made its text, then sent as a string.
+      var cookies: [ParameterDecl] = []
+      for parameter in cookieParameters {
+        guard !parameter.type.isScalar else {
+          cookies.append(parameter)
+          continue
+        }
+        let (lines, text) = Self.cookieText(
+          parameter, text: locals.claim(parameter.name + "Text"),
+          parts: locals.claim(parameter.name + "Parts"))
+        statements += lines
+        cookies.append(text)
+      }
+      statements += Self.cookieStatements(cookies)
       arguments.append("headers: headerFields")
     }
     // A body that is not JSON, or bytes for a response, take the payload and parser forms.
@@ -282,11 +341,17 @@ extension Generation {
     }
     lines += bodyLines.map { "  " + $0 }
     lines.append("}")
+    let paginator = paginatorLines(
+      operation, function: name,
+      response: PagedResponse(
+        type: resultRef, node: successNode.node, pointer: successNode.pointer),
+      parameters: parameters, scope: scope, namespace: &namespace)
+    if !paginator.isEmpty { lines += [""] + paginator }
     if let errorEnum {
       lines.append("")
       lines += errorBodyLines(errors, enumName: errorEnum, function: name)
     }
-    return lines
+    return (lines, name)
   }
 
   private mutating func parameters(
@@ -356,8 +421,11 @@ extension Generation {
     let defaultStyle = location == .query || location == .cookie ? "form" : "simple"
     let style = node["style"]?.string ?? defaultStyle
     let styles: Set<String> =
-      location == .query
-      ? ["form", "spaceDelimited", "pipeDelimited", "deepObject"] : [defaultStyle]
+      switch location {
+      case .query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"]
+      case .path: ["simple", "label", "matrix"]
+      default: [defaultStyle]
+      }
     guard styles.contains(style) else {
       throw Unsupported(
         pointer: JSONPointer.appending("style", to: pointer),
@@ -369,23 +437,31 @@ extension Generation {
     let resolved = try typeRef(
       schema, at: JSONPointer.appending("schema", to: pointer),
       suggested: typePrefix + SwiftNames.typeName(name), scope: &candidate)
-    // What each style can express: scalars in `form` and `simple`, arrays in the query and
-    // headers, objects of scalars in the query's `form` and `deepObject`.
-    var fits = resolved.type.isScalar && (style == "form" || style == "simple")
+    // What each style can express: scalars in `form`, `simple`, `label` and `matrix`; arrays
+    // in the query, the path and headers; objects of scalars in the query's `form` and
+    // `deepObject`, the path and headers.
+    // A cookie's array or object only unexploded: `name=a,b`.
+    let explode = style == "deepObject" || (node["explode"]?.bool ?? (style == "form"))
+    let inCookie = location != .cookie || !explode
+    var fits =
+      resolved.type.isScalar && ["form", "simple", "label", "matrix"].contains(style)
     var fields: [PropertyDecl]?
     switch resolved.type {
     case .array(let element):
-      fits = element.isScalar && style != "deepObject" && location != .path && location != .cookie
+      fits = element.isScalar && style != "deepObject" && inCookie
     case .named(let typeName, false)
-    where location == .query && style != "spaceDelimited"
-      && style != "pipeDelimited":
+    where location == .path || location == .header || (location == .cookie && !explode)
+      || (location == .query && style != "spaceDelimited" && style != "pipeDelimited"):
       fields = objectProperties(typeName, candidate)
       fits = fields?.allSatisfy(\.type.isScalar) == true
     default:
       break
     }
     guard fits else {
-      let inStyle = style == defaultStyle ? "" : " in the \(style) style"
+      var inStyle = style == defaultStyle ? "" : " in the \(style) style"
+      if location == .cookie && explode && !resolved.type.isScalar {
+        inStyle += " exploded (explode: false sends name=a,b)"
+      }
       throw Unsupported(
         pointer: JSONPointer.appending("schema", to: pointer),
         message: "a \(place) parameter of type \(resolved.type.code)\(inStyle) is not supported yet"
@@ -396,7 +472,7 @@ extension Generation {
       wireName: name, location: location, name: locals.claim(SwiftNames.memberName(name)),
       type: resolved.type,
       required: location == .path || node["required"]?.bool == true,
-      explode: style == "deepObject" || (node["explode"]?.bool ?? (style == "form")),
+      explode: explode,
       style: style, fields: fields,
       doc: node["description"]?.string)
   }

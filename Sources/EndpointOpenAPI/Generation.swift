@@ -65,7 +65,11 @@ struct Generation {
         OpenAPIGenerator.File(path: "Models/\(model.name).swift", contents: emit(model: model)))
     }
     let sorted = warnings.sorted { ($0.pointer, $0.message) < ($1.pointer, $1.message) }
-    return OpenAPIGenerator.Output(files: files, warnings: sorted)
+    // Stubs, for a test target: one file per namespace.
+    let stubs = namespaces.filter { options.stubs != nil && !$0.operations.isEmpty }.map {
+      OpenAPIGenerator.File(path: $0.name + "+Stubs.swift", contents: emitStubs(namespace: $0))
+    }
+    return OpenAPIGenerator.Output(files: files, warnings: sorted, stubs: stubs)
   }
 
   mutating func warn(_ unsupported: Unsupported, _ consequence: String) {

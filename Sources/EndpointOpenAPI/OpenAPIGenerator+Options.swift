@@ -1,8 +1,9 @@
 import Foundation
 
 extension OpenAPIGenerator {
-  /// What to generate and how: the operations to include, the namespaces' name prefix and the
-  /// access level of the generated declarations.
+  /// What to generate and how: the operations to include, how they are grouped in namespaces
+  /// and the namespaces' name prefix, the access level of the generated declarations, the
+  /// pagination of list operations and where stubs from the examples go.
   ///
   /// The command reads them from a JSON configuration file:
   ///
@@ -11,7 +12,10 @@ extension OpenAPIGenerator {
   ///   "tags": ["repos"],
   ///   "operations": ["users/get-by-username"],
   ///   "namespacePrefix": "GitHub",
-  ///   "accessLevel": "public"
+  ///   "accessLevel": "public",
+  ///   "stubs": "Tests/AppTests/Stubs",
+  ///   "namespaces": "tags",
+  ///   "pagination": {"style": "link"}
   /// }
   /// ```
   public struct Options: Sendable, Hashable {
@@ -27,6 +31,16 @@ extension OpenAPIGenerator {
     /// Whether a construct that cannot be generated yet fails the generation instead of being
     /// left out with a warning.
     public var strict: Bool
+    /// Where the command writes the stub files, ``Output/stubs``: a directory, relative to
+    /// the configuration file's; `nil` for no stubs. The generator makes them whenever it is
+    /// set.
+    public var stubs: String?
+    /// What names the namespace an operation goes to: its first tag, or its path's first
+    /// segment.
+    public var namespaces: Grouping
+    /// How the API's list operations page, for a `Paginator` beside each; `nil` for only those
+    /// whose document describes a `Link` response header.
+    public var pagination: Pagination?
 
     /// Creates options.
     /// - Parameters:
@@ -35,23 +49,33 @@ extension OpenAPIGenerator {
     ///   - namespacePrefix: put before every namespace's name.
     ///   - accessLevel: the generated declarations' access level; `internal` by default.
     ///   - strict: whether a construct that cannot be generated fails the generation.
+    ///   - stubs: where the stub files go; `nil` for none.
+    ///   - namespaces: what names an operation's namespace; its first tag by default.
+    ///   - pagination: how the list operations page; `nil` for what the document says.
     public init(
       tags: Set<String>? = nil,
       operations: Set<String>? = nil,
       namespacePrefix: String = "",
       accessLevel: AccessLevel = .internal,
-      strict: Bool = false
+      strict: Bool = false,
+      stubs: String? = nil,
+      namespaces: Grouping = .tags,
+      pagination: Pagination? = nil
     ) {
       self.tags = tags
       self.operations = operations
       self.namespacePrefix = namespacePrefix
       self.accessLevel = accessLevel
       self.strict = strict
+      self.stubs = stubs
+      self.namespaces = namespaces
+      self.pagination = pagination
     }
 
     /// Reads options from a JSON configuration file's bytes: the keys `tags`, `operations`
-    /// (arrays of strings), `namespacePrefix` and `accessLevel` (`"public"` or `"internal"`),
-    /// each optional.
+    /// (arrays of strings), `namespacePrefix`, `accessLevel` (`"public"` or `"internal"`),
+    /// `stubs` (a directory), `namespaces` (`"tags"` or `"pathPrefix"`) and `pagination` (an
+    /// object: see ``Pagination``), each optional.
     /// - Parameter configuration: the file's bytes.
     /// - Throws: ``Failure`` of kind ``Failure/Kind/invalidConfiguration`` naming the key that
     ///   is wrong, or an unknown one.
@@ -78,31 +102,52 @@ extension OpenAPIGenerator {
             throw Self.wrong(key, "\"public\" or \"internal\"")
           }
           accessLevel = level
+        case "stubs":
+          guard let directory = value.string, !directory.isEmpty else {
+            throw Self.wrong(key, "a directory")
+          }
+          stubs = directory
+        case "namespaces":
+          guard let grouping = value.string.flatMap(Grouping.init(rawValue:)) else {
+            throw Self.wrong(key, "\"tags\" or \"pathPrefix\"")
+          }
+          namespaces = grouping
+        case "pagination":
+          pagination = try Pagination(value)
         default:
           throw Failure(
             kind: .invalidConfiguration,
             pointer: JSONPointer.appending(key, to: JSONPointer.root),
-            message: "unknown key \"\(key)\"; the keys are tags, operations, namespacePrefix "
-              + "and accessLevel"
+            message: "unknown key \"\(key)\"; the keys are \(Self.keys)"
           )
         }
       }
     }
 
-    private static func strings(_ value: JSONNode, key: String) throws(Failure) -> Set<String> {
-      guard let array = value.array else { throw wrong(key, "an array of strings") }
+    /// The configuration's keys, for the message that names an unknown one.
+    static let keys =
+      "tags, operations, namespacePrefix, accessLevel, stubs, namespaces and pagination"
+
+    static func strings(
+      _ value: JSONNode, key: String, in parent: String = JSONPointer.root
+    ) throws(Failure) -> Set<String> {
+      guard let array = value.array else { throw wrong(key, "an array of strings", in: parent) }
       var strings = Set<String>()
       for element in array {
-        guard let string = element.string else { throw wrong(key, "an array of strings") }
+        guard let string = element.string else {
+          throw wrong(key, "an array of strings", in: parent)
+        }
         strings.insert(string)
       }
       return strings
     }
 
-    private static func wrong(_ key: String, _ expected: String) -> Failure {
+    static func wrong(
+      _ key: String, _ expected: String, in parent: String = JSONPointer.root
+    ) -> Failure {
       Failure(
         kind: .invalidConfiguration,
-        pointer: JSONPointer.appending(key, to: JSONPointer.root),
+        pointer: JSONPointer.appending(key, to: parent),
         message: "\"\(key)\" must be \(expected)"
       )
     }
@@ -113,6 +158,17 @@ extension OpenAPIGenerator {
       if let operations, let operationID, operations.contains(operationID) { return true }
       return false
     }
+  }
+
+  /// What names the namespace an operation goes to.
+  public enum Grouping: String, Sendable, Hashable, CaseIterable {
+    /// The operation's first tag (`repos` makes `Repos`); operations without one go to `API`,
+    /// or a namespace named after the prefix.
+    case tags
+    /// The first segment of the operation's path that is not a parameter: `/repos/{owner}`
+    /// and `/repos` make `Repos`; a path with no such segment goes to `API`, or a namespace
+    /// named after the prefix.
+    case pathPrefix
   }
 
   /// The access level of the generated declarations.

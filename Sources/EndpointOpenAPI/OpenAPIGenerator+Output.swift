@@ -5,14 +5,20 @@ extension OpenAPIGenerator {
     public var files: [File]
     /// The constructs left out because they cannot be generated yet, ordered by pointer.
     public var warnings: [Warning]
+    /// With ``Options/stubs`` set, one `<Namespace>+Stubs.swift` per namespace: canned
+    /// answers from the document's examples for a `StubClient`, source for a test target (it
+    /// imports EndpointTesting); empty otherwise.
+    public var stubs: [File]
 
     /// Creates an output.
     /// - Parameters:
     ///   - files: the generated files.
     ///   - warnings: the constructs left out.
-    public init(files: [File], warnings: [Warning]) {
+    ///   - stubs: the stub files, for a test target.
+    public init(files: [File], warnings: [Warning], stubs: [File] = []) {
       self.files = files
       self.warnings = warnings
+      self.stubs = stubs
     }
   }
 

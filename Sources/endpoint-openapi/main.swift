@@ -1,10 +1,11 @@
 import EndpointOpenAPI
 import Foundation
 
-/// `endpoint-openapi generate DOCUMENT --output DIR [--config FILE] [--strict] [--single-file NAME]`
+/// `endpoint-openapi generate DOCUMENT --output DIR [--config FILE] [--strict] [--single-file NAME]
+/// [--stubs DIR]`
 let usage = """
   usage: endpoint-openapi generate DOCUMENT --output DIR [--config FILE] [--strict]
-                                  [--single-file NAME]
+                                  [--single-file NAME] [--stubs DIR]
 
   Writes Swift endpoints (one file per tag) and models (Models/) for an OpenAPI 3.0 or 3.1
   document in JSON or YAML. The source uses only EndpointCore and EndpointJSON.
@@ -15,14 +16,20 @@ let usage = """
     --output DIR    where the Swift files go; files a previous run wrote and this one did not
                     are removed, other files are left alone
     --config FILE   a JSON configuration: {"tags": [...], "operations": [...],
-                    "namespacePrefix": "...", "accessLevel": "public" | "internal"};
-                    by default endpoint-openapi.json beside the document, when it exists
+                    "namespacePrefix": "...", "accessLevel": "public" | "internal",
+                    "stubs": "DIR", "namespaces": "tags" | "pathPrefix",
+                    "pagination": {"style": "link" | "cursor", ...}}; by default endpoint-openapi.json beside the document,
+                    when it exists
     --strict        fail on a construct that cannot be generated yet, instead of leaving it
                     out with a warning
     --single-file NAME
                     write everything into DIR/NAME (such as Endpoints.swift) instead of a
                     file per tag and per model: what a build-tool plugin needs, whose outputs
                     are named before the document is read
+    --stubs DIR     also write DIR/<Namespace>+Stubs.swift: a StubClient answering each
+                    operation with the document's example, for a test target (it imports
+                    EndpointTesting); a relative "stubs" of the configuration is relative to
+                    the configuration file, and ignored with --single-file
   """
 
 struct UsageError: Error {
@@ -35,6 +42,7 @@ struct Arguments {
   var config: String?
   var strict = false
   var singleFile: String?
+  var stubs: String?
 
   init(_ arguments: [String]) throws(UsageError) {
     guard arguments.first == "generate" else {
@@ -46,13 +54,14 @@ struct Arguments {
     var rest = arguments.dropFirst()
     while let argument = rest.popFirst() {
       switch argument {
-      case "--output", "-o", "--config", "--single-file":
+      case "--output", "-o", "--config", "--single-file", "--stubs":
         guard let value = rest.popFirst() else {
           throw UsageError(message: "\(argument) needs a value")
         }
         switch argument {
         case "--config": config = value
         case "--single-file": singleFile = value
+        case "--stubs": stubs = value
         default: output = value
         }
       case "--strict":
@@ -161,8 +170,16 @@ func run() -> Int32 {
       printError("endpoint-openapi: error: \(configPath): \(error)")
       return 1
     }
+    if let stubs = options.stubs {
+      let configDirectory = URL(fileURLWithPath: configPath).deletingLastPathComponent()
+      options.stubs = URL(fileURLWithPath: stubs, relativeTo: configDirectory).path
+    }
   }
   options.strict = arguments.strict
+  // A build-tool plugin names its outputs before the document is read, and may write only
+  // there: with --single-file, the configuration's stubs are left to a run of the command.
+  if arguments.singleFile != nil { options.stubs = nil }
+  if let stubs = arguments.stubs { options.stubs = stubs }
 
   guard let document = read(arguments.document, what: "document") else { return 1 }
   var output: OpenAPIGenerator.Output
@@ -178,19 +195,34 @@ func run() -> Int32 {
     printError("endpoint-openapi: warning: \(warning.pointer): \(warning.message)")
   }
 
-  let directory = URL(fileURLWithPath: arguments.output)
-  let stale = Set(previouslyGenerated(in: directory)).subtracting(output.files.map(\.path))
+  // The endpoints and models, and the stubs in their own directory; a file of either that a
+  // previous run wrote and this one did not is stale.
+  var targets = [(URL(fileURLWithPath: arguments.output), output.files)]
+  if let stubs = options.stubs { targets.append((URL(fileURLWithPath: stubs), output.stubs)) }
+  let written = Set(
+    targets.flatMap { directory, files in
+      files.map { directory.appendingPathComponent($0.path).standardizedFileURL.path }
+    })
+  let stale = Set(
+    targets.flatMap { directory, _ in
+      previouslyGenerated(in: directory).map {
+        directory.appendingPathComponent($0).standardizedFileURL.path
+      }
+    }
+  ).subtracting(written)
   do {
-    for file in output.files {
-      let url = directory.appendingPathComponent(file.path)
-      try FileManager.default.createDirectory(
-        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      let data = Data(file.contents.utf8)
-      // An unchanged file keeps its date, so the build does not recompile it.
-      if (try? Data(contentsOf: url)) != data { try write(data, to: url) }
+    for (directory, files) in targets {
+      for file in files {
+        let url = directory.appendingPathComponent(file.path)
+        try FileManager.default.createDirectory(
+          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let data = Data(file.contents.utf8)
+        // An unchanged file keeps its date, so the build does not recompile it.
+        if (try? Data(contentsOf: url)) != data { try write(data, to: url) }
+      }
     }
     for path in stale.sorted() {
-      try FileManager.default.removeItem(at: directory.appendingPathComponent(path))
+      try FileManager.default.removeItem(atPath: path)
     }
   } catch {
     printError(
@@ -199,6 +231,7 @@ func run() -> Int32 {
   }
   print(
     "endpoint-openapi: wrote \(output.files.count) files to \(arguments.output)"
+      + (options.stubs.map { ", \(output.stubs.count) stub files to \($0)" } ?? "")
       + (stale.isEmpty ? "" : ", removed \(stale.count) stale")
       + (output.warnings.isEmpty
         ? "" : "; \(output.warnings.count) constructs left out (warnings above)"))
