@@ -240,15 +240,24 @@ extension Generation {
     return header + "\n" + lines.flatMap(Self.wrapped).joined(separator: "\n") + "\n"
   }
 
-  /// A query item appended on a line too long for one, broken as `swift format` breaks it.
+  /// A query item or a multipart part appended on a line too long for one, broken as
+  /// `swift format` breaks it: after `append(`, then, for a part, after its own `(`.
   static func wrapped(_ line: String) -> [String] {
-    let call = "queryItems.append("
     let trimmed = line.drop { $0 == " " }
-    guard line.count > lineLength, trimmed.hasPrefix(call + "URLQueryItem(") else {
-      return [line]
+    let call = ["queryItems.append(URLQueryItem(", "multipartParts.append("].first {
+      trimmed.hasPrefix($0)
     }
+    guard line.count > lineLength, let call else { return [line] }
     let indent = String(repeating: " ", count: line.count - trimmed.count)
-    return [indent + call, indent + "  " + trimmed.dropFirst(call.count)]
+    let append = String(call.prefix { $0 != "(" }) + "("
+    let argument = trimmed.dropFirst(append.count)
+    guard append == "multipartParts.append(", indent.count + 2 + argument.count > lineLength,
+      let open = argument.firstIndex(of: "(")
+    else { return [indent + append, indent + "  " + argument] }
+    return [
+      indent + append, indent + "  " + argument[...open],
+      indent + "    " + argument[argument.index(after: open)...],
+    ]
   }
 
   func emit(model: ModelDecl) -> String {
@@ -276,12 +285,13 @@ extension Generation {
       lines.append("\(access)struct \(model.name): Codable, Sendable, Hashable {")
       var sections: [[String]] = []
       sections.append(emitProperties(properties))
-      // A property that must be present but may be null, or a date-time, is coded by hand:
-      // the synthesised coding would accept the first absent and leave it out when `nil`, and
-      // read the second as the decoder's date strategy says. The hand-written
-      // `init(from:)` takes the place of the memberwise initialiser, so one is written too.
-      let coded = properties.contains { $0.requiredNullable || $0.type == .dateTime }
-      if options.accessLevel == .public || coded {
+      // A property that must be present but may be null is coded by hand: the synthesised
+      // coding would accept it absent and leave it out when `nil`. The hand-written
+      // `init(from:)` takes the place of the memberwise initialiser, so one is written too; a
+      // date-time's wrapper would leave an optional one without its `nil` default.
+      let coded = properties.contains(where: \.requiredNullable)
+      let dated = properties.contains { $0.type.containsDateTime }
+      if options.accessLevel == .public || coded || dated {
         sections.append(emitInitialiser(properties))
       }
       if coded || properties.contains(where: { $0.name != $0.key }) {
@@ -319,7 +329,8 @@ extension Generation {
         lines.append("/// The `\(Self.escapedLiteral(property.key))` property.")
       }
       let type = property.type.code + (property.optional ? "?" : "")
-      lines.append("\(access)var \(SwiftNames.escaped(property.name)): \(type)")
+      let wrapper = property.type.containsDateTime ? "@RFC3339 " : ""
+      lines.append("\(wrapper)\(access)var \(SwiftNames.escaped(property.name)): \(type)")
     }
     return lines
   }
