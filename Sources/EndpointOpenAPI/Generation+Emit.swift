@@ -287,11 +287,9 @@ extension Generation {
       sections.append(emitProperties(properties))
       // A property that must be present but may be null is coded by hand: the synthesised
       // coding would accept it absent and leave it out when `nil`. The hand-written
-      // `init(from:)` takes the place of the memberwise initialiser, so one is written too; a
-      // date-time's wrapper would leave an optional one without its `nil` default.
+      // `init(from:)` takes the place of the memberwise initialiser, so one is written too.
       let coded = properties.contains(where: \.requiredNullable)
-      let dated = properties.contains { $0.type.containsDateTime }
-      if options.accessLevel == .public || coded || dated {
+      if options.accessLevel == .public || coded {
         sections.append(emitInitialiser(properties))
       }
       if coded || properties.contains(where: { $0.name != $0.key }) {
@@ -329,8 +327,12 @@ extension Generation {
         lines.append("/// The `\(Self.escapedLiteral(property.key))` property.")
       }
       let type = property.type.code + (property.optional ? "?" : "")
-      let wrapper = property.type.containsDateTime ? "@RFC3339 " : ""
-      lines.append("\(wrapper)\(access)var \(SwiftNames.escaped(property.name)): \(type)")
+      // A wrapped optional has no implicit `nil`: it is written, so that the memberwise
+      // initialiser has the same `nil` default as for any other optional.
+      let (wrapper, initial) =
+        property.type.containsDateTime ? ("@RFC3339 ", property.optional ? " = nil" : "") : ("", "")
+      lines.append(
+        "\(wrapper)\(access)var \(SwiftNames.escaped(property.name)): \(type)\(initial)")
     }
     return lines
   }

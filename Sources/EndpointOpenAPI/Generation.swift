@@ -30,7 +30,9 @@ struct Generation {
     for name in Self.dateSupportNames { _ = topNames.claim(name) }
     for key in schemas.keys.sorted() {
       var name = SwiftNames.typeName(key)
-      if SwiftNames.reservedTypes.contains(name) { name += "Schema" }
+      if SwiftNames.reservedTypes.contains(name) || Self.dateSupportNames.contains(name) {
+        name += "Schema"
+      }
       modelNames[key] = topNames.claim(name)
     }
     for key in schemas.keys.sorted() {

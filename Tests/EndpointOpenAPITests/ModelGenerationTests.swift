@@ -310,8 +310,8 @@ import Testing
         struct Event: Codable, Sendable, Hashable {
           @RFC3339 var created: Date
           var day: String?
-          @RFC3339 var deleted: Date?
-          @RFC3339 var updated: Date?
+          @RFC3339 var deleted: Date? = nil
+          @RFC3339 var updated: Date? = nil
 
           /// Creates a value from its properties.
           init(created: Date, day: String? = nil, deleted: Date?, updated: Date? = nil) {

@@ -18,40 +18,11 @@ struct Pet: Codable, Sendable, Hashable {
   /// The pet's name.
   var name: String
   var owner: Owner?
-  @RFC3339 var seen: [String: Date]?
+  @RFC3339 var seen: [String: Date]? = nil
   var status: Status
   var tag: String?
-  @RFC3339 var updatedAt: Date?
-  @RFC3339 var visits: [Date]?
-
-  /// Creates a value from its properties.
-  init(
-    birthDate: String? = nil,
-    extra: JSONValue? = nil,
-    id: Int,
-    kind: Kind? = nil,
-    label: Label? = nil,
-    name: String,
-    owner: Owner? = nil,
-    seen: [String: Date]? = nil,
-    status: Status,
-    tag: String? = nil,
-    updatedAt: Date? = nil,
-    visits: [Date]? = nil
-  ) {
-    self.birthDate = birthDate
-    self.extra = extra
-    self.id = id
-    self.kind = kind
-    self.label = label
-    self.name = name
-    self.owner = owner
-    self.seen = seen
-    self.status = status
-    self.tag = tag
-    self.updatedAt = updatedAt
-    self.visits = visits
-  }
+  @RFC3339 var updatedAt: Date? = nil
+  @RFC3339 var visits: [Date]? = nil
 
   enum CodingKeys: String, CodingKey {
     case birthDate = "birth_date"
