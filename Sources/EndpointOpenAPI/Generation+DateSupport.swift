@@ -129,10 +129,26 @@ extension Generation {
   }
 
   /// A property's type with `date-time` strings, its own or its items' or values', as
-  /// ``TypeRef/dateTime``.
-  static func dated(_ type: TypeRef, _ schema: JSONNode) -> TypeRef {
+  /// ``TypeRef/dateTime``; through a `$ref` too, so a property that names a date-time schema of
+  /// `components/schemas` is a date-time, though the schema's own alias is a `String`.
+  func dated(_ type: TypeRef, _ schema: JSONNode) -> TypeRef {
+    var schema = schema
+    for _ in 0..<8 {
+      if let parts = schema["allOf"]?.array, parts.count == 1, !Self.isObjectLike(schema) {
+        schema = parts[0]
+      } else if let reference = schema["$ref"]?.string,
+        let (target, _) = document.resolve(reference)
+      {
+        schema = target
+      } else {
+        break
+      }
+    }
     switch type {
-    case .string where schema["format"]?.string == "date-time": return .dateTime
+    case .string, .named(_, isStringEnum: false):
+      let isDateTime =
+        Self.types(of: schema) == ["string"] && schema["format"]?.string == "date-time"
+      return isDateTime ? .dateTime : type
     case .array(let element):
       guard let items = schema["items"] else { return type }
       return .array(dated(element, items))

@@ -76,7 +76,7 @@ extension Generation {
           PropertyDecl(
             key: key,
             name: members.claim(SwiftNames.memberName(key)),
-            type: Self.dated(resolved.type, propertySchema),
+            type: dated(resolved.type, propertySchema),
             required: merged.required.contains(key),
             nullable: resolved.nullable,
             doc: Self.description(of: propertySchema),

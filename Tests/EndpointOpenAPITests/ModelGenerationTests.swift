@@ -347,4 +347,32 @@ import Testing
 
         """)
   }
+
+  @Test func aPropertyThatNamesADateTimeSchemaIsADateTooThoughTheSchemaIsAString() throws {
+    let output = try generate(
+      document(
+        schemas: """
+          {"Timestamp": {"type": "string", "format": "date-time"},
+           "Log": {"type": "object", "required": ["at"], "properties": {
+             "at": {"$ref": "#/components/schemas/Timestamp"},
+             "since": {"description": "The first.", "allOf": [
+               {"$ref": "#/components/schemas/Timestamp"}]},
+             "history": {"type": "array", "items": {"$ref": "#/components/schemas/Timestamp"}},
+             "note": {"type": "string"}}}}
+          """))
+    #expect(output.warnings.isEmpty)
+    #expect(source(output, "Models/Timestamp.swift") == "typealias Timestamp = String\n")
+    let log = try #require(source(output, "Models/Log.swift"))
+    #expect(
+      log.contains(
+        """
+        struct Log: Codable, Sendable, Hashable {
+          @RFC3339 var at: Date
+          @RFC3339 var history: [Date]? = nil
+          var note: String?
+          /// The first.
+          @RFC3339 var since: Date? = nil
+        }
+        """))
+  }
 }
