@@ -375,4 +375,16 @@ import Testing
         }
         """))
   }
+
+  @Test func aDateTimeInABodyDeclaredInPlaceBringsTheWrapperToo() throws {
+    let paths = """
+      {"/events": {"post": {"operationId": "record",
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {
+          "type": "object", "properties": {"at": {"type": "string", "format": "date-time"}}}}}},
+        "responses": {"204": {"description": "Recorded."}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    #expect(output.files.map(\.path) == ["API.swift", "Support/RFC3339.swift"])
+    #expect(source(output, "API.swift")?.contains("    @RFC3339 var at: Date? = nil\n") == true)
+  }
 }
