@@ -254,10 +254,49 @@ extension Generation {
     guard append == "multipartParts.append(", indent.count + 2 + argument.count > lineLength,
       let open = argument.firstIndex(of: "(")
     else { return [indent + append, indent + "  " + argument] }
-    return [
-      indent + append, indent + "  " + argument[...open],
-      indent + "    " + argument[argument.index(after: open)...],
-    ]
+    // The part's arguments as many to a line as fit.
+    var lines = [indent + append, indent + "  " + argument[...open], indent + "   "]
+    for piece in topLevelArguments(argument[argument.index(after: open)...]) {
+      if lines[lines.count - 1].count + 1 + piece.count > lineLength {
+        lines.append(indent + "   ")
+      }
+      lines[lines.count - 1] += " " + piece
+    }
+    return lines
+  }
+
+  /// A call's arguments, each with its comma (the last with the closing parentheses), split
+  /// at the commas outside brackets and string literals.
+  private static func topLevelArguments(_ text: Substring) -> [String] {
+    var pieces: [String] = []
+    var current = ""
+    var depth = 0
+    var quoted = false
+    var escaped = false
+    for character in text {
+      current.append(character)
+      if quoted {
+        if escaped {
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          quoted = false
+        }
+        continue
+      }
+      switch character {
+      case "\"": quoted = true
+      case "(", "[": depth += 1
+      case ")", "]": depth -= 1
+      case "," where depth == 0:
+        pieces.append(current.trimmingCharacters(in: .whitespaces))
+        current = ""
+      default: break
+      }
+    }
+    pieces.append(current.trimmingCharacters(in: .whitespaces))
+    return pieces
   }
 
   func emit(model: ModelDecl) -> String {

@@ -61,9 +61,9 @@ extension Generation {
     return try typeRef(body.schema, at: body.pointer, suggested: suggested, scope: &scope).type
   }
 
-  /// Statements that make the payload `multipartPayload`: text parts for scalars (one for each
-  /// item of an array of them), file parts for bytes (one for each item of an array of them),
-  /// a JSON part for anything else; a `nil` property has no part.
+  /// Statements that make the payload `multipartPayload`: text parts for scalars and date-times
+  /// (one for each item of an array of them), file parts for bytes (one for each item of an
+  /// array of them), a JSON part for anything else; a `nil` property has no part.
   func multipartStatements(
     _ type: TypeRef, _ body: MultipartBody, scope: NestedScope?
   ) throws(Unsupported) -> [String] {
@@ -87,6 +87,8 @@ extension Generation {
           return ".file(name: \(wire), filename: \(wire), \(typeArgument)data: \(value))"
         case _ where type.isScalar:
           return ".text(name: \(wire), value: \(Self.value(value, type, text: true)))"
+        case .dateTime:
+          return ".text(name: \(wire), value: RFC3339(wrappedValue: \(value)).text)"
         default: return nil
         }
       }
@@ -100,15 +102,13 @@ extension Generation {
       var append: String
       if let single = part(value, property.type) {
         append = "multipartParts.append(\(single))"
-      } else if property.type.containsDateTime {
-        throw Unsupported(
-          pointer: property.pointer,
-          message: "a multipart part of type \(property.type.code) is not supported yet")
       } else {
         usesJSON = true
+        // Date-times in the value as the wrapper writes them, not as the encoder's strategy.
+        let encoded = property.type.containsDateTime ? "RFC3339(wrappedValue: \(value))" : value
         append =
           "multipartParts.append(.init(name: \(wire), contentType: \"application/json\", "
-          + "data: try jsonEncoder.encode(\(value))))"
+          + "data: try jsonEncoder.encode(\(encoded))))"
       }
       parts += property.optional ? ["if let value = \(member) {", "  " + append, "}"] : [append]
     }

@@ -27,7 +27,8 @@ import Testing
       Pets.uploadDocuments(
         body: .init(
           file: Data("%PDF".utf8), labels: ["a", "b c"], meta: .init(author: "Ada"), pages: 3,
-          scans: [Data("s1".utf8), Data("s2".utf8)], title: "Q1")))
+          scans: [Data("s1".utf8), Data("s2".utf8)],
+          signedAt: Date(timeIntervalSince1970: 1_714_566_645.25), title: "Q1")))
     let disposition = "Content-Disposition: form-data; name="
     #expect(
       try sentBody(stub)
@@ -42,6 +43,7 @@ import Testing
         + "Content-Type: application/octet-stream\r\n\r\ns1\r\n"
         + "--B\r\n\(disposition)\"scans\"; filename=\"scans\"\r\n"
         + "Content-Type: application/octet-stream\r\n\r\ns2\r\n"
+        + "--B\r\n\(disposition)\"signed_at\"\r\n\r\n2024-05-01T12:30:45.250Z\r\n"
         + "--B\r\n\(disposition)\"title\"\r\n\r\nQ1\r\n"
         + "--B--\r\n")
 

@@ -37,6 +37,9 @@ enum Pets {
       for item in body.scans ?? [] {
         multipartParts.append(.file(name: "scans", filename: "scans", data: item))
       }
+      if let value = body.signedAt {
+        multipartParts.append(.text(name: "signed_at", value: RFC3339(wrappedValue: value).text))
+      }
       multipartParts.append(.text(name: "title", value: body.title))
       multipartPayload = .multipart(multipartParts)
     } catch {
@@ -176,7 +179,18 @@ enum Pets {
     var meta: Meta?
     var pages: Int?
     var scans: [Data]?
+    @RFC3339 var signedAt: Date? = nil
     var title: String
+
+    enum CodingKeys: String, CodingKey {
+      case file
+      case labels
+      case meta
+      case pages
+      case scans
+      case signedAt = "signed_at"
+      case title
+    }
 
     struct Meta: Codable, Sendable, Hashable {
       var author: String

@@ -53,11 +53,19 @@ extension Date: RFC3339Value {
     self = date
   }
 
-  /// Encodes RFC 3339 in UTC, fractional seconds only when the date has them.
+  /// Encodes the date as ``RFC3339/text``.
   func encodeRFC3339(to encoder: any Encoder) throws {
-    let whole = timeIntervalSince1970.rounded(.down) == timeIntervalSince1970
     var container = encoder.singleValueContainer()
-    try container.encode(formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !whole)))
+    try container.encode(RFC3339(wrappedValue: self).text)
+  }
+}
+
+extension RFC3339 where Value == Date {
+  /// The date as it is encoded: RFC 3339 in UTC, fractional seconds only when it has them.
+  var text: String {
+    let seconds = wrappedValue.timeIntervalSince1970
+    let fractional = seconds.rounded(.down) != seconds
+    return wrappedValue.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: fractional))
   }
 }
 
