@@ -4,7 +4,7 @@ indirect enum TypeRef: Equatable {
   case int
   case double
   case bool
-  /// An RFC 3339 date-time (`format: date-time`), coded by the struct that holds it.
+  /// An RFC 3339 date-time (`format: date-time`) of a property, coded by its `RFC3339` wrapper.
   case dateTime
   /// Bytes: a body that is not JSON.
   case data

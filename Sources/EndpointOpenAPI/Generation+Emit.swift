@@ -240,15 +240,63 @@ extension Generation {
     return header + "\n" + lines.flatMap(Self.wrapped).joined(separator: "\n") + "\n"
   }
 
-  /// A query item appended on a line too long for one, broken as `swift format` breaks it.
+  /// A query item or a multipart part appended on a line too long for one, broken as
+  /// `swift format` breaks it: after `append(`, then, for a part, after its own `(`.
   static func wrapped(_ line: String) -> [String] {
-    let call = "queryItems.append("
     let trimmed = line.drop { $0 == " " }
-    guard line.count > lineLength, trimmed.hasPrefix(call + "URLQueryItem(") else {
-      return [line]
+    let call = ["queryItems.append(URLQueryItem(", "multipartParts.append("].first {
+      trimmed.hasPrefix($0)
     }
+    guard line.count > lineLength, let call else { return [line] }
     let indent = String(repeating: " ", count: line.count - trimmed.count)
-    return [indent + call, indent + "  " + trimmed.dropFirst(call.count)]
+    let append = String(call.prefix { $0 != "(" }) + "("
+    let argument = trimmed.dropFirst(append.count)
+    guard append == "multipartParts.append(", indent.count + 2 + argument.count > lineLength,
+      let open = argument.firstIndex(of: "(")
+    else { return [indent + append, indent + "  " + argument] }
+    // The part's arguments as many to a line as fit.
+    var lines = [indent + append, indent + "  " + argument[...open], indent + "   "]
+    for piece in topLevelArguments(argument[argument.index(after: open)...]) {
+      if lines[lines.count - 1].count + 1 + piece.count > lineLength {
+        lines.append(indent + "   ")
+      }
+      lines[lines.count - 1] += " " + piece
+    }
+    return lines
+  }
+
+  /// A call's arguments, each with its comma (the last with the closing parentheses), split
+  /// at the commas outside brackets and string literals.
+  private static func topLevelArguments(_ text: Substring) -> [String] {
+    var pieces: [String] = []
+    var current = ""
+    var depth = 0
+    var quoted = false
+    var escaped = false
+    for character in text {
+      current.append(character)
+      if quoted {
+        if escaped {
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          quoted = false
+        }
+        continue
+      }
+      switch character {
+      case "\"": quoted = true
+      case "(", "[": depth += 1
+      case ")", "]": depth -= 1
+      case "," where depth == 0:
+        pieces.append(current.trimmingCharacters(in: .whitespaces))
+        current = ""
+      default: break
+      }
+    }
+    pieces.append(current.trimmingCharacters(in: .whitespaces))
+    return pieces
   }
 
   func emit(model: ModelDecl) -> String {
@@ -276,11 +324,10 @@ extension Generation {
       lines.append("\(access)struct \(model.name): Codable, Sendable, Hashable {")
       var sections: [[String]] = []
       sections.append(emitProperties(properties))
-      // A property that must be present but may be null, or a date-time, is coded by hand:
-      // the synthesised coding would accept the first absent and leave it out when `nil`, and
-      // read the second as the decoder's date strategy says. The hand-written
+      // A property that must be present but may be null is coded by hand: the synthesised
+      // coding would accept it absent and leave it out when `nil`. The hand-written
       // `init(from:)` takes the place of the memberwise initialiser, so one is written too.
-      let coded = properties.contains { $0.requiredNullable || $0.type == .dateTime }
+      let coded = properties.contains(where: \.requiredNullable)
       if options.accessLevel == .public || coded {
         sections.append(emitInitialiser(properties))
       }
@@ -319,7 +366,12 @@ extension Generation {
         lines.append("/// The `\(Self.escapedLiteral(property.key))` property.")
       }
       let type = property.type.code + (property.optional ? "?" : "")
-      lines.append("\(access)var \(SwiftNames.escaped(property.name)): \(type)")
+      // A wrapped optional has no implicit `nil`: it is written, so that the memberwise
+      // initialiser has the same `nil` default as for any other optional.
+      let (wrapper, initial) =
+        property.type.containsDateTime ? ("@RFC3339 ", property.optional ? " = nil" : "") : ("", "")
+      lines.append(
+        "\(wrapper)\(access)var \(SwiftNames.escaped(property.name)): \(type)\(initial)")
     }
     return lines
   }

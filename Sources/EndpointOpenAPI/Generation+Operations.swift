@@ -145,7 +145,10 @@ extension Generation {
     // Types declared in place nest in the namespace only if the whole operation is generated.
     var scope: NestedScope? = namespace.scope
     var locals = NameScope(
-      reserved: ["queryItems", "headerFields", "cookiePairs", "formFields", "objectParts", "body"])
+      reserved: [
+        "queryItems", "headerFields", "cookiePairs", "formFields", "objectParts", "body",
+        "multipartParts", "multipartPayload", "jsonEncoder",
+      ])
     let parameters = try parameters(
       of: operation, pathItem: pathItem, pointer: pointer, locals: &locals,
       typePrefix: functionType, scope: &scope)
@@ -196,6 +199,10 @@ extension Generation {
         ).type
         formLines = try formStatements(type, at: schemaPointer, scope: scope)
         payload = "formURLEncoded(formFields)"
+      } else if let multipart = Self.multipartBody(in: requestBody, at: bodyPointer) {
+        type = try multipartType(multipart, suggested: functionType + "Body", scope: &scope)
+        formLines = try multipartStatements(type, multipart, scope: scope)
+        payload = "multipartPayload"
       } else {
         let (schema, schemaPointer) = try jsonSchema(
           in: requestBody, at: bodyPointer, what: "a request body")
@@ -304,7 +311,8 @@ extension Generation {
       tail = expecting.map { ["expecting: \($0)"] } ?? []
     } else {
       arguments[0] = ".\(method)"
-      bodyArgument = "payload: .\(payload)"
+      // A multipart body's payload is a local of its statements.
+      bodyArgument = "payload: " + (payload == "multipartPayload" ? "" : ".") + payload
       tail = ["parser: " + (parser ?? ".json(\(expecting.map { "expecting: \($0)" } ?? ""))")]
     }
     var bodyLines: [String] = []
@@ -531,7 +539,7 @@ extension Generation {
       throw Unsupported(
         pointer: contentPointer,
         message: "\(what) in \(content.keys.sorted().joined(separator: ", ")) is not supported "
-          + "yet (only JSON, form and binary are)")
+          + "yet (only JSON, form\(what == "a request body" ? ", multipart" : "") and binary are)")
     }
     let mediaPointer = JSONPointer.appending(json, to: contentPointer)
     guard let schema = content[json]!["schema"] else { return (.object([:]), mediaPointer) }

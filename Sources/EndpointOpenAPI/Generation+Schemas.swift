@@ -76,8 +76,7 @@ extension Generation {
           PropertyDecl(
             key: key,
             name: members.claim(SwiftNames.memberName(key)),
-            type: resolved.type == .string && propertySchema["format"]?.string == "date-time"
-              ? .dateTime : resolved.type,
+            type: dated(resolved.type, propertySchema),
             required: merged.required.contains(key),
             nullable: resolved.nullable,
             doc: Self.description(of: propertySchema),
@@ -199,6 +198,8 @@ extension Generation {
     case "string":
       if Self.stringEnumValues(schema) != nil {
         type = nestedEnum(schema, suggested: suggested, scope: &scope)
+      } else if schema["format"]?.string == "binary", binaryPointers.contains(pointer) {
+        type = .data
       } else if schema["format"]?.string == "binary" {
         throw Unsupported(
           pointer: JSONPointer.appending("format", to: pointer),

@@ -15,6 +15,8 @@ struct Generation {
   /// Schema name → Swift type name.
   var modelNames: [String: String] = [:]
   var modelStates: [String: ModelState] = [:]
+  /// The schemas where `format: binary` is `Data`: a multipart body's parts, while it is read.
+  var binaryPointers: Set<String> = []
   let schemas: [String: JSONNode]
 
   init(document: LoadedDocument, options: OpenAPIGenerator.Options, documentName: String) {
@@ -25,9 +27,12 @@ struct Generation {
   }
 
   mutating func run() -> OpenAPIGenerator.Output {
+    for name in Self.dateSupportNames { _ = topNames.claim(name) }
     for key in schemas.keys.sorted() {
       var name = SwiftNames.typeName(key)
-      if SwiftNames.reservedTypes.contains(name) { name += "Schema" }
+      if SwiftNames.reservedTypes.contains(name) || Self.dateSupportNames.contains(name) {
+        name += "Schema"
+      }
       modelNames[key] = topNames.claim(name)
     }
     for key in schemas.keys.sorted() {
@@ -63,6 +68,12 @@ struct Generation {
     for model in models {
       files.append(
         OpenAPIGenerator.File(path: "Models/\(model.name).swift", contents: emit(model: model)))
+    }
+    // The date-time wrapper, once, when a model or a type nested in a namespace uses it.
+    if models.contains(where: \.usesDateTime)
+      || namespaces.contains(where: { $0.scope.decls.contains(where: \.usesDateTime) })
+    {
+      files.append(OpenAPIGenerator.File(path: Self.dateSupportPath, contents: emitDateSupport()))
     }
     let sorted = warnings.sorted { ($0.pointer, $0.message) < ($1.pointer, $1.message) }
     // Stubs, for a test target: one file per namespace.

@@ -61,11 +61,11 @@ import Testing
         .write(to: directory.appending(path: "Old.swift"))
       let (status, output) = try run(["generate", document.path, "--output", directory.path])
       #expect(status == 0)
-      #expect(output.contains("warning: #/paths/~1documents/post/requestBody/content"))
-      #expect(output.contains("wrote 12 files"))
+      #expect(output.contains("warning: #/paths/~1notes/post/requestBody/content"))
+      #expect(output.contains("wrote 13 files"))
       #expect(output.contains("removed 1 stale"))
       let written = try fileManager.contentsOfDirectory(atPath: directory.path).sorted()
-      #expect(written == ["API.swift", "Mine.swift", "Models", "Pets.swift"])
+      #expect(written == ["API.swift", "Mine.swift", "Models", "Pets.swift", "Support"])
       let pets = try String(contentsOf: directory.appending(path: "Pets.swift"), encoding: .utf8)
       let expected = try String(
         contentsOf: testDirectory.appending(path: "Generated/Pets.swift"), encoding: .utf8)
@@ -92,7 +92,7 @@ import Testing
       #expect(result.output.contains("(--strict)"))
       _ = try run(["generate", document.path, "--output", output.path])
       let written = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
-      #expect(written == ["Models", "StorePets.swift"])
+      #expect(written == ["Models", "StorePets.swift", "Support"])
     }
   }
 }

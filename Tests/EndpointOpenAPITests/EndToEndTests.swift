@@ -25,12 +25,29 @@ import Testing
 
       let shown = try await client.call(Pets.showPet(petId: "a b"))
       #expect(shown.name == "text")
+      // Date-times, alone and in an array and a dictionary, as the server writes them.
+      let example = Date(timeIntervalSince1970: 1_767_323_045)
+      #expect(shown.updatedAt == example)
+      #expect(shown.visits == [example])
+      #expect(shown.seen == ["additional": example])
       #expect(try await lastRequest(client, base)["path"] as? String == "/pets/a%20b")
 
       try await client.call(Pets.deletePet(petId: "2"))
       #expect(try await lastRequest(client, base)["method"] as? String == "DELETE")
       try await client.call(Pets.renamePet(petId: "2", body: .init(name: "Tim")))
       #expect(try await lastRequest(client, base)["body"] as? String == #"{"name":"Tim"}"#)
+
+      // The server checks each part against the document: files, text, JSON.
+      try await client.call(
+        Pets.uploadDocuments(
+          body: .init(
+            file: Data("%PDF".utf8), labels: ["a", "b"], meta: .init(author: "Ada"), pages: 2,
+            scans: [Data([0, 1, 0xFF])], title: "Q1")))
+      let upload = try await lastRequest(client, base)
+      let headers = upload["headers"] as? [String: Any]
+      #expect(
+        (headers?["content-type"] as? String)?.hasPrefix("multipart/form-data; boundary=") == true)
+      #expect((upload["body"] as? String)?.contains("\r\n\r\n{\"author\":\"Ada\"}\r\n") == true)
 
       let health = try await client.call(API.health())
       #expect(health == ["additional": "text"])
@@ -45,6 +62,29 @@ import Testing
       #expect(response.status == 400)
       let text = String(decoding: try await body.collect(), as: UTF8.self)
       #expect(text.contains("the required query parameter 'status' is missing"))
+
+      // A multipart body without its required file, and one whose file is not of the
+      // document's media type.
+      for (part, reason) in [
+        ("name=\"pages\"\r\n\r\n2", "the required part 'file' is missing"),
+        (
+          "name=\"file\"; filename=\"f\"\r\nContent-Type: text/plain\r\n\r\nx",
+          "the part 'file' is not a file of application/pdf"
+        ),
+      ] {
+        var fields = HTTPFields()
+        try fields.set("multipart/form-data; boundary=b", for: "Content-Type")
+        let upload = HTTPRequest(
+          method: .post, url: base.appending(path: "documents"), headerFields: fields,
+          body: HTTPBody(
+            Data(
+              ("--b\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nQ1\r\n"
+                + "--b\r\nContent-Disposition: form-data; \(part)\r\n--b--\r\n").utf8)))
+        let (refused, refusal) = try await client.send(upload)
+        #expect(refused.status == 400)
+        let reply = String(decoding: try await refusal.collect(), as: UTF8.self)
+        #expect(reply.contains(reason), "\(reply)")
+      }
     }
   }
 }

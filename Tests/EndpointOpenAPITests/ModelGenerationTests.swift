@@ -286,8 +286,9 @@ import Testing
         """)
   }
 
-  @Test func aDateTimePropertyIsADateReadFromEitherRFC3339Form() throws {
-    // A `date` stays a `String`: a calendar day is not an instant.
+  @Test func aDateTimePropertyIsADateCodedByTheSharedWrapper() throws {
+    // A `date` stays a `String`: a calendar day is not an instant. Only the required nullable
+    // property makes the coding hand-written; the wrapper codes the date-times.
     let output = try generate(
       document(
         schemas: """
@@ -297,6 +298,7 @@ import Testing
              "updated": {"type": "string", "format": "date-time"},
              "day": {"type": "string", "format": "date"}}}}
           """))
+    #expect(output.files.map(\.path) == ["Models/Event.swift", "Support/RFC3339.swift"])
     #expect(
       source(output, "Models/Event.swift") == """
         #if canImport(FoundationEssentials)
@@ -306,10 +308,10 @@ import Testing
         #endif
 
         struct Event: Codable, Sendable, Hashable {
-          var created: Date
+          @RFC3339 var created: Date
           var day: String?
-          var deleted: Date?
-          var updated: Date?
+          @RFC3339 var deleted: Date? = nil
+          @RFC3339 var updated: Date? = nil
 
           /// Creates a value from its properties.
           init(created: Date, day: String? = nil, deleted: Date?, updated: Date? = nil) {
@@ -328,61 +330,61 @@ import Testing
 
           init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.created = try Self.rfc3339Date(container, .created)
+            self._created = try container.decode(RFC3339<Date>.self, forKey: .created)
             self.day = try container.decodeIfPresent(String.self, forKey: .day)
-            self.deleted = try Self.rfc3339NullableDate(container, .deleted)
-            self.updated = try Self.rfc3339DateIfPresent(container, .updated)
+            self.deleted = try container.decode(RFC3339<Date>?.self, forKey: .deleted)?.wrappedValue
+            self._updated = try container.decode(RFC3339<Date?>.self, forKey: .updated)
           }
 
           func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(Self.rfc3339Text(self.created), forKey: .created)
+            try container.encode(self._created, forKey: .created)
             try container.encodeIfPresent(self.day, forKey: .day)
-            try container.encode(self.deleted.map(Self.rfc3339Text), forKey: .deleted)
-            try container.encodeIfPresent(self.updated.map(Self.rfc3339Text), forKey: .updated)
-          }
-
-          /// An RFC 3339 date-time, with or without fractional seconds.
-          private static func rfc3339Date(
-            _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
-          ) throws -> Date {
-            try rfc3339Date(container.decode(String.self, forKey: key), container, key)
-          }
-
-          /// An RFC 3339 date-time, `nil` when absent or null.
-          private static func rfc3339DateIfPresent(
-            _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
-          ) throws -> Date? {
-            try container.decodeIfPresent(String.self, forKey: key).map {
-              try rfc3339Date($0, container, key)
-            }
-          }
-
-          /// An RFC 3339 date-time that must be present, `nil` when null.
-          private static func rfc3339NullableDate(
-            _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
-          ) throws -> Date? {
-            try container.decode(String?.self, forKey: key).map { try rfc3339Date($0, container, key) }
-          }
-
-          private static func rfc3339Date(
-            _ text: String, _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
-          ) throws -> Date {
-            // RFC 3339 allows a lowercase `t` and `z`.
-            guard let date = try? Date(text.uppercased(), strategy: .iso8601) else {
-              throw DecodingError.dataCorruptedError(
-                forKey: key, in: container, debugDescription: "Not an RFC 3339 date-time: \\(text)")
-            }
-            return date
-          }
-
-          /// RFC 3339 in UTC, fractional seconds only when the date has them.
-          private static func rfc3339Text(_ date: Date) -> String {
-            let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
-            return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !whole))
+            try container.encode(self.deleted.map(RFC3339.init(wrappedValue:)), forKey: .deleted)
+            try container.encode(self._updated, forKey: .updated)
           }
         }
 
         """)
+  }
+
+  @Test func aPropertyThatNamesADateTimeSchemaIsADateTooThoughTheSchemaIsAString() throws {
+    let output = try generate(
+      document(
+        schemas: """
+          {"Timestamp": {"type": "string", "format": "date-time"},
+           "Log": {"type": "object", "required": ["at"], "properties": {
+             "at": {"$ref": "#/components/schemas/Timestamp"},
+             "since": {"description": "The first.", "allOf": [
+               {"$ref": "#/components/schemas/Timestamp"}]},
+             "history": {"type": "array", "items": {"$ref": "#/components/schemas/Timestamp"}},
+             "note": {"type": "string"}}}}
+          """))
+    #expect(output.warnings.isEmpty)
+    #expect(source(output, "Models/Timestamp.swift") == "typealias Timestamp = String\n")
+    let log = try #require(source(output, "Models/Log.swift"))
+    #expect(
+      log.contains(
+        """
+        struct Log: Codable, Sendable, Hashable {
+          @RFC3339 var at: Date
+          @RFC3339 var history: [Date]? = nil
+          var note: String?
+          /// The first.
+          @RFC3339 var since: Date? = nil
+        }
+        """))
+  }
+
+  @Test func aDateTimeInABodyDeclaredInPlaceBringsTheWrapperToo() throws {
+    let paths = """
+      {"/events": {"post": {"operationId": "record",
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {
+          "type": "object", "properties": {"at": {"type": "string", "format": "date-time"}}}}}},
+        "responses": {"204": {"description": "Recorded."}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    #expect(output.files.map(\.path) == ["API.swift", "Support/RFC3339.swift"])
+    #expect(source(output, "API.swift")?.contains("    @RFC3339 var at: Date? = nil\n") == true)
   }
 }

@@ -23,4 +23,23 @@ import Testing
     let output = try generate(document(schemas: "{" + schemas.joined(separator: ", ") + "}"))
     #expect(output.files.map(\.path) == names.sorted().map { "Models/\($0)Schema.swift" })
   }
+
+  /// The date-time wrapper and its protocol, which an output with a date-time declares, are
+  /// names no schema takes, with or without date-times.
+  @Test func noSchemaIsNamedLikeTheDateTimeWrapper() throws {
+    let output = try generate(
+      document(
+        schemas: """
+          {"RFC3339": {"type": "object", "properties": {
+             "at": {"type": "string", "format": "date-time"}}},
+           "RFC3339Value": {"type": "string"}}
+          """))
+    #expect(
+      output.files.map(\.path) == [
+        "Models/RFC3339Schema.swift", "Models/RFC3339ValueSchema.swift", "Support/RFC3339.swift",
+      ])
+    #expect(
+      source(output, "Models/RFC3339Schema.swift")?.contains("@RFC3339 var at: Date? = nil") == true
+    )
+  }
 }

@@ -9,7 +9,7 @@ when its standard input closes (so it never outlives the test that started it).
 Each request is matched to an operation of the document by method and path template, and
 checked against it: required path, query and header parameters, integer parameters, and a JSON
 request body against its schema (types, required properties, enums, arrays, `allOf`, `oneOf`,
-`anyOf`, nullable). A request that does not conform gets 400 with a JSON object
+`anyOf`, nullable); a multipart/form-data body part by part (see `check_multipart`). A request that does not conform gets 400 with a JSON object
 `{"error": reason}`; no operation, 404. A conforming request gets the operation's first 2xx
 response (else its `default`, as 200): the media type's `example`, else the first of its
 `examples`, else a value made from the schema with every property present. The last request is
@@ -130,6 +130,78 @@ def check(value, schema, where, depth=0):
             problem = check(item, schema["items"], f"{where}[{index}]", depth + 1)
             if problem:
                 return problem
+    return None
+
+
+def multipart_parts(body, content_type):
+    """The parts of a multipart body by name, each (content type, file name, bytes), or a
+    string that says what is wrong with the body."""
+    match = re.search(r'boundary=("?)([^";]+)\1', content_type or "")
+    if not match:
+        return "a multipart body without a boundary"
+    chunks = body.split(b"--" + match.group(2).encode())
+    if len(chunks) < 3 or chunks[0] or chunks[-1] != b"--\r\n":
+        return "the multipart body does not start and end with its boundary"
+    parts = {}
+    for chunk in chunks[1:-1]:
+        head, blank, data = chunk.partition(b"\r\n\r\n")
+        if not head.startswith(b"\r\n") or not blank or not data.endswith(b"\r\n"):
+            return "a part is not delimited by CRLF"
+        headers = {}
+        for line in head[2:].decode().split("\r\n"):
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        disposition = headers.get("content-disposition", "")
+        name = re.search(r'; name="([^"]*)"', disposition)
+        if not disposition.startswith("form-data;") or not name:
+            return f"a part without a form-data name: {disposition!r}"
+        filename = re.search(r'; filename="([^"]*)"', disposition)
+        parts.setdefault(name.group(1), []).append(
+            (headers.get("content-type"), filename and filename.group(1), data[:-2]))
+    return parts
+
+
+def check_multipart(body, content_type, media):
+    """What is wrong with a multipart/form-data body, or None: each part is a property; required
+    ones are present; `format: binary` parts are files of the `encoding` media type (else
+    application/octet-stream); scalars are text, an array of scalars or of files a part per
+    item; anything else one application/json part that matches the property's schema."""
+    parts = multipart_parts(body, content_type)
+    if isinstance(parts, str):
+        return parts
+    schema = resolve(media.get("schema", {}))
+    properties = schema.get("properties", {})
+    for key in schema.get("required", []):
+        if key not in parts:
+            return f"the required part {key!r} is missing"
+    for key, values in parts.items():
+        if key not in properties:
+            return f"the part {key!r} is not a property of the body"
+        prop = resolve(properties[key])
+        item = resolve(prop.get("items", {})) if "array" in types_of(prop) else None
+        each = item if item is not None and not {"object", "array"} & set(types_of(item)) else prop
+        if each is prop and len(values) > 1:
+            return f"the part {key!r} is sent {len(values)} times"
+        for kind, filename, data in values:
+            if each.get("format") == "binary":
+                wanted = media.get("encoding", {}).get(key, {}).get(
+                    "contentType", "application/octet-stream")
+                if kind != wanted or filename is None:
+                    return f"the part {key!r} is not a file of {wanted} ({kind}, {filename})"
+            elif {"object", "array"} & set(types_of(each)):
+                if kind != "application/json":
+                    return f"the part {key!r} is in {kind}, not application/json"
+                try:
+                    value = json.loads(data)
+                except ValueError as error:
+                    return f"the part {key!r} is not JSON: {error}"
+                problem = check(value, each, f"part {key}")
+                if problem:
+                    return problem
+            elif kind is not None or filename is not None:
+                return f"the part {key!r} is not a text field ({kind}, {filename})"
+            elif "integer" in types_of(each) and not re.fullmatch(rb"-?\d+", data):
+                return f"the part {key!r} is {data!r}, not an integer"
     return None
 
 
@@ -263,6 +335,8 @@ class Handler(BaseHTTPRequestHandler):
             except ValueError as error:
                 return f"the body is not JSON: {error}"
             return check(value, content[kind].get("schema", {}), "body")
+        if kind == "multipart/form-data":
+            return check_multipart(body, self.headers.get("Content-Type"), content[kind])
         return None
 
     def answer(self, operation):

@@ -15,6 +15,39 @@ enum Pets {
     Endpoint(json: .get, path: "animals/\(id)")
   }
 
+  /// `POST /documents`
+  static func uploadDocuments(body: UploadDocumentsBody) -> Endpoint<Void> {
+    let multipartPayload: RequestPayload
+    do {
+      let jsonEncoder = JSONEncoder()
+      jsonEncoder.outputFormatting = .sortedKeys
+      var multipartParts: [MultipartPart] = []
+      multipartParts.append(
+        .file(name: "file", filename: "file", contentType: "application/pdf", data: body.file))
+      for item in body.labels ?? [] {
+        multipartParts.append(.text(name: "labels", value: item))
+      }
+      if let value = body.meta {
+        multipartParts.append(
+          .init(name: "meta", contentType: "application/json", data: try jsonEncoder.encode(value)))
+      }
+      if let value = body.pages {
+        multipartParts.append(.text(name: "pages", value: String(value)))
+      }
+      for item in body.scans ?? [] {
+        multipartParts.append(.file(name: "scans", filename: "scans", data: item))
+      }
+      if let value = body.signedAt {
+        multipartParts.append(.text(name: "signed_at", value: RFC3339(wrappedValue: value).text))
+      }
+      multipartParts.append(.text(name: "title", value: body.title))
+      multipartPayload = .multipart(multipartParts)
+    } catch {
+      multipartPayload = .failure(error)
+    }
+    return Endpoint(.post, path: "documents", payload: multipartPayload, parser: .json())
+  }
+
   /// `POST /login`
   static func logIn(body: LogInBody) -> Endpoint<Void> {
     var formFields: [(String, String)] = []
@@ -138,6 +171,30 @@ enum Pets {
   /// `POST /upload`
   static func uploadPhoto(body: Data) -> Endpoint<Void> {
     Endpoint(.post, path: "upload", payload: .data(body, contentType: "image/png"), parser: .json())
+  }
+
+  struct UploadDocumentsBody: Codable, Sendable, Hashable {
+    var file: Data
+    var labels: [String]?
+    var meta: Meta?
+    var pages: Int?
+    var scans: [Data]?
+    @RFC3339 var signedAt: Date? = nil
+    var title: String
+
+    enum CodingKeys: String, CodingKey {
+      case file
+      case labels
+      case meta
+      case pages
+      case scans
+      case signedAt = "signed_at"
+      case title
+    }
+
+    struct Meta: Codable, Sendable, Hashable {
+      var author: String
+    }
   }
 
   struct LogInBody: Codable, Sendable, Hashable {

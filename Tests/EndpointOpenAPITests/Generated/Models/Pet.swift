@@ -18,34 +18,11 @@ struct Pet: Codable, Sendable, Hashable {
   /// The pet's name.
   var name: String
   var owner: Owner?
+  @RFC3339 var seen: [String: Date]? = nil
   var status: Status
   var tag: String?
-  var updatedAt: Date?
-
-  /// Creates a value from its properties.
-  init(
-    birthDate: String? = nil,
-    extra: JSONValue? = nil,
-    id: Int,
-    kind: Kind? = nil,
-    label: Label? = nil,
-    name: String,
-    owner: Owner? = nil,
-    status: Status,
-    tag: String? = nil,
-    updatedAt: Date? = nil
-  ) {
-    self.birthDate = birthDate
-    self.extra = extra
-    self.id = id
-    self.kind = kind
-    self.label = label
-    self.name = name
-    self.owner = owner
-    self.status = status
-    self.tag = tag
-    self.updatedAt = updatedAt
-  }
+  @RFC3339 var updatedAt: Date? = nil
+  @RFC3339 var visits: [Date]? = nil
 
   enum CodingKeys: String, CodingKey {
     case birthDate = "birth_date"
@@ -55,63 +32,11 @@ struct Pet: Codable, Sendable, Hashable {
     case label
     case name
     case owner
+    case seen
     case status
     case tag
     case updatedAt = "updated_at"
-  }
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.birthDate = try container.decodeIfPresent(String.self, forKey: .birthDate)
-    self.extra = try container.decodeIfPresent(JSONValue.self, forKey: .extra)
-    self.id = try container.decode(Int.self, forKey: .id)
-    self.kind = try container.decodeIfPresent(Kind.self, forKey: .kind)
-    self.label = try container.decodeIfPresent(Label.self, forKey: .label)
-    self.name = try container.decode(String.self, forKey: .name)
-    self.owner = try container.decodeIfPresent(Owner.self, forKey: .owner)
-    self.status = try container.decode(Status.self, forKey: .status)
-    self.tag = try container.decodeIfPresent(String.self, forKey: .tag)
-    self.updatedAt = try Self.rfc3339DateIfPresent(container, .updatedAt)
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encodeIfPresent(self.birthDate, forKey: .birthDate)
-    try container.encodeIfPresent(self.extra, forKey: .extra)
-    try container.encode(self.id, forKey: .id)
-    try container.encodeIfPresent(self.kind, forKey: .kind)
-    try container.encodeIfPresent(self.label, forKey: .label)
-    try container.encode(self.name, forKey: .name)
-    try container.encodeIfPresent(self.owner, forKey: .owner)
-    try container.encode(self.status, forKey: .status)
-    try container.encodeIfPresent(self.tag, forKey: .tag)
-    try container.encodeIfPresent(self.updatedAt.map(Self.rfc3339Text), forKey: .updatedAt)
-  }
-
-  /// An RFC 3339 date-time, `nil` when absent or null.
-  private static func rfc3339DateIfPresent(
-    _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
-  ) throws -> Date? {
-    try container.decodeIfPresent(String.self, forKey: key).map {
-      try rfc3339Date($0, container, key)
-    }
-  }
-
-  private static func rfc3339Date(
-    _ text: String, _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
-  ) throws -> Date {
-    // RFC 3339 allows a lowercase `t` and `z`.
-    guard let date = try? Date(text.uppercased(), strategy: .iso8601) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: key, in: container, debugDescription: "Not an RFC 3339 date-time: \(text)")
-    }
-    return date
-  }
-
-  /// RFC 3339 in UTC, fractional seconds only when the date has them.
-  private static func rfc3339Text(_ date: Date) -> String {
-    let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
-    return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !whole))
+    case visits
   }
 
   enum Kind: Codable, Sendable, Hashable {

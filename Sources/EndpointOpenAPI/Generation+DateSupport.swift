@@ -1,0 +1,193 @@
+/// Date-times as one shared property wrapper, `RFC3339`, written once per output in a support
+/// file, so that models keep their synthesised `Codable`.
+extension Generation {
+  /// The support file's path in the output.
+  static let dateSupportPath = "Support/RFC3339.swift"
+
+  /// The names the support file declares, which no model may take.
+  static let dateSupportNames: Set<String> = ["RFC3339", "RFC3339Value"]
+
+  /// The support file: the wrapper, what it wraps, and the keyed-container overloads that let a
+  /// synthesised `Codable` leave out an optional date-time.
+  func emitDateSupport() -> String {
+    let access = self.access
+    let lines =
+      Self.foundationImport + [
+        "",
+        "/// A date-time property read and written as RFC 3339 text (`2024-05-01T12:30:45Z`,",
+        "/// `2024-05-01T14:30:45.250+02:00`) whatever the coder's date strategy.",
+        "///",
+        "/// It writes UTC, with fractional seconds only when the date has them. An optional",
+        "/// property is left out when `nil`, and is `nil` when absent or null.",
+        "@propertyWrapper",
+        "\(access)struct RFC3339<Value: RFC3339Value>: Codable, Sendable, Hashable {",
+        "  /// The date, or the optional, array or dictionary of dates.",
+        "  \(access)var wrappedValue: Value",
+        "",
+        "  /// Wraps a value.",
+        "  \(access)init(wrappedValue: Value) {",
+        "    self.wrappedValue = wrappedValue",
+        "  }",
+        "",
+        "  /// Decodes RFC 3339 text.",
+        "  \(access)init(from decoder: any Decoder) throws {",
+        "    wrappedValue = try Value(rfc3339From: decoder)",
+        "  }",
+        "",
+        "  /// Encodes RFC 3339 text.",
+        "  \(access)func encode(to encoder: any Encoder) throws {",
+        "    try wrappedValue.encodeRFC3339(to: encoder)",
+        "  }",
+        "}",
+        "",
+        "/// What ``RFC3339`` wraps: a `Date`, or an optional, array or dictionary of them.",
+        "\(access)protocol RFC3339Value: Sendable, Hashable {",
+        "  /// Decodes the value from RFC 3339 text.",
+        "  init(rfc3339From decoder: any Decoder) throws",
+        "  /// Encodes the value as RFC 3339 text.",
+        "  func encodeRFC3339(to encoder: any Encoder) throws",
+        "}",
+        "",
+        "extension Date: RFC3339Value {",
+        "  /// Decodes an RFC 3339 date-time, with or without fractional seconds.",
+        "  \(access)init(rfc3339From decoder: any Decoder) throws {",
+        "    let container = try decoder.singleValueContainer()",
+        "    let text = try container.decode(String.self)",
+        "    // RFC 3339 allows a lowercase `t` and `z`.",
+        "    guard let date = try? Date(text.uppercased(), strategy: .iso8601) else {",
+        "      throw DecodingError.dataCorruptedError(",
+        "        in: container, debugDescription: \"Not an RFC 3339 date-time: \\(text)\")",
+        "    }",
+        "    self = date",
+        "  }",
+        "",
+        "  /// Encodes the date as ``RFC3339/text``.",
+        "  \(access)func encodeRFC3339(to encoder: any Encoder) throws {",
+        "    var container = encoder.singleValueContainer()",
+        "    try container.encode(RFC3339(wrappedValue: self).text)",
+        "  }",
+        "}",
+        "",
+        "extension RFC3339 where Value == Date {",
+        "  /// The date as it is encoded: RFC 3339 in UTC, fractional seconds only when it has them.",
+        "  \(access)var text: String {",
+        "    let seconds = wrappedValue.timeIntervalSince1970",
+        "    let fractional = seconds.rounded(.down) != seconds",
+        "    return wrappedValue.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: fractional))",
+        "  }",
+        "}",
+        "",
+        "extension Optional: RFC3339Value where Wrapped: RFC3339Value {",
+        "  /// Decodes `nil` from null, else the wrapped value.",
+        "  \(access)init(rfc3339From decoder: any Decoder) throws {",
+        "    self = try decoder.singleValueContainer().decodeNil() ? nil : Wrapped(rfc3339From: decoder)",
+        "  }",
+        "",
+        "  /// Encodes null for `nil`, else the wrapped value.",
+        "  \(access)func encodeRFC3339(to encoder: any Encoder) throws {",
+        "    guard let self else {",
+        "      var container = encoder.singleValueContainer()",
+        "      return try container.encodeNil()",
+        "    }",
+        "    try self.encodeRFC3339(to: encoder)",
+        "  }",
+        "}",
+        "",
+        "extension Array: RFC3339Value where Element: RFC3339Value {",
+        "  /// Decodes each item from RFC 3339 text.",
+        "  \(access)init(rfc3339From decoder: any Decoder) throws {",
+        "    self = try [RFC3339<Element>](from: decoder).map(\\.wrappedValue)",
+        "  }",
+        "",
+        "  /// Encodes each item as RFC 3339 text.",
+        "  \(access)func encodeRFC3339(to encoder: any Encoder) throws {",
+        "    try map(RFC3339.init(wrappedValue:)).encode(to: encoder)",
+        "  }",
+        "}",
+        "",
+        "extension Dictionary: RFC3339Value where Key == String, Value: RFC3339Value {",
+        "  /// Decodes each value from RFC 3339 text.",
+        "  \(access)init(rfc3339From decoder: any Decoder) throws {",
+        "    self = try [String: RFC3339<Value>](from: decoder).mapValues(\\.wrappedValue)",
+        "  }",
+        "",
+        "  /// Encodes each value as RFC 3339 text.",
+        "  \(access)func encodeRFC3339(to encoder: any Encoder) throws {",
+        "    try mapValues(RFC3339.init(wrappedValue:)).encode(to: encoder)",
+        "  }",
+        "}",
+        "",
+        "extension KeyedDecodingContainer {",
+        "  /// An optional date-time property: `nil` when absent or null.",
+        "  \(access)func decode<Wrapped>(",
+        "    _ type: RFC3339<Wrapped?>.Type, forKey key: Key",
+        "  ) throws -> RFC3339<Wrapped?> {",
+        "    RFC3339(wrappedValue: try decodeIfPresent(RFC3339<Wrapped>.self, forKey: key)?.wrappedValue)",
+        "  }",
+        "}",
+        "",
+        "extension KeyedEncodingContainer {",
+        "  /// An optional date-time property: left out when `nil`.",
+        "  \(access)mutating func encode<Wrapped>(_ value: RFC3339<Wrapped?>, forKey key: Key) throws {",
+        "    try encodeIfPresent(value.wrappedValue.map(RFC3339.init(wrappedValue:)), forKey: key)",
+        "  }",
+        "}",
+      ]
+    return header + "\n" + lines.joined(separator: "\n") + "\n"
+  }
+
+  /// A property's type with `date-time` strings, its own or its items' or values', as
+  /// ``TypeRef/dateTime``; through a `$ref` too, so a property that names a date-time schema of
+  /// `components/schemas` is a date-time, though the schema's own alias is a `String`.
+  func dated(_ type: TypeRef, _ schema: JSONNode) -> TypeRef {
+    var schema = schema
+    for _ in 0..<8 {
+      if let parts = schema["allOf"]?.array, parts.count == 1, !Self.isObjectLike(schema) {
+        schema = parts[0]
+      } else if let reference = schema["$ref"]?.string,
+        let (target, _) = document.resolve(reference)
+      {
+        schema = target
+      } else {
+        break
+      }
+    }
+    switch type {
+    case .string, .named(_, isStringEnum: false):
+      let isDateTime =
+        Self.types(of: schema) == ["string"] && schema["format"]?.string == "date-time"
+      return isDateTime ? .dateTime : type
+    case .array(let element):
+      guard let items = schema["items"] else { return type }
+      return .array(dated(element, items))
+    case .dictionary(let value):
+      guard let additional = schema["additionalProperties"] else { return type }
+      return .dictionary(dated(value, additional))
+    default: return type
+    }
+  }
+}
+
+extension TypeRef {
+  /// Whether a date-time is in the type: it is one, or an array or dictionary of them.
+  var containsDateTime: Bool {
+    switch self {
+    case .dateTime: true
+    case .array(let element): element.containsDateTime
+    case .dictionary(let value): value.containsDateTime
+    default: false
+    }
+  }
+}
+
+extension ModelDecl {
+  /// Whether this type or one nested in it has a date-time property.
+  var usesDateTime: Bool {
+    if case .object(let properties) = shape,
+      properties.contains(where: { $0.type.containsDateTime })
+    {
+      return true
+    }
+    return nested.contains(where: \.usesDateTime)
+  }
+}

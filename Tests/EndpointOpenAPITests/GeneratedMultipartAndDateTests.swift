@@ -1,0 +1,99 @@
+import EndpointJSON
+import EndpointTesting
+import Foundation
+import Testing
+
+/// The checked-in generated source (`Generated/`): a multipart body's exact bytes, and
+/// date-times, their arrays and dictionaries, through the shared `RFC3339` wrapper.
+@Suite struct GeneratedMultipartAndDateTests {
+  let api = URL(string: "https://pets.example/v1")!
+
+  /// The body a stub received, with its boundary replaced by `B`.
+  func sentBody(_ stub: StubClient) throws -> String {
+    let request = try #require(stub.requests.last)
+    let contentType = try #require(request.headerFields["Content-Type"])
+    let prefix = "multipart/form-data; boundary="
+    #expect(contentType.hasPrefix(prefix))
+    let boundary = String(contentType.dropFirst(prefix.count))
+    return String(decoding: request.body, as: UTF8.self)
+      .replacingOccurrences(of: boundary, with: "B")
+  }
+
+  @Test func aMultipartBodyHasOnePartPerPropertyAndNoneForNil() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.post, "/documents").reply(status: 204)
+    let client = stub.with(BaseURLMiddleware(api))
+    try await client.call(
+      Pets.uploadDocuments(
+        body: .init(
+          file: Data("%PDF".utf8), labels: ["a", "b c"], meta: .init(author: "Ada"), pages: 3,
+          scans: [Data("s1".utf8), Data("s2".utf8)],
+          signedAt: Date(timeIntervalSince1970: 1_714_566_645.25), title: "Q1")))
+    let disposition = "Content-Disposition: form-data; name="
+    #expect(
+      try sentBody(stub)
+        == "--B\r\n\(disposition)\"file\"; filename=\"file\"\r\n"
+        + "Content-Type: application/pdf\r\n\r\n%PDF\r\n"
+        + "--B\r\n\(disposition)\"labels\"\r\n\r\na\r\n"
+        + "--B\r\n\(disposition)\"labels\"\r\n\r\nb c\r\n"
+        + "--B\r\n\(disposition)\"meta\"\r\nContent-Type: application/json\r\n\r\n"
+        + "{\"author\":\"Ada\"}\r\n"
+        + "--B\r\n\(disposition)\"pages\"\r\n\r\n3\r\n"
+        + "--B\r\n\(disposition)\"scans\"; filename=\"scans\"\r\n"
+        + "Content-Type: application/octet-stream\r\n\r\ns1\r\n"
+        + "--B\r\n\(disposition)\"scans\"; filename=\"scans\"\r\n"
+        + "Content-Type: application/octet-stream\r\n\r\ns2\r\n"
+        + "--B\r\n\(disposition)\"signed_at\"\r\n\r\n2024-05-01T12:30:45.250Z\r\n"
+        + "--B\r\n\(disposition)\"title\"\r\n\r\nQ1\r\n"
+        + "--B--\r\n")
+
+    try await client.call(Pets.uploadDocuments(body: .init(file: Data(), title: "Q2")))
+    #expect(
+      try sentBody(stub)
+        == "--B\r\n\(disposition)\"file\"; filename=\"file\"\r\n"
+        + "Content-Type: application/pdf\r\n\r\n\r\n"
+        + "--B\r\n\(disposition)\"title\"\r\n\r\nQ2\r\n"
+        + "--B--\r\n")
+  }
+
+  @Test func datesInArraysAndDictionariesAreRFC3339WhateverTheCodersStrategy() throws {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .secondsSince1970
+    let json = #"""
+      {"id": 1, "name": "Rex", "status": "available",
+       "visits": ["2024-05-01T12:30:45Z", "2024-05-01T12:30:45.250Z"],
+       "seen": {"vet": "2024-05-01T14:30:45+02:00"}}
+      """#
+    let pet = try decoder.decode(Pet.self, from: Data(json.utf8))
+    let whole = Date(timeIntervalSince1970: 1_714_566_645)
+    #expect(pet.visits == [whole, whole.addingTimeInterval(0.25)])
+    #expect(pet.seen == ["vet": whole])
+    // An optional date-time absent or null is `nil`.
+    #expect(pet.updatedAt == nil)
+    let null = #"{"id": 1, "name": "Rex", "status": "available", "updated_at": null}"#
+    #expect(try decoder.decode(Pet.self, from: Data(null.utf8)).updatedAt == nil)
+
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    encoder.dateEncodingStrategy = .secondsSince1970
+    let encoded = String(decoding: try encoder.encode(pet), as: UTF8.self)
+    #expect(
+      encoded
+        == #"{"id":1,"name":"Rex","seen":{"vet":"2024-05-01T12:30:45Z"},"status":"available","#
+        + #""visits":["2024-05-01T12:30:45Z","2024-05-01T12:30:45.250Z"]}"#)
+    #expect(try decoder.decode(Pet.self, from: Data(encoded.utf8)) == pet)
+  }
+
+  @Test func aDateThatIsNotRFC3339InAnArrayIsADecodingError() throws {
+    let json = #"{"id": 1, "name": "Rex", "status": "available", "visits": ["yesterday"]}"#
+    let error = #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(Pet.self, from: Data(json.utf8))
+    }
+    guard case .dataCorrupted(let context) = error else {
+      Issue.record("not dataCorrupted: \(String(describing: error))")
+      return
+    }
+    #expect(context.debugDescription == "Not an RFC 3339 date-time: yesterday")
+    #expect(context.codingPath.map(\.stringValue) == ["visits", "Index 0"])
+  }
+}
