@@ -10,6 +10,9 @@ extension Generation {
 
   var access: String { options.accessLevel == .public ? "public " : "" }
 
+  /// The import of the models module, when the models have one.
+  var modelsImport: [String] { options.modelsModule.map { ["import \($0)"] } ?? [] }
+
   // MARK: Pieces of statements
 
   /// Text as it goes inside a Swift string literal.
@@ -224,7 +227,7 @@ extension Generation {
   // MARK: Files
 
   func emit(namespace: NamespaceDecl) -> String {
-    var lines = ["import EndpointJSON", ""] + Self.foundationImport + [""]
+    var lines = ["import EndpointJSON"] + modelsImport + [""] + Self.foundationImport + [""]
     lines += Self.docLines(namespace.doc, indent: 0)
     if options.accessLevel == .public && namespace.doc == nil {
       lines.append("/// The \(namespace.name) endpoints.")

@@ -134,7 +134,7 @@ extension Generation {
 
   /// The stub file of a namespace: an extension with `addStubs(to:)` and `stubClient(baseURL:)`.
   func emitStubs(namespace: NamespaceDecl) -> String {
-    var lines = ["import EndpointTesting", ""] + Self.foundationImport + [""]
+    var lines = ["import EndpointTesting"] + modelsImport + [""] + Self.foundationImport + [""]
     lines.append("extension \(namespace.name) {")
     lines += [
       "  /// Adds to `stub` the canned answer of each operation that the document gives an",

@@ -7,7 +7,7 @@ struct Generation {
   }
 
   let document: LoadedDocument
-  let options: OpenAPIGenerator.Options
+  var options: OpenAPIGenerator.Options
   let documentName: String
   var warnings: [OpenAPIGenerator.Warning] = []
   /// Every top-level name: models, then namespaces.
@@ -28,9 +28,13 @@ struct Generation {
 
   mutating func run() -> OpenAPIGenerator.Output {
     for name in Self.dateSupportNames { _ = topNames.claim(name) }
+    // No type takes the models module's name, which would hide the module.
+    if let module = options.modelsModule { _ = topNames.claim(module) }
     for key in schemas.keys.sorted() {
       var name = SwiftNames.typeName(key)
-      if SwiftNames.reservedTypes.contains(name) || Self.dateSupportNames.contains(name) {
+      if SwiftNames.reservedTypes.contains(name) || Self.dateSupportNames.contains(name)
+        || name == options.modelsModule
+      {
         name += "Schema"
       }
       modelNames[key] = topNames.claim(name)
@@ -65,22 +69,33 @@ struct Generation {
         OpenAPIGenerator.File(
           path: namespace.name + ".swift", contents: emit(namespace: namespace)))
     }
+    // In a module of their own, the models are public: the endpoints' module uses them.
+    var modelFiles: [OpenAPIGenerator.File] = []
+    var modelsGeneration = self
+    if options.modelsModule != nil { modelsGeneration.options.accessLevel = .public }
+    let directory = options.modelsModule == nil ? "Models/" : ""
     for model in models {
-      files.append(
-        OpenAPIGenerator.File(path: "Models/\(model.name).swift", contents: emit(model: model)))
+      modelFiles.append(
+        OpenAPIGenerator.File(
+          path: "\(directory)\(model.name).swift", contents: modelsGeneration.emit(model: model)))
     }
     // The date-time wrapper, once, when a model or a type nested in a namespace uses it.
     if models.contains(where: \.usesDateTime)
       || namespaces.contains(where: { $0.scope.decls.contains(where: \.usesDateTime) })
     {
-      files.append(OpenAPIGenerator.File(path: Self.dateSupportPath, contents: emitDateSupport()))
+      modelFiles.append(
+        OpenAPIGenerator.File(
+          path: Self.dateSupportPath, contents: modelsGeneration.emitDateSupport()))
     }
+    if options.modelsModule == nil { files += modelFiles }
     let sorted = warnings.sorted { ($0.pointer, $0.message) < ($1.pointer, $1.message) }
     // Stubs, for a test target: one file per namespace.
     let stubs = namespaces.filter { options.stubs != nil && !$0.operations.isEmpty }.map {
       OpenAPIGenerator.File(path: $0.name + "+Stubs.swift", contents: emitStubs(namespace: $0))
     }
-    return OpenAPIGenerator.Output(files: files, warnings: sorted, stubs: stubs)
+    return OpenAPIGenerator.Output(
+      files: files, warnings: sorted, stubs: stubs,
+      models: options.modelsModule == nil ? [] : modelFiles)
   }
 
   mutating func warn(_ unsupported: Unsupported, _ consequence: String) {

@@ -3,7 +3,8 @@ import Foundation
 extension OpenAPIGenerator {
   /// What to generate and how: the operations to include, how they are grouped in namespaces
   /// and the namespaces' name prefix, the access level of the generated declarations, the
-  /// pagination of list operations and where stubs from the examples go.
+  /// pagination of list operations, where stubs from the examples go and whether the models
+  /// go to a module of their own.
   ///
   /// The command reads them from a JSON configuration file:
   ///
@@ -15,7 +16,8 @@ extension OpenAPIGenerator {
   ///   "accessLevel": "public",
   ///   "stubs": "Tests/AppTests/Stubs",
   ///   "namespaces": "tags",
-  ///   "pagination": {"style": "link"}
+  ///   "pagination": {"style": "link"},
+  ///   "modelsModule": "GitHubModels"
   /// }
   /// ```
   public struct Options: Sendable, Hashable {
@@ -41,6 +43,18 @@ extension OpenAPIGenerator {
     /// How the API's list operations page, for a `Paginator` beside each; `nil` for only those
     /// whose document describes a `Link` response header.
     public var pagination: Pagination?
+    /// The module the models go to, so that a change to the endpoints recompiles only the
+    /// endpoints' module: the models and the date-time support file go to ``Output/models``,
+    /// every namespace and stub file imports the module, and the models are `public` whatever
+    /// ``accessLevel`` says, with public initialisers (another module builds and reads them);
+    /// ``accessLevel`` applies to the endpoints only. `nil` for the models beside the
+    /// endpoints.
+    public var modelsModule: String?
+    /// Where the command writes ``Output/models``, with ``modelsModule`` set: a directory,
+    /// relative to the configuration file's; `nil` for the directory named after
+    /// ``modelsModule`` beside the output directory (`Sources/GitHub` puts the models in
+    /// `Sources/GitHubModels`).
+    public var modelsOutput: String?
 
     /// Creates options.
     /// - Parameters:
@@ -52,6 +66,9 @@ extension OpenAPIGenerator {
     ///   - stubs: where the stub files go; `nil` for none.
     ///   - namespaces: what names an operation's namespace; its first tag by default.
     ///   - pagination: how the list operations page; `nil` for what the document says.
+    ///   - modelsModule: the module the models go to; `nil` for beside the endpoints.
+    ///   - modelsOutput: where the command writes that module's files; `nil` for the
+    ///     directory named after it beside the output directory.
     public init(
       tags: Set<String>? = nil,
       operations: Set<String>? = nil,
@@ -60,7 +77,9 @@ extension OpenAPIGenerator {
       strict: Bool = false,
       stubs: String? = nil,
       namespaces: Grouping = .tags,
-      pagination: Pagination? = nil
+      pagination: Pagination? = nil,
+      modelsModule: String? = nil,
+      modelsOutput: String? = nil
     ) {
       self.tags = tags
       self.operations = operations
@@ -70,12 +89,15 @@ extension OpenAPIGenerator {
       self.stubs = stubs
       self.namespaces = namespaces
       self.pagination = pagination
+      self.modelsModule = modelsModule
+      self.modelsOutput = modelsOutput
     }
 
     /// Reads options from a JSON configuration file's bytes: the keys `tags`, `operations`
     /// (arrays of strings), `namespacePrefix`, `accessLevel` (`"public"` or `"internal"`),
-    /// `stubs` (a directory), `namespaces` (`"tags"` or `"pathPrefix"`) and `pagination` (an
-    /// object: see ``Pagination``), each optional.
+    /// `stubs` (a directory), `namespaces` (`"tags"` or `"pathPrefix"`), `pagination` (an
+    /// object: see ``Pagination``), `modelsModule` (a module name) and `modelsOutput` (a
+    /// directory, with `modelsModule` only), each optional.
     /// - Parameter configuration: the file's bytes.
     /// - Throws: ``Failure`` of kind ``Failure/Kind/invalidConfiguration`` naming the key that
     ///   is wrong, or an unknown one.
@@ -102,11 +124,7 @@ extension OpenAPIGenerator {
             throw Self.wrong(key, "\"public\" or \"internal\"")
           }
           accessLevel = level
-        case "stubs":
-          guard let directory = value.string, !directory.isEmpty else {
-            throw Self.wrong(key, "a directory")
-          }
-          stubs = directory
+        case "stubs": stubs = try Self.directory(value, key: key)
         case "namespaces":
           guard let grouping = value.string.flatMap(Grouping.init(rawValue:)) else {
             throw Self.wrong(key, "\"tags\" or \"pathPrefix\"")
@@ -114,6 +132,12 @@ extension OpenAPIGenerator {
           namespaces = grouping
         case "pagination":
           pagination = try Pagination(value)
+        case "modelsModule":
+          guard let module = value.string, Self.isModuleName(module) else {
+            throw Self.wrong(key, "a module name: letters, digits and _, not first a digit")
+          }
+          modelsModule = module
+        case "modelsOutput": modelsOutput = try Self.directory(value, key: key)
         default:
           throw Failure(
             kind: .invalidConfiguration,
@@ -122,11 +146,30 @@ extension OpenAPIGenerator {
           )
         }
       }
+      if modelsOutput != nil && modelsModule == nil {
+        throw Failure(
+          kind: .invalidConfiguration,
+          pointer: JSONPointer.appending("modelsOutput", to: JSONPointer.root),
+          message: "\"modelsOutput\" is where the models module goes: set \"modelsModule\" too"
+        )
+      }
     }
 
     /// The configuration's keys, for the message that names an unknown one.
     static let keys =
-      "tags, operations, namespacePrefix, accessLevel, stubs, namespaces and pagination"
+      "tags, operations, namespacePrefix, accessLevel, stubs, namespaces, pagination, "
+      + "modelsModule and modelsOutput"
+
+    /// Whether `name` can name a Swift module: an identifier of ASCII letters, digits and `_`.
+    static func isModuleName(_ name: String) -> Bool {
+      guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else {
+        return false
+      }
+      return name.unicodeScalars.allSatisfy {
+        $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0)
+          || ("0"..."9").contains($0)
+      }
+    }
 
     static func strings(
       _ value: JSONNode, key: String, in parent: String = JSONPointer.root
@@ -140,6 +183,13 @@ extension OpenAPIGenerator {
         strings.insert(string)
       }
       return strings
+    }
+
+    static func directory(_ value: JSONNode, key: String) throws(Failure) -> String {
+      guard let directory = value.string, !directory.isEmpty else {
+        throw wrong(key, "a directory")
+      }
+      return directory
     }
 
     static func wrong(

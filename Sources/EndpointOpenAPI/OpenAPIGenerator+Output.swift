@@ -1,7 +1,9 @@
 extension OpenAPIGenerator {
   /// What a generation made: the files to write and the constructs it left out.
   public struct Output: Sendable, Hashable {
-    /// The generated files, namespaces first, then models, each in a stable order.
+    /// The generated files: the namespaces, then the models, each in a stable order, then the
+    /// date-time support file, `Support/RFC3339.swift`, when a declaration uses it. With
+    /// ``Options/modelsModule`` set, only the namespaces: the rest is in ``models``.
     public var files: [File]
     /// The constructs left out because they cannot be generated yet, ordered by pointer.
     public var warnings: [Warning]
@@ -9,16 +11,22 @@ extension OpenAPIGenerator {
     /// answers from the document's examples for a `StubClient`, source for a test target (it
     /// imports EndpointTesting); empty otherwise.
     public var stubs: [File]
+    /// With ``Options/modelsModule`` set, the files of the models module: the public models
+    /// (`User.swift`, without the `Models/` directory) in a stable order, then the date-time
+    /// support file when a declaration uses it; empty otherwise.
+    public var models: [File]
 
     /// Creates an output.
     /// - Parameters:
     ///   - files: the generated files.
     ///   - warnings: the constructs left out.
     ///   - stubs: the stub files, for a test target.
-    public init(files: [File], warnings: [Warning], stubs: [File] = []) {
+    ///   - models: the files of the models module.
+    public init(files: [File], warnings: [Warning], stubs: [File] = [], models: [File] = []) {
       self.files = files
       self.warnings = warnings
       self.stubs = stubs
+      self.models = models
     }
   }
 

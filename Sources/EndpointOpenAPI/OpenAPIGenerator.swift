@@ -35,8 +35,15 @@ public struct OpenAPIGenerator: Sendable {
   /// - Returns: the files to write and the constructs left out.
   /// - Throws: ``Failure`` when the document cannot be read: not JSON or YAML (or libyaml
   ///   cannot be loaded for a YAML document), not OpenAPI 3.0 or 3.1,
-  ///   a `$ref` that does not resolve, or, with ``Options/strict``, any construct left out.
+  ///   a `$ref` that does not resolve, ``Options/modelsModule`` that cannot name a module, or,
+  ///   with ``Options/strict``, any construct left out.
   public func generate(document: Data, named name: String) throws(Failure) -> Output {
+    if let module = options.modelsModule, !Options.isModuleName(module) {
+      throw Failure(
+        kind: .invalidConfiguration,
+        message: "the models module \"\(module)\" is not a module name: letters, digits and _, "
+          + "not first a digit")
+    }
     let root = try DocumentLoader.parse(document, named: name)
     let loaded = try DocumentLoader.check(root)
     var generation = Generation(document: loaded, options: options, documentName: name)

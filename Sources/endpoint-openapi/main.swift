@@ -2,10 +2,11 @@ import EndpointOpenAPI
 import Foundation
 
 /// `endpoint-openapi generate DOCUMENT --output DIR [--config FILE] [--strict] [--single-file NAME]
-/// [--stubs DIR]`
+/// [--stubs DIR] [--models-module NAME] [--models-output DIR]`
 let usage = """
   usage: endpoint-openapi generate DOCUMENT --output DIR [--config FILE] [--strict]
                                   [--single-file NAME] [--stubs DIR]
+                                  [--models-module NAME] [--models-output DIR]
 
   Writes Swift endpoints (one file per tag) and models (Models/) for an OpenAPI 3.0 or 3.1
   document in JSON or YAML. The source uses only EndpointCore and EndpointJSON.
@@ -18,8 +19,9 @@ let usage = """
     --config FILE   a JSON configuration: {"tags": [...], "operations": [...],
                     "namespacePrefix": "...", "accessLevel": "public" | "internal",
                     "stubs": "DIR", "namespaces": "tags" | "pathPrefix",
-                    "pagination": {"style": "link" | "cursor", ...}}; by default endpoint-openapi.json beside the document,
-                    when it exists
+                    "pagination": {"style": "link" | "cursor", ...},
+                    "modelsModule": "NAME", "modelsOutput": "DIR"}; by default
+                    endpoint-openapi.json beside the document, when it exists
     --strict        fail on a construct that cannot be generated yet, instead of leaving it
                     out with a warning
     --single-file NAME
@@ -30,6 +32,16 @@ let usage = """
                     operation with the document's example, for a test target (it imports
                     EndpointTesting); a relative "stubs" of the configuration is relative to
                     the configuration file, and ignored with --single-file
+    --models-module NAME
+                    write the models (and the date-time support file) into a module of their
+                    own, NAME, that every endpoint and stub file imports, so that a change to
+                    the endpoints does not recompile the models; they are public whatever the
+                    access level, which applies to the endpoints only. Not with --single-file
+    --models-output DIR
+                    where that module's files go; by default the directory NAME beside the
+                    output directory (--output Sources/GitHub puts them in
+                    Sources/GitHubModels); a relative "modelsOutput" of the configuration is
+                    relative to the configuration file
   """
 
 struct UsageError: Error {
@@ -43,6 +55,8 @@ struct Arguments {
   var strict = false
   var singleFile: String?
   var stubs: String?
+  var modelsModule: String?
+  var modelsOutput: String?
 
   init(_ arguments: [String]) throws(UsageError) {
     guard arguments.first == "generate" else {
@@ -54,7 +68,8 @@ struct Arguments {
     var rest = arguments.dropFirst()
     while let argument = rest.popFirst() {
       switch argument {
-      case "--output", "-o", "--config", "--single-file", "--stubs":
+      case "--output", "-o", "--config", "--single-file", "--stubs", "--models-module",
+        "--models-output":
         guard let value = rest.popFirst() else {
           throw UsageError(message: "\(argument) needs a value")
         }
@@ -62,6 +77,8 @@ struct Arguments {
         case "--config": config = value
         case "--single-file": singleFile = value
         case "--stubs": stubs = value
+        case "--models-module": modelsModule = value
+        case "--models-output": modelsOutput = value
         default: output = value
         }
       case "--strict":
@@ -170,9 +187,12 @@ func run() -> Int32 {
       printError("endpoint-openapi: error: \(configPath): \(error)")
       return 1
     }
+    let configDirectory = URL(fileURLWithPath: configPath).deletingLastPathComponent()
     if let stubs = options.stubs {
-      let configDirectory = URL(fileURLWithPath: configPath).deletingLastPathComponent()
       options.stubs = URL(fileURLWithPath: stubs, relativeTo: configDirectory).path
+    }
+    if let models = options.modelsOutput {
+      options.modelsOutput = URL(fileURLWithPath: models, relativeTo: configDirectory).path
     }
   }
   options.strict = arguments.strict
@@ -180,6 +200,35 @@ func run() -> Int32 {
   // there: with --single-file, the configuration's stubs are left to a run of the command.
   if arguments.singleFile != nil { options.stubs = nil }
   if let stubs = arguments.stubs { options.stubs = stubs }
+  if let module = arguments.modelsModule { options.modelsModule = module }
+  if let models = arguments.modelsOutput { options.modelsOutput = models }
+  let outputURL = URL(fileURLWithPath: arguments.output).standardizedFileURL
+  var modelsURL: URL?
+  if let module = options.modelsModule {
+    // Beside the output directory by default: Sources/GitHub and Sources/GitHubModels.
+    let models = URL(
+      fileURLWithPath: options.modelsOutput
+        ?? outputURL.deletingLastPathComponent().appendingPathComponent(module).path
+    ).standardizedFileURL
+    guard arguments.singleFile == nil else {
+      printError(
+        "endpoint-openapi: error: the models module \(module) needs files of its own: "
+          + "--single-file writes one file, for one module")
+      return 1
+    }
+    guard models.path != outputURL.path else {
+      printError(
+        "endpoint-openapi: error: the models module \(module) needs a directory of its own, "
+          + "not the output directory \(arguments.output)")
+      return 1
+    }
+    modelsURL = models
+  } else if options.modelsOutput != nil {
+    printError(
+      "endpoint-openapi: error: --models-output is where the models module goes: "
+        + "name it with --models-module or \"modelsModule\"")
+    return 1
+  }
 
   guard let document = read(arguments.document, what: "document") else { return 1 }
   var output: OpenAPIGenerator.Output
@@ -195,10 +244,11 @@ func run() -> Int32 {
     printError("endpoint-openapi: warning: \(warning.pointer): \(warning.message)")
   }
 
-  // The endpoints and models, and the stubs in their own directory; a file of either that a
-  // previous run wrote and this one did not is stale.
-  var targets = [(URL(fileURLWithPath: arguments.output), output.files)]
+  // The endpoints and models, and the stubs and the models module in their own directories; a
+  // file of any that a previous run wrote and this one did not is stale.
+  var targets = [(outputURL, output.files)]
   if let stubs = options.stubs { targets.append((URL(fileURLWithPath: stubs), output.stubs)) }
+  if let modelsURL { targets.append((modelsURL, output.models)) }
   let written = Set(
     targets.flatMap { directory, files in
       files.map { directory.appendingPathComponent($0.path).standardizedFileURL.path }
@@ -221,8 +271,18 @@ func run() -> Int32 {
         if (try? Data(contentsOf: url)) != data { try write(data, to: url) }
       }
     }
+    let roots = Set(targets.map { $0.0.standardizedFileURL.path })
     for path in stale.sorted() {
       try FileManager.default.removeItem(atPath: path)
+      // A directory the removal left empty goes too (Models/ once the models have a module of
+      // their own), up to the output directory.
+      var parent = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL
+      while !roots.contains(parent.path),
+        (try? FileManager.default.contentsOfDirectory(atPath: parent.path))?.isEmpty == true
+      {
+        try FileManager.default.removeItem(at: parent)
+        parent = parent.deletingLastPathComponent()
+      }
     }
   } catch {
     printError(
@@ -232,6 +292,7 @@ func run() -> Int32 {
   print(
     "endpoint-openapi: wrote \(output.files.count) files to \(arguments.output)"
       + (options.stubs.map { ", \(output.stubs.count) stub files to \($0)" } ?? "")
+      + (modelsURL.map { ", \(output.models.count) model files to \($0.path)" } ?? "")
       + (stale.isEmpty ? "" : ", removed \(stale.count) stale")
       + (output.warnings.isEmpty
         ? "" : "; \(output.warnings.count) constructs left out (warnings above)"))

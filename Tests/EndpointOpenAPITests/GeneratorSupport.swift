@@ -25,3 +25,14 @@ func document(schemas: String = "{}", paths: String = "{}") -> String {
    "paths": \(paths), "components": {"schemas": \(schemas)}}
   """
 }
+
+/// Writes the generated `files` under `directory`; their paths.
+func write(_ files: [OpenAPIGenerator.File], to directory: URL) throws -> [String] {
+  try files.map { file in
+    let url = directory.appending(path: file.path)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(file.contents.utf8).write(to: url)
+    return url.path
+  }
+}

@@ -29,14 +29,7 @@ import Testing
     let output = try OpenAPIGenerator(options: options).generate(
       document: document, named: "pets.json")
     try withTemporaryDirectory { directory in
-      var paths: [String] = []
-      for file in output.files {
-        let url = directory.appending(path: file.path)
-        try FileManager.default.createDirectory(
-          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(file.contents.utf8).write(to: url)
-        paths.append(url.path)
-      }
+      let paths = try write(output.files, to: directory)
       let (status, diagnostics) = try Self.typeCheck(paths, modules: modules, in: directory)
       #expect(status == 0, "swiftc: \(diagnostics)")
     }
@@ -47,13 +40,17 @@ import Testing
   static func typeCheck(_ paths: [String], modules: URL, in directory: URL) throws -> (
     Int32, String
   ) {
+    try swiftc(
+      ["-typecheck", "-module-name", "Generated", "-I", modules.path] + paths, in: directory)
+  }
+
+  /// Runs `swiftc` in Swift 6 mode, warnings as errors, with `arguments`, its temporary files
+  /// in `directory`; the exit status and what it printed.
+  static func swiftc(_ arguments: [String], in directory: URL) throws -> (Int32, String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments =
-      [
-        "swiftc", "-typecheck", "-swift-version", "6", "-parse-as-library",
-        "-warnings-as-errors", "-module-name", "Generated", "-I", modules.path,
-      ] + paths
+      ["swiftc", "-swift-version", "6", "-parse-as-library", "-warnings-as-errors"] + arguments
     // The driver's own temporary files go inside the directory removed below.
     process.environment = ProcessInfo.processInfo.environment.merging(
       ["TMPDIR": directory.path]) { _, new in new }

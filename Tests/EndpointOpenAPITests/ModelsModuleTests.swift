@@ -1,0 +1,215 @@
+import EndpointOpenAPI
+import EndpointTestSupport
+import Foundation
+import Testing
+
+/// `modelsModule`: the models in a module of their own, which the endpoints' module imports.
+///
+/// `Documents/Modules/` holds what the generator writes for `Documents/pets.json` with
+/// `Documents/modules-config.json`: `Pets/` the endpoints, `PetsModels/` the models module. It
+/// is under `Documents/`, which the test target does not compile: its files make two modules.
+/// Generate it again with `swift run endpoint-openapi generate
+/// Tests/EndpointOpenAPITests/Documents/pets.json --config
+/// Tests/EndpointOpenAPITests/Documents/modules-config.json --output
+/// Tests/EndpointOpenAPITests/Documents/Modules/Pets`.
+@Suite struct ModelsModuleTests {
+  static let documents = testDirectory.appending(path: "Documents")
+
+  static func output() throws -> OpenAPIGenerator.Output {
+    let options = try OpenAPIGenerator.Options(
+      configuration: Data(contentsOf: documents.appending(path: "modules-config.json")))
+    #expect(options.modelsModule == "PetsModels")
+    #expect(options.modelsOutput == nil)
+    return try OpenAPIGenerator(options: options).generate(
+      document: Data(contentsOf: documents.appending(path: "pets.json")), named: "pets.json")
+  }
+
+  @Test func petsDocumentGeneratesTheCheckedInModules() throws {
+    let output = try Self.output()
+    #expect(output.files.map(\.path) == ["Pets.swift", "API.swift"])
+    #expect(
+      output.models.map(\.path) == [
+        "Animal.swift", "Cat.swift", "Dog.swift", "EndpointSchema.swift", "Label.swift",
+        "NewPet.swift", "Pet.swift", "PetUpdate.swift", "Problem.swift", "Status.swift",
+        "Support/RFC3339.swift",
+      ])
+    let files =
+      output.files.map { ($0, "Modules/Pets/" + $0.path) }
+      + output.models.map { ($0, "Modules/PetsModels/" + $0.path) }
+    for (file, path) in files {
+      let expected = try String(
+        contentsOf: Self.documents.appending(path: path), encoding: .utf8)
+      #expect(file.contents == expected, "\(file.path) differs from Documents/\(path)")
+    }
+    // The endpoints import the models; the models, public, have public initialisers.
+    for file in output.files {
+      #expect(file.contents.contains("\nimport EndpointJSON\nimport PetsModels\n"))
+    }
+    let newPet = try #require(output.models.first { $0.path == "NewPet.swift" })
+    #expect(newPet.contents.contains("public struct NewPet: Codable, Sendable, Hashable {"))
+    #expect(
+      newPet.contents.contains(
+        "  public init(birthDate: String? = nil, name: String, tag: String? = nil) {"))
+    // The endpoints keep the access level of the options: internal by default.
+    let pets = try #require(output.files.first { $0.path == "Pets.swift" })
+    #expect(pets.contents.contains("\nenum Pets {"))
+  }
+
+  @Test func withoutTheOptionTheModelsStayBesideTheEndpoints() throws {
+    let document = try Data(contentsOf: Self.documents.appending(path: "pets.json"))
+    let output = try OpenAPIGenerator().generate(document: document, named: "pets.json")
+    #expect(output.models.isEmpty)
+    #expect(output.files.contains { $0.path == "Models/NewPet.swift" })
+    #expect(output.files.last?.path == "Support/RFC3339.swift")
+    #expect(!output.files.contains { $0.contents.contains("import PetsModels") })
+  }
+
+  @Test func theStubsImportTheModelsModule() throws {
+    let document = try Data(contentsOf: Self.documents.appending(path: "pets.json"))
+    let options = OpenAPIGenerator.Options(stubs: "Stubs", modelsModule: "PetsModels")
+    let output = try OpenAPIGenerator(options: options).generate(
+      document: document, named: "pets.json")
+    #expect(!output.stubs.isEmpty)
+    for stub in output.stubs {
+      #expect(stub.contents.contains("\nimport EndpointTesting\nimport PetsModels\n"))
+    }
+  }
+
+  @Test func aSchemaNamedLikeTheModuleIsRenamed() throws {
+    let output = try generate(
+      document(schemas: #"{"PetsModels": {"type": "object", "properties": {}}}"#),
+      options: .init(modelsModule: "PetsModels"))
+    #expect(output.models.map(\.path) == ["PetsModelsSchema.swift"])
+  }
+
+  @Test func aBadModuleNameOrAnOutputWithoutModuleIsRefused() throws {
+    for (configuration, pointer) in [
+      (#"{"modelsModule": "Pets Models"}"#, "#/modelsModule"),
+      (#"{"modelsModule": "9Models"}"#, "#/modelsModule"),
+      (#"{"modelsOutput": "Sources/Models"}"#, "#/modelsOutput"),
+    ] {
+      let error = #expect(throws: OpenAPIGenerator.Failure.self) {
+        try OpenAPIGenerator.Options(configuration: Data(configuration.utf8))
+      }
+      #expect(error?.kind == .invalidConfiguration)
+      #expect(error?.pointer == pointer, "\(configuration)")
+    }
+    let error = #expect(throws: OpenAPIGenerator.Failure.self) {
+      try generate(document(), options: .init(modelsModule: "Pets-Models"))
+    }
+    #expect(error?.kind == .invalidConfiguration)
+  }
+
+  /// The models compiled as a module, then the endpoints against it, with code of the
+  /// endpoints' module that builds a request body, a model of the other module.
+  @Test func theModelsModuleAndTheEndpointsThatImportItCompile() throws {
+    let modules = try #require(TypeCheckTests.modules, "no EndpointJSON.swiftmodule")
+    let output = try Self.output()
+    try withTemporaryDirectory { directory in
+      let models = try write(output.models, to: directory.appending(path: "PetsModels"))
+      let built = directory.appending(path: "Built")
+      try FileManager.default.createDirectory(at: built, withIntermediateDirectories: true)
+      let (emitted, emitDiagnostics) = try TypeCheckTests.swiftc(
+        [
+          "-emit-module", "-module-name", "PetsModels", "-I", modules.path,
+          "-emit-module-path", built.appending(path: "PetsModels.swiftmodule").path,
+        ] + models, in: directory)
+      #expect(emitted == 0, "swiftc: \(emitDiagnostics)")
+
+      var endpoints = try write(output.files, to: directory.appending(path: "Pets"))
+      let caller = directory.appending(path: "Caller.swift")
+      try Data(
+        """
+        import EndpointCore
+        import PetsModels
+
+        func createTom() throws -> HTTPRequest {
+          try Pets.createPet(body: NewPet(name: "Tom", tag: "cat")).request()
+        }
+
+        func renamed(_ pet: Pet) -> Pet {
+          var pet = pet
+          pet.name = "Tim"
+          return pet
+        }
+        """.utf8
+      ).write(to: caller)
+      endpoints.append(caller.path)
+      let (checked, diagnostics) = try TypeCheckTests.swiftc(
+        ["-typecheck", "-module-name", "Pets", "-I", modules.path, "-I", built.path] + endpoints,
+        in: directory)
+      #expect(checked == 0, "swiftc: \(diagnostics)")
+    }
+  }
+
+  @Test func theCommandWritesBothDirectoriesAndRemovesStaleFilesFromEach() throws {
+    let document = Self.documents.appending(path: "pets.json").path
+    try withTemporaryDirectory { directory in
+      let endpoints = directory.appending(path: "Sources/Pets")
+      let models = directory.appending(path: "Sources/PetsModels")
+      let command = CommandTests()
+      // First the models beside the endpoints, then in a module of their own: the models that
+      // were beside the endpoints are stale.
+      #expect(try command.run(["generate", document, "--output", endpoints.path]).status == 0)
+      #expect(exists(endpoints.appending(path: "Models/NewPet.swift")))
+      let (status, printed) = try command.run([
+        "generate", document, "--output", endpoints.path, "--models-module", "PetsModels",
+      ])
+      #expect(status == 0, "\(printed)")
+      #expect(printed.contains("wrote 2 files to \(endpoints.path), 11 model files to "))
+      #expect(printed.contains("removed 11 stale"))
+      #expect(!exists(endpoints.appending(path: "Models")))
+      #expect(exists(models.appending(path: "NewPet.swift")))
+      #expect(exists(models.appending(path: "Support/RFC3339.swift")))
+
+      // A generated file the document no longer makes goes; the user's own file stays.
+      let stale = models.appending(path: "Old.swift")
+      try Data("// Generated by endpoint-openapi from pets.json.\n".utf8).write(to: stale)
+      let own = models.appending(path: "PetsModels+Extras.swift")
+      try Data("// Mine.\n".utf8).write(to: own)
+      let other = directory.appending(path: "Elsewhere")
+      let (again, printedAgain) = try command.run([
+        "generate", document, "--output", endpoints.path, "--models-module", "PetsModels",
+        "--models-output", other.path,
+      ])
+      #expect(again == 0, "\(printedAgain)")
+      #expect(exists(other.appending(path: "NewPet.swift")))
+      // The default directory is not the one written: its files are left alone.
+      #expect(exists(stale))
+      let (third, printedThird) = try command.run([
+        "generate", document, "-o", endpoints.path, "--models-module", "PetsModels",
+      ])
+      #expect(third == 0, "\(printedThird)")
+      #expect(printedThird.contains("removed 1 stale"))
+      #expect(!exists(stale))
+      #expect(exists(own))
+    }
+  }
+
+  @Test func theCommandRefusesWhatCannotMakeTwoModules() throws {
+    let document = Self.documents.appending(path: "pets.json").path
+    try withTemporaryDirectory { directory in
+      let out = directory.appending(path: "Pets").path
+      for (arguments, message) in [
+        (
+          ["--models-module", "PetsModels", "--single-file", "Endpoints.swift"],
+          "--single-file writes one file, for one module"
+        ),
+        (["--models-module", "PetsModels", "--models-output", out], "a directory of its own"),
+        (["--models-output", directory.path], "name it with --models-module"),
+        (["--models-module", "Pets.Models"], "is not a module name"),
+      ] {
+        let (status, printed) = try CommandTests().run(
+          ["generate", document, "--output", out] + arguments)
+        #expect(status == 1, "\(arguments)")
+        #expect(printed.contains(message), "\(printed)")
+      }
+      #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+  }
+}
+
+/// Whether a file or directory is at `url`.
+private func exists(_ url: URL) -> Bool {
+  FileManager.default.fileExists(atPath: url.path)
+}
