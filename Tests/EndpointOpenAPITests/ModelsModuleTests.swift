@@ -100,10 +100,19 @@ import Testing
     #expect(error?.kind == .invalidConfiguration)
   }
 
-  /// The models compiled as a module, then the endpoints against it, with code of the
-  /// endpoints' module that builds a request body, a model of the other module.
-  @Test func theModelsModuleAndTheEndpointsThatImportItCompile() throws {
+  /// The models built as a library of their own, then the endpoints against it into a
+  /// program that builds a request with a body of the models' module and decodes a response
+  /// into one, linked with the built EndpointCore and EndpointJSON, and run.
+  @Test func theEndpointsCallTheModelsOfTheirOwnModule() throws {
     let modules = try #require(TypeCheckTests.modules, "no EndpointJSON.swiftmodule")
+    // The object files of the runtime modules the generated code needs, beside the modules.
+    let objects = try ["EndpointCore", "EndpointJSON", "EndpointPrimitives"].flatMap { module in
+      let build = modules.deletingLastPathComponent().appending(path: "\(module).build")
+      let files = try FileManager.default.contentsOfDirectory(atPath: build.path)
+        .filter { $0.hasSuffix(".o") }.map { build.appending(path: $0).path }
+      try #require(!files.isEmpty, "no object files of \(module)")
+      return files
+    }
     let output = try Self.output()
     try withTemporaryDirectory { directory in
       let models = try write(output.models, to: directory.appending(path: "PetsModels"))
@@ -111,34 +120,56 @@ import Testing
       try FileManager.default.createDirectory(at: built, withIntermediateDirectories: true)
       let (emitted, emitDiagnostics) = try TypeCheckTests.swiftc(
         [
-          "-emit-module", "-module-name", "PetsModels", "-I", modules.path,
-          "-emit-module-path", built.appending(path: "PetsModels.swiftmodule").path,
+          "-module-name", "PetsModels", "-I", modules.path, "-emit-library", "-static",
+          "-o", built.appending(path: "libPetsModels.a").path,
+          "-emit-module", "-emit-module-path", built.appending(path: "PetsModels.swiftmodule").path,
         ] + models, in: directory)
       #expect(emitted == 0, "swiftc: \(emitDiagnostics)")
 
       var endpoints = try write(output.files, to: directory.appending(path: "Pets"))
       let caller = directory.appending(path: "Caller.swift")
       try Data(
-        """
+        #"""
         import EndpointCore
+        import Foundation
         import PetsModels
 
-        func createTom() throws -> HTTPRequest {
-          try Pets.createPet(body: NewPet(name: "Tom", tag: "cat")).request()
+        @main struct Caller {
+          static func main() throws {
+            let request = try Pets.createPet(body: NewPet(name: "Tom", tag: "cat")).request()
+            let body = String(decoding: request.body?.data ?? Data(), as: UTF8.self)
+            print(request.method, request.url, body)
+            var pet = try Pets.showPet(petId: "7").parse(
+              HTTPResponse(status: 200),
+              Data(#"{"id": 7, "name": "Tom", "status": "available", "updated_at": "2026-01-02T03:04:05Z"}"#.utf8))
+            pet.name = "Tim"
+            print(pet.id, pet.name, pet.status.rawValue, pet.updatedAt?.timeIntervalSince1970 ?? 0)
+          }
         }
-
-        func renamed(_ pet: Pet) -> Pet {
-          var pet = pet
-          pet.name = "Tim"
-          return pet
-        }
-        """.utf8
+        """#.utf8
       ).write(to: caller)
       endpoints.append(caller.path)
-      let (checked, diagnostics) = try TypeCheckTests.swiftc(
-        ["-typecheck", "-module-name", "Pets", "-I", modules.path, "-I", built.path] + endpoints,
-        in: directory)
-      #expect(checked == 0, "swiftc: \(diagnostics)")
+      let program = directory.appending(path: "pets")
+      let (linked, diagnostics) = try TypeCheckTests.swiftc(
+        [
+          "-module-name", "Pets", "-I", modules.path, "-I", built.path, "-L", built.path,
+          "-lPetsModels", "-o", program.path,
+        ] + endpoints + objects, in: directory)
+      #expect(linked == 0, "swiftc: \(diagnostics)")
+      guard linked == 0 else { return }
+
+      let process = Process()
+      process.executableURL = program
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      try process.run()
+      let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0)
+      #expect(
+        printed.split(separator: "\n") == [
+          #"POST pets {"name":"Tom","tag":"cat"}"#, "7 Tim available 1767323045.0",
+        ])
     }
   }
 
