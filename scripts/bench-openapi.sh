@@ -2,10 +2,11 @@
 # Times endpoint-openapi on a large document and reports its peak memory; with --typecheck, also
 # times type-checking the generated source (whole module, one frontend) against the built
 # EndpointCore and EndpointJSON; with --build, also times building the generated source as a
-# SwiftPM library, from scratch and after changing one file.
+# SwiftPM library, from scratch and after changing one file; with --models-module, the models go
+# to a module of their own (the generator's --models-module) and both steps build two modules.
 #
-#   scripts/bench-openapi.sh [--typecheck] [--build] [--yaml] [--operations N]
-#                            [DOCUMENT.json|DOCUMENT.yaml]
+#   scripts/bench-openapi.sh [--typecheck] [--build] [--models-module] [--yaml]
+#                            [--operations N] [DOCUMENT.json|DOCUMENT.yaml]
 #
 # Without DOCUMENT it generates from a synthetic document of 1,000 operations and 3,000 schemas
 # written by scripts/make-large-openapi.py, as JSON or, with --yaml, as the same document in
@@ -21,7 +22,10 @@
 # builds those two first, then times, each under /usr/bin/time -v: the debug build of the
 # generated target (`swift build`), an incremental build after appending a static func to one
 # namespace file (as a regenerated tag changes), and one after appending a static func to one
-# model file. Each build says how many of the generated files it compiled and which frontend
+# model file. With --models-module the package has two targets, GeneratedModels (the models and
+# the date-time support file) and Generated (the endpoints, which import it): the namespace
+# step then recompiles the endpoints' module only, and --typecheck type-checks the models and
+# then the endpoints against the models' module, one frontend each. Each build says how many of the generated files it compiled and which frontend
 # jobs took longest, by compiler phase (-stats-output-dir). Other builds share the machine's
 # cores, so the load average is printed before and after each. Runs of 1,000 operations take
 # long on a loaded 2-core machine: --operations 250 builds a quarter of the document.
@@ -38,16 +42,19 @@ cd "$ROOT"
 
 typecheck=false
 build=false
+models_module=false
 yaml=false
 document=""
 operations_wanted=""
-usage="usage: scripts/bench-openapi.sh [--typecheck] [--build] [--yaml] [--operations N] [DOCUMENT]"
+usage="usage: scripts/bench-openapi.sh [--typecheck] [--build] [--models-module] [--yaml]
+       [--operations N] [DOCUMENT]"
 while (($#)); do
   argument="$1"
   shift
   case "$argument" in
     --typecheck) typecheck=true ;;
     --build) build=true ;;
+    --models-module) models_module=true ;;
     --yaml) yaml=true ;;
     --operations)
       [[ "${1:-}" =~ ^[1-9][0-9]*$ ]] || {
@@ -132,10 +139,16 @@ measure() {
 
 echo "bench-openapi: $(basename "$document"): ${size_kb} KiB, $operations operations," \
   "$schemas schemas; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-measure generate "$tool" generate "$document" --output "$work/out"
-measure "generate (unchanged)" "$tool" generate "$document" --output "$work/out"
-files="$(find "$work/out" -name '*.swift' | wc -l)"
-lines="$(find "$work/out" -name '*.swift' -exec cat {} + | wc -l)"
+# The models' own directory, with --models-module; nothing is written there otherwise.
+mkdir -p "$work/models"
+generate_arguments=("$document" --output "$work/out")
+if $models_module; then
+  generate_arguments+=(--models-module GeneratedModels --models-output "$work/models")
+fi
+measure generate "$tool" generate "${generate_arguments[@]}"
+measure "generate (unchanged)" "$tool" generate "${generate_arguments[@]}"
+files="$(find "$work/out" "$work/models" -name '*.swift' | wc -l)"
+lines="$(find "$work/out" "$work/models" -name '*.swift' -exec cat {} + | wc -l)"
 warnings="$(grep -c 'warning:' "$work/time-generate.txt" || true)"
 echo "bench-openapi: wrote $files files, $lines lines; $warnings constructs left out"
 
@@ -146,9 +159,22 @@ if $typecheck; then
   }
   modules="$(swift build --show-bin-path -Xswiftc -warnings-as-errors)/Modules"
   find "$work/out" -name '*.swift' > "$work/files.txt"
+  if $models_module; then
+    # The models first; then their module, for the endpoints to import, made without the
+    # function bodies and not timed: type-checking them is the step measured.
+    find "$work/models" -name '*.swift' > "$work/model-files.txt"
+    measure "typecheck models" swiftc -typecheck -wmo -swift-version 6 -parse-as-library \
+      -module-name GeneratedModels -I "$modules" "@$work/model-files.txt"
+    mkdir -p "$work/modules"
+    swiftc -emit-module -wmo -swift-version 6 -parse-as-library -module-name GeneratedModels \
+      -I "$modules" -Xfrontend -experimental-skip-all-function-bodies \
+      -emit-module-path "$work/modules/GeneratedModels.swiftmodule" "@$work/model-files.txt"
+  fi
   # One frontend for the whole module: without -wmo each file's frontend parses every file.
-  measure typecheck swiftc -typecheck -wmo -swift-version 6 -parse-as-library \
-    -module-name Generated -I "$modules" "@$work/files.txt"
+  label=typecheck
+  if $models_module; then label="typecheck endpoints"; fi
+  measure "$label" swiftc -typecheck -wmo -swift-version 6 -parse-as-library \
+    -module-name Generated -I "$modules" -I "$work/modules" "@$work/files.txt"
 fi
 
 if $build; then
@@ -157,6 +183,14 @@ if $build; then
   cp -R "$work/out/." "$client/Sources/Generated/"
   # A path dependency's identity is its directory's name.
   identity="$(basename "$ROOT")"
+  runtime=".product(name: \"EndpointCore\", package: \"$identity\"),
+        .product(name: \"EndpointJSON\", package: \"$identity\"),"
+  if $models_module; then
+    mkdir -p "$client/Sources/GeneratedModels"
+    cp -R "$work/models/." "$client/Sources/GeneratedModels/"
+    models_target=".target(name: \"GeneratedModels\", dependencies: [$runtime]),"
+    runtime="$runtime \"GeneratedModels\","
+  fi
   cat > "$client/Package.swift" << EOF
 // swift-tools-version: 6.0
 import PackageDescription
@@ -165,13 +199,8 @@ let package = Package(
   name: "GeneratedClient",
   dependencies: [.package(path: "$ROOT")],
   targets: [
-    .target(
-      name: "Generated",
-      dependencies: [
-        .product(name: "EndpointCore", package: "$identity"),
-        .product(name: "EndpointJSON", package: "$identity"),
-      ]
-    )
+    ${models_target:-}
+    .target(name: "Generated", dependencies: [$runtime]),
   ]
 )
 EOF
@@ -188,7 +217,7 @@ EOF
     echo "bench-openapi:   load average after $(cut -d' ' -f1-3 /proc/loadavg)"
     if [[ "$label" != dependencies ]]; then
       # With -v, SwiftPM prints each frontend job, and a job names the files it compiles.
-      echo "bench-openapi:   $(grep -o -- "-primary-file [^ ]*/Sources/Generated/[^ ]*" \
+      echo "bench-openapi:   $(grep -o -- "-primary-file [^ ]*/Sources/Generated[A-Za-z]*/[^ ]*" \
         "$work/out-$label.txt" | sort -u | wc -l) of $files generated files compiled"
     fi
     python3 - "$stats" << 'EOF'
@@ -227,12 +256,17 @@ EOF
   build_step "namespace changed"
   echo "bench-openapi: changed $(basename "$namespace")"
   # The hundredth model, or the last of fewer: one that later models and operations may use.
-  model="$(find "$client/Sources/Generated" -path '*/Models/*.swift' | sort | sed -n '1,100p' |
-    tail -1)"
+  if $models_module; then
+    model="$(find "$client/Sources/GeneratedModels" -maxdepth 1 -name '*.swift' | sort |
+      sed -n '1,100p' | tail -1)"
+  else
+    model="$(find "$client/Sources/Generated" -path '*/Models/*.swift' | sort | sed -n '1,100p' |
+      tail -1)"
+  fi
   if [[ -n "$model" ]]; then
     printf '\nextension %s {\n  static func benchTouched() -> Int { 1 }\n}\n' \
       "$(basename "$model" .swift)" >> "$model"
     build_step "model changed"
-    echo "bench-openapi: changed Models/$(basename "$model")"
+    echo "bench-openapi: changed $(basename "$(dirname "$model")")/$(basename "$model")"
   fi
 fi

@@ -75,11 +75,16 @@ import Testing
     }
   }
 
-  @Test func aSchemaNamedLikeTheModuleIsRenamed() throws {
+  @Test func aSchemaOrNamespaceNamedLikeTheModuleIsRenamed() throws {
+    let paths =
+      #"{"/x": {"get": {"tags": ["petsModels"], "operationId": "getX", "#
+      + #""responses": {"204": {"description": "none"}}}}}"#
     let output = try generate(
-      document(schemas: #"{"PetsModels": {"type": "object", "properties": {}}}"#),
+      document(
+        schemas: #"{"PetsModels": {"type": "object", "properties": {}}}"#, paths: paths),
       options: .init(modelsModule: "PetsModels"))
     #expect(output.models.map(\.path) == ["PetsModelsSchema.swift"])
+    #expect(output.files.map(\.path) == ["PetsModelsAPI.swift"])
   }
 
   @Test func aBadModuleNameOrAnOutputWithoutModuleIsRefused() throws {
