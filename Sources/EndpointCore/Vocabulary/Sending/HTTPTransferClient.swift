@@ -37,7 +37,9 @@ public protocol HTTPTransferClient: HTTPClient {
   ///
   /// The body goes to a hidden partial file beside `destination` and is moved over
   /// `destination` only when it is complete; on any failure or cancellation the partial file is
-  /// deleted. The body never sits in memory, whatever its size.
+  /// deleted. The body never sits in memory, whatever its size. The file is not flushed to the
+  /// disk (no `fsync`): when the call returns it is complete for every reader of the file
+  /// system, and a caller that must survive a power loss syncs it itself.
   ///
   /// - Parameters:
   ///   - request: the request.
