@@ -108,7 +108,7 @@ import Testing
   /// The models built as a library of their own, then the endpoints against it into a
   /// program that builds a request with a body of the models' module and decodes a response
   /// into one, linked with the built EndpointCore and EndpointJSON, and run.
-  @Test func theEndpointsCallTheModelsOfTheirOwnModule() throws {
+  @Test func theEndpointsCallTheModelsOfTheirOwnModule() async throws {
     let modules = try #require(TypeCheckTests.modules, "no EndpointJSON.swiftmodule")
     // The object files of the runtime modules the generated code needs, beside the modules.
     let objects = try ["EndpointCore", "EndpointJSON", "EndpointPrimitives"].flatMap { module in
@@ -119,11 +119,11 @@ import Testing
       return files
     }
     let output = try Self.output()
-    try withTemporaryDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let models = try write(output.models, to: directory.appending(path: "PetsModels"))
       let built = directory.appending(path: "Built")
       try FileManager.default.createDirectory(at: built, withIntermediateDirectories: true)
-      let (emitted, emitDiagnostics) = try TypeCheckTests.swiftc(
+      let (emitted, emitDiagnostics) = try await TypeCheckTests.swiftc(
         [
           "-module-name", "PetsModels", "-I", modules.path, "-emit-library", "-static",
           "-o", built.appending(path: "libPetsModels.a").path,
@@ -155,7 +155,7 @@ import Testing
       ).write(to: caller)
       endpoints.append(caller.path)
       let program = directory.appending(path: "pets")
-      let (linked, diagnostics) = try TypeCheckTests.swiftc(
+      let (linked, diagnostics) = try await TypeCheckTests.swiftc(
         [
           "-module-name", "Pets", "-I", modules.path, "-I", built.path, "-L", built.path,
           "-lPetsModels", "-o", program.path,
@@ -163,14 +163,18 @@ import Testing
       #expect(linked == 0, "swiftc: \(diagnostics)")
       guard linked == 0 else { return }
 
-      let process = Process()
-      process.executableURL = program
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      try process.run()
-      let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 0)
+      let (status, printed) = try await offThePool {
+        let process = Process()
+        process.executableURL = program
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let printed = String(
+          decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, printed)
+      }
+      #expect(status == 0)
       #expect(
         printed.split(separator: "\n") == [
           #"POST pets {"name":"Tom","tag":"cat"}"#, "7 Tim available 1767323045.0",
@@ -178,17 +182,18 @@ import Testing
     }
   }
 
-  @Test func theCommandWritesBothDirectoriesAndRemovesStaleFilesFromEach() throws {
+  @Test func theCommandWritesBothDirectoriesAndRemovesStaleFilesFromEach() async throws {
     let document = Self.documents.appending(path: "pets.json").path
-    try withTemporaryDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let endpoints = directory.appending(path: "Sources/Pets")
       let models = directory.appending(path: "Sources/PetsModels")
       let command = CommandTests()
       // First the models beside the endpoints, then in a module of their own: the models that
       // were beside the endpoints are stale.
-      #expect(try command.run(["generate", document, "--output", endpoints.path]).status == 0)
+      #expect(
+        try await command.run(["generate", document, "--output", endpoints.path]).status == 0)
       #expect(exists(endpoints.appending(path: "Models/NewPet.swift")))
-      let (status, printed) = try command.run([
+      let (status, printed) = try await command.run([
         "generate", document, "--output", endpoints.path, "--models-module", "PetsModels",
       ])
       #expect(status == 0, "\(printed)")
@@ -204,7 +209,7 @@ import Testing
       let own = models.appending(path: "PetsModels+Extras.swift")
       try Data("// Mine.\n".utf8).write(to: own)
       let other = directory.appending(path: "Elsewhere")
-      let (again, printedAgain) = try command.run([
+      let (again, printedAgain) = try await command.run([
         "generate", document, "--output", endpoints.path, "--models-module", "PetsModels",
         "--models-output", other.path,
       ])
@@ -212,7 +217,7 @@ import Testing
       #expect(exists(other.appending(path: "NewPet.swift")))
       // The default directory is not the one written: its files are left alone.
       #expect(exists(stale))
-      let (third, printedThird) = try command.run([
+      let (third, printedThird) = try await command.run([
         "generate", document, "-o", endpoints.path, "--models-module", "PetsModels",
       ])
       #expect(third == 0, "\(printedThird)")
@@ -222,9 +227,9 @@ import Testing
     }
   }
 
-  @Test func theCommandRefusesWhatCannotMakeTwoModules() throws {
+  @Test func theCommandRefusesWhatCannotMakeTwoModules() async throws {
     let document = Self.documents.appending(path: "pets.json").path
-    try withTemporaryDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let out = directory.appending(path: "Pets").path
       for (arguments, message) in [
         (
@@ -235,7 +240,7 @@ import Testing
         (["--models-output", directory.path], "name it with --models-module"),
         (["--models-module", "Pets.Models"], "is not a module name"),
       ] {
-        let (status, printed) = try CommandTests().run(
+        let (status, printed) = try await CommandTests().run(
           ["generate", document, "--output", out] + arguments)
         #expect(status == 1, "\(arguments)")
         #expect(printed.contains(message), "\(printed)")

@@ -5,7 +5,7 @@ import Testing
 
 /// `multipart/form-data` request bodies: one part per property of an object.
 @Suite struct MultipartGenerationTests {
-  @Test func anOptionalBodyOfFilesAndTextHasOnePartPerPropertyAndTypeChecks() throws {
+  @Test func anOptionalBodyOfFilesAndTextHasOnePartPerPropertyAndTypeChecks() async throws {
     let paths = """
       {"/photos": {"post": {"operationId": "addPhoto",
         "requestBody": {"content": {"multipart/form-data": {
@@ -77,10 +77,10 @@ import Testing
 
         """)
     let modules = try #require(TypeCheckTests.modules, "no EndpointJSON.swiftmodule")
-    try withTemporaryDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let file = directory.appending(path: "API.swift")
       try Data(try #require(output.files.first).contents.utf8).write(to: file)
-      let (status, diagnostics) = try TypeCheckTests.typeCheck(
+      let (status, diagnostics) = try await TypeCheckTests.typeCheck(
         [file.path], modules: modules, in: directory)
       #expect(status == 0, "swiftc: \(diagnostics)")
     }

@@ -21,14 +21,14 @@ import Testing
     """
 
   @Test(arguments: ["public", "internal"])
-  func structsWithDateTimesShareOneWrapperInOneFile(access: String) throws {
+  func structsWithDateTimesShareOneWrapperInOneFile(access: String) async throws {
     let modules = try #require(TypeCheckTests.modules, "no EndpointJSON.swiftmodule")
-    try withTemporaryDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let document = directory.appending(path: "dates.json")
       try Data(Self.document.utf8).write(to: document)
       let configuration = directory.appending(path: "config.json")
       try Data(#"{"accessLevel": "\#(access)"}"#.utf8).write(to: configuration)
-      let (status, output) = try CommandTests().run([
+      let (status, output) = try await CommandTests().run([
         "generate", document.path, "--output", directory.path, "--single-file", "All.swift",
         "--config", configuration.path,
       ])
@@ -39,7 +39,7 @@ import Testing
       #expect(source.contains("// MARK: - Support/RFC3339.swift\n"))
       #expect(source.contains("@RFC3339 \(access == "public" ? "public " : "")var moves: [Date]?"))
       #expect(source.contains("var by: [String: Date]?"))
-      let (checked, diagnostics) = try TypeCheckTests.typeCheck(
+      let (checked, diagnostics) = try await TypeCheckTests.typeCheck(
         [file.path], modules: modules, in: directory)
       #expect(checked == 0, "swiftc: \(diagnostics)")
     }

@@ -5,11 +5,11 @@ import Testing
 /// `--single-file`, the form the build-tool plugin runs: a YAML document's whole output in one
 /// file that compiles as it is.
 @Suite struct SingleFileTests {
-  @Test func aYAMLDocumentGeneratesOneFileThatTypeChecks() throws {
+  @Test func aYAMLDocumentGeneratesOneFileThatTypeChecks() async throws {
     let modules = try #require(TypeCheckTests.modules, "no EndpointJSON.swiftmodule")
     let document = testDirectory.appending(path: "Documents/pets-twin.yaml")
-    try withTemporaryDirectory { directory in
-      let (status, output) = try CommandTests().run([
+    try await withTemporaryDirectory { directory in
+      let (status, output) = try await CommandTests().run([
         "generate", document.path, "--output", directory.path, "--single-file", "Endpoints.swift",
       ])
       #expect(status == 0, "\(output)")
@@ -24,12 +24,12 @@ import Testing
       #expect(source.contains("// MARK: - Models/Pet.swift\n"))
       // A second run leaves the file as it is, and removes nothing.
       #expect(
-        try CommandTests().run([
+        try await CommandTests().run([
           "generate", document.path, "-o", directory.path,
           "--single-file", "Endpoints.swift",
         ]).status == 0)
 
-      let (checked, diagnostics) = try TypeCheckTests.typeCheck(
+      let (checked, diagnostics) = try await TypeCheckTests.typeCheck(
         [url.path], modules: modules, in: directory)
       #expect(checked == 0, "swiftc: \(diagnostics)")
     }

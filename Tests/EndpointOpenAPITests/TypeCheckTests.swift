@@ -22,31 +22,36 @@ import Testing
   }
 
   @Test(arguments: [OpenAPIGenerator.AccessLevel.public, .internal])
-  func generatedSourceTypeChecks(access: OpenAPIGenerator.AccessLevel) throws {
+  func generatedSourceTypeChecks(access: OpenAPIGenerator.AccessLevel) async throws {
     let modules = try #require(Self.modules, "no EndpointJSON.swiftmodule next to the tests")
     let document = try Data(contentsOf: testDirectory.appending(path: "Documents/pets.json"))
     let options = OpenAPIGenerator.Options(namespacePrefix: "Store", accessLevel: access)
     let output = try OpenAPIGenerator(options: options).generate(
       document: document, named: "pets.json")
-    try withTemporaryDirectory { directory in
+    try await withTemporaryDirectory { directory in
       let paths = try write(output.files, to: directory)
-      let (status, diagnostics) = try Self.typeCheck(paths, modules: modules, in: directory)
+      let (status, diagnostics) = try await Self.typeCheck(paths, modules: modules, in: directory)
       #expect(status == 0, "swiftc: \(diagnostics)")
     }
   }
 
   /// Runs `swiftc -typecheck` on `paths` as one module against the built modules, its
   /// temporary files in `directory`; the exit status and what it printed.
-  static func typeCheck(_ paths: [String], modules: URL, in directory: URL) throws -> (
+  static func typeCheck(_ paths: [String], modules: URL, in directory: URL) async throws -> (
     Int32, String
   ) {
-    try swiftc(
+    try await swiftc(
       ["-typecheck", "-module-name", "Generated", "-I", modules.path] + paths, in: directory)
   }
 
   /// Runs `swiftc` in Swift 6 mode, warnings as errors, with `arguments`, its temporary files
   /// in `directory`; the exit status and what it printed.
-  static func swiftc(_ arguments: [String], in directory: URL) throws -> (Int32, String) {
+  static func swiftc(_ arguments: [String], in directory: URL) async throws -> (Int32, String) {
+    try await offThePool { try runSwiftc(arguments, in: directory) }
+  }
+
+  private static func runSwiftc(_ arguments: [String], in directory: URL) throws -> (Int32, String)
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments =
