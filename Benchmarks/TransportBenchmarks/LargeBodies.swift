@@ -169,13 +169,18 @@ func runLargeBodies(options: Options, base: URL) throws -> (table: String, failu
         let which = (offset + round) % operation.contenders.count
         let (path, arguments) = operation.contenders[which].command
         runs[index][which].append(try timedProcess(path: path, arguments: arguments))
-        // Every downloaded file is deleted after its run was timed.
+        // Every downloaded file is deleted after its run was timed, and so is the upload that
+        // nginx stored (scripts/bench-transport.sh puts it in `put/` beside the scratch
+        // directory): left in place, the next upload's rename over it would free a gigabyte of
+        // tmpfs inside that run's time.
         for name in [
           "large-curl-tool.bin", "large-curl-file.bin", "large-curl-write.bin",
           "large-urlsession-file.bin",
         ] {
           try? FileManager.default.removeItem(at: options.scratch.appendingPathComponent(name))
         }
+        try? FileManager.default.removeItem(
+          at: options.scratch.deletingLastPathComponent().appending(path: "put/upload.bin"))
       }
     }
     log("large bodies round \(round + 1)/\(options.rounds)")
@@ -214,7 +219,7 @@ func runLargeBodies(options: Options, base: URL) throws -> (table: String, failu
       + "\(options.rounds) rounds, interleaved; each run a process timed from spawn to exit "
       + "(process start included, a few ms); CPU and peak RSS (the highest of the rounds) from "
       + "`wait4`. Files are written to \(options.scratch.path) and deleted after each run, "
-      + "outside its time; nginx stores each upload (WebDAV `PUT`) on tmpfs."
+      + "outside its time; nginx stores each upload (WebDAV `PUT`) on tmpfs, deleted after each run too."
   )
   return (lines.joined(separator: "\n"), failures)
 }

@@ -17,19 +17,8 @@ import Testing
 
   func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
     let command: URL = try #require(Self.command, "endpoint-openapi is not built")
-    return try await offThePool {
-      let process = Process()
-      process.executableURL = command
-      process.arguments = arguments
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      process.standardError = pipe
-      try process.run()
-      let output = String(
-        decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      return (process.terminationStatus, output)
-    }
+    let result = try await offThePool { try runChildProcess(command.path, arguments) }
+    return (result.status, result.output)
   }
 
   @Test func withoutArgumentsItPrintsItsUsage() async throws {

@@ -163,18 +163,9 @@ import Testing
       #expect(linked == 0, "swiftc: \(diagnostics)")
       guard linked == 0 else { return }
 
-      let (status, printed) = try await offThePool {
-        let process = Process()
-        process.executableURL = program
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let printed = String(
-          decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, printed)
-      }
-      #expect(status == 0)
+      let run = try await offThePool { try runChildProcess(program.path, []) }
+      let printed = run.output
+      #expect(run.status == 0)
       #expect(
         printed.split(separator: "\n") == [
           #"POST pets {"name":"Tom","tag":"cat"}"#, "7 Tim available 1767323045.0",

@@ -47,25 +47,16 @@ import Testing
   /// Runs `swiftc` in Swift 6 mode, warnings as errors, with `arguments`, its temporary files
   /// in `directory`; the exit status and what it printed.
   static func swiftc(_ arguments: [String], in directory: URL) async throws -> (Int32, String) {
-    try await offThePool { try runSwiftc(arguments, in: directory) }
-  }
-
-  private static func runSwiftc(_ arguments: [String], in directory: URL) throws -> (Int32, String)
-  {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments =
-      ["swiftc", "-swift-version", "6", "-parse-as-library", "-warnings-as-errors"] + arguments
-    // The driver's own temporary files go inside the directory removed below.
-    process.environment = ProcessInfo.processInfo.environment.merging(
-      ["TMPDIR": directory.path]) { _, new in new }
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = errors
-    try process.run()
-    let diagnostics = String(
-      decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, diagnostics)
+    // The driver's own temporary files go inside the directory the caller removes.
+    let environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory.path]) {
+      _, new in new
+    }
+    let result = try await offThePool {
+      try runChildProcess(
+        "swiftc",
+        ["-swift-version", "6", "-parse-as-library", "-warnings-as-errors"] + arguments,
+        environment: environment)
+    }
+    return (result.status, result.output)
   }
 }

@@ -1,0 +1,101 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What a program printed, and how it ended.
+public struct ChildProcessResult: Sendable {
+  /// The exit status; 128 plus the signal's number when a signal ended it.
+  public var status: Int32
+  /// Its standard output and standard error, together.
+  public var output: String
+}
+
+/// Runs `executable` (a path, or a name looked up on `PATH`) with `arguments` to its end; blocks
+/// the calling thread until then.
+///
+/// Foundation's `Process.run()` lists `/proc/self/fd` to close the test process's descriptors in
+/// the child, and crashed doing it (a read past the end of a page) in a test process with over a
+/// thousand descriptors open. This spawns with `posix_spawnp` and has the child close every
+/// descriptor above standard error instead (`posix_spawn_file_actions_addclosefrom_np`, glibc
+/// 2.34), so no socket of another test is held open by the child.
+public func runChildProcess(
+  _ executable: String,
+  _ arguments: [String],
+  environment: [String: String]? = nil
+) throws -> ChildProcessResult {
+  var ends: [Int32] = [-1, -1]
+  guard pipe(&ends) == 0 else { throw ChildProcessFailure(call: "pipe", errno) }
+  let (reading, writing) = (ends[0], ends[1])
+  // Not inherited by the children other tests spawn meanwhile (`pipe2` is not imported).
+  _ = fcntl(reading, F_SETFD, FD_CLOEXEC)
+  _ = fcntl(writing, F_SETFD, FD_CLOEXEC)
+  defer { close(reading) }
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_adddup2(&actions, writing, 1)
+  posix_spawn_file_actions_adddup2(&actions, writing, 2)
+  if let closeFrom = closeFromAction {
+    _ = closeFrom(&actions, 3)
+  }
+  let argv = ([executable] + arguments).map { strdup($0) }
+  defer { for argument in argv { free(argument) } }
+  let variables = (environment ?? ProcessInfo.processInfo.environment).map { "\($0)=\($1)" }
+  let envp = variables.map { strdup($0) }
+  defer { for variable in envp { free(variable) } }
+  var pid: pid_t = 0
+  let spawned = posix_spawnp(&pid, executable, &actions, nil, argv + [nil], envp + [nil])
+  close(writing)
+  guard spawned == 0 else { throw ChildProcessFailure(call: "posix_spawnp", spawned) }
+  var output = Data()
+  var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+  while true {
+    let count = read(reading, &buffer, buffer.count)
+    if count > 0 {
+      output.append(contentsOf: buffer[0..<count])
+    } else if count == 0 || errno != EINTR {
+      break
+    }
+  }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) < 0 {
+    guard errno == EINTR else { throw ChildProcessFailure(call: "waitpid", errno) }
+  }
+  // WIFEXITED and WEXITSTATUS, which Swift does not import.
+  let signal = status & 0x7f
+  return ChildProcessResult(
+    status: signal == 0 ? (status >> 8) & 0xff : 128 + signal,
+    output: String(decoding: output, as: UTF8.self)
+  )
+}
+
+/// A system call of ``runChildProcess(_:_:environment:)`` failed.
+public struct ChildProcessFailure: Error, CustomStringConvertible {
+  /// The call that failed.
+  public var call: String
+  /// Its error number.
+  public var code: Int32
+
+  init(call: String, _ code: Int32) {
+    self.call = call
+    self.code = code
+  }
+
+  /// The call and its error, in words.
+  public var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
+}
+
+/// `posix_spawn_file_actions_addclosefrom_np`, which the Glibc module does not import; `nil`
+/// before glibc 2.34.
+private let closeFromAction:
+  (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+    guard
+      let symbol = dlsym(
+        UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+    else { return nil }
+    return unsafeBitCast(
+      symbol,
+      to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+  }()
