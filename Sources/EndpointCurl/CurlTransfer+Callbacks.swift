@@ -290,16 +290,18 @@ extension CurlTransfer {
         case paused
         case stopped
       }
-      // Queued, joined to the last unread chunk while there is room; a waiting reader is woken
-      // once, when the loop's round ends, with what the round brought (several of libcurl's
-      // 16 KiB pieces), not once per piece.
+      // Queued, joined to the last unread chunk while there is room. A waiting reader is woken
+      // as soon as a whole chunk waits, so it reads that chunk while the round goes on, and
+      // otherwise once, when the loop's round ends, with what the round brought, not once per
+      // piece.
       let (handoff, readerWaits, chunkIsFull) = shared.withVisibleLock {
         shared -> (Handoff, Bool, Bool) in
         guard shared.isOpen else { return (.stopped, false, false) }
         let readerWaits = shared.waiter != nil
         if shared.unread.bufferedBytes >= limit {
           shared.pausedForReader = true
-          guard mustTake else { return (.paused, readerWaits, true) }
+          // Not taken: a waiting reader is woken when the round ends (and resumes the transfer).
+          guard mustTake else { return (.paused, readerWaits, false) }
           shared.unread.append(bytes, joiningUpTo: CurlBuffers.coalescedChunk)
           return (.queuedThenPaused, readerWaits, true)
         }
@@ -307,18 +309,24 @@ extension CurlTransfer {
         let full = shared.unread.bufferedBytes >= CurlBuffers.coalescedChunk
         return (.queued, readerWaits, full)
       }
-      if readerWaits, chunkIsFull {
-        // A whole chunk waits: the reader is woken now, and reads it while the round goes on.
-        readerWakeScheduled = true
-        wakeReader()
-      } else if readerWaits, !readerWakeScheduled {
+      let wakesNow = readerWaits && chunkIsFull
+      if readerWaits, !wakesNow, !readerWakeScheduled {
         readerWakeScheduled = true
         loop.wakeReaderAfterRound(self)
       }
       switch handoff {
-      case .queued: loop.bytesWaitingForReaders.add(count, ordering: .relaxed)
+      case .queued:
+        loop.bytesWaitingForReaders.add(count, ordering: .relaxed)
+        if wakesNow {
+          readerWakeScheduled = true
+          wakeReader()
+        }
       case .queuedThenPaused:
         loop.bytesWaitingForReaders.add(count, ordering: .relaxed)
+        if wakesNow {
+          readerWakeScheduled = true
+          wakeReader()
+        }
         // Taken, and no more until the reader catches up (the reader unpauses, as for a
         // pause returned from this callback).
         if let handle = easy { _ = ccurl_easy_pause(handle.pointer, CCURLPAUSE_RECV) }

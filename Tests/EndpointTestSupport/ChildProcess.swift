@@ -20,11 +20,17 @@ public struct ChildProcessResult: Sendable {
 /// thousand descriptors open. This spawns with `posix_spawnp` and has the child close every
 /// descriptor above standard error instead (`posix_spawn_file_actions_addclosefrom_np`, glibc
 /// 2.34), so no socket of another test is held open by the child.
+///
+/// One child runs at a time, the others wait their turn on their own threads: a compiler takes a
+/// whole core, and a dozen at once on two cores starved the timers of every other test in the
+/// process.
 public func runChildProcess(
   _ executable: String,
   _ arguments: [String],
   environment: [String: String]? = nil
 ) throws -> ChildProcessResult {
+  childProcessTurn.wait()
+  defer { childProcessTurn.signal() }
   var ends: [Int32] = [-1, -1]
   guard pipe(&ends) == 0 else { throw ChildProcessFailure(call: "pipe", errno) }
   let (reading, writing) = (ends[0], ends[1])
@@ -70,6 +76,9 @@ public func runChildProcess(
     output: String(decoding: output, as: UTF8.self)
   )
 }
+
+/// The turn of the one child process that runs at a time.
+private let childProcessTurn = DispatchSemaphore(value: 1)
 
 /// A system call of ``runChildProcess(_:_:environment:)`` failed.
 public struct ChildProcessFailure: Error, CustomStringConvertible {
