@@ -22,11 +22,7 @@ extension Generation {
   func formStatements(
     _ type: TypeRef, at pointer: String, scope: NestedScope?
   ) throws(Unsupported) -> [String] {
-    guard case .named(let name, false) = type, let properties = objectProperties(name, scope)
-    else {
-      throw Unsupported(
-        pointer: pointer, message: "a form body that is not an object is not supported yet")
-    }
+    let properties = try bodyProperties(type, at: pointer, scope: scope, kind: "form")
     var lines = ["var formFields: [(String, String)] = []"]
     for property in properties {
       let member = "body." + SwiftNames.escaped(property.name)
@@ -57,6 +53,18 @@ extension Generation {
       }
     }
     return lines
+  }
+
+  /// The properties of a `kind` body (`form`, `multipart`), which must be a generated struct.
+  func bodyProperties(
+    _ type: TypeRef, at pointer: String, scope: NestedScope?, kind: String
+  ) throws(Unsupported) -> [PropertyDecl] {
+    guard case .named(let name, false) = type, let properties = objectProperties(name, scope)
+    else {
+      throw Unsupported(
+        pointer: pointer, message: "a \(kind) body that is not an object is not supported yet")
+    }
+    return properties
   }
 
   /// The properties of a generated struct: a model, or a type nested in `scope`.

@@ -67,12 +67,7 @@ extension Generation {
   func multipartStatements(
     _ type: TypeRef, _ body: MultipartBody, scope: NestedScope?
   ) throws(Unsupported) -> [String] {
-    guard case .named(let name, false) = type, let properties = objectProperties(name, scope)
-    else {
-      throw Unsupported(
-        pointer: body.pointer,
-        message: "a multipart body that is not an object is not supported yet")
-    }
+    let properties = try bodyProperties(type, at: body.pointer, scope: scope, kind: "multipart")
     var parts: [String] = []
     var usesJSON = false
     for property in properties {

@@ -17,7 +17,7 @@ import Testing
 
   func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
     let command: URL = try #require(Self.command, "endpoint-openapi is not built")
-    let result = try await offThePool { try runChildProcess(command.path, arguments) }
+    let result = try await runChildProcess(command.path, arguments)
     return (result.status, result.output)
   }
 

@@ -36,15 +36,3 @@ func write(_ files: [OpenAPIGenerator.File], to directory: URL) throws -> [Strin
     return url.path
   }
 }
-
-/// Runs `work`, which waits for a child process, on a thread of its own, not on one of the few
-/// threads of Swift's cooperative pool (two on a 2-core machine): a test that held one for the
-/// seconds a compiler takes would hold back the timers and transfers of every other test in the
-/// process, and their time limits would fail.
-func offThePool<Value: Sendable>(
-  _ work: @escaping @Sendable () throws -> Value
-) async throws -> Value {
-  try await withCheckedThrowingContinuation { continuation in
-    Thread { continuation.resume(with: Result(catching: work)) }.start()
-  }
-}

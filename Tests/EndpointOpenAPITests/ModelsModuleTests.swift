@@ -163,7 +163,7 @@ import Testing
       #expect(linked == 0, "swiftc: \(diagnostics)")
       guard linked == 0 else { return }
 
-      let run = try await offThePool { try runChildProcess(program.path, []) }
+      let run = try await runChildProcess(program.path, [])
       let printed = run.output
       #expect(run.status == 0)
       #expect(

@@ -51,12 +51,9 @@ import Testing
     let environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory.path]) {
       _, new in new
     }
-    let result = try await offThePool {
-      try runChildProcess(
-        "swiftc",
-        ["-swift-version", "6", "-parse-as-library", "-warnings-as-errors"] + arguments,
-        environment: environment)
-    }
+    let result = try await runChildProcess(
+      "swiftc", ["-swift-version", "6", "-parse-as-library", "-warnings-as-errors"] + arguments,
+      environment: environment)
     return (result.status, result.output)
   }
 }

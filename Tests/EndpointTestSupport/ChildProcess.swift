@@ -12,8 +12,11 @@ public struct ChildProcessResult: Sendable {
   public var output: String
 }
 
-/// Runs `executable` (a path, or a name looked up on `PATH`) with `arguments` to its end; blocks
-/// the calling thread until then.
+/// Runs `executable` (a path, or a name looked up on `PATH`) with `arguments` to its end.
+///
+/// The child is waited for on a thread of its own, not on one of the few threads of Swift's
+/// cooperative pool (two on a 2-core machine): a test that held one for the seconds a compiler
+/// takes would hold back the timers and transfers of every other test in the process.
 ///
 /// Foundation's `Process.run()` lists `/proc/self/fd` to close the test process's descriptors in
 /// the child, and crashed doing it (a read past the end of a page) in a test process with over a
@@ -28,6 +31,20 @@ public func runChildProcess(
   _ executable: String,
   _ arguments: [String],
   environment: [String: String]? = nil
+) async throws -> ChildProcessResult {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread {
+      continuation.resume(
+        with: Result { try spawnAndWait(executable, arguments, environment: environment) })
+    }.start()
+  }
+}
+
+/// ``runChildProcess(_:_:environment:)`` on the calling thread, which it blocks.
+private func spawnAndWait(
+  _ executable: String,
+  _ arguments: [String],
+  environment: [String: String]?
 ) throws -> ChildProcessResult {
   childProcessTurn.wait()
   defer { childProcessTurn.signal() }
