@@ -34,6 +34,9 @@ package final class ChunkBufferPool: Sendable {
     }
   }
 
+  /// The buffers waiting for reuse.
+  package var idleBuffers: Int { free.withLock { $0.count } }
+
   /// A buffer of ``capacity`` bytes, reused when one is free.
   package func take() -> UnsafeMutableRawPointer {
     if let address = free.withLock({ $0.popLast() }),

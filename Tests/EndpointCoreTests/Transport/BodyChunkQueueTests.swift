@@ -109,6 +109,24 @@ import Testing
     #expect(queue.next() == nil)
   }
 
+  @Test func aBurstOfChunksLeavesEveryBufferForTheNextBurst() {
+    // Eight chunks wait for a reader that fell behind (a transfer's buffer limit of 1 MiB holds
+    // about as many 256 KiB chunks), then the reader catches up: the next burst finds all eight
+    // buffers mapped, not four of them and fresh pages for the rest.
+    var queue = BodyChunkQueue()
+    let piece = Data(repeating: 3, count: 64)
+    for _ in 0..<2 {
+      for _ in 0..<8 { piece.withUnsafeBytes { queue.append($0, joiningUpTo: 64) } }
+      var read = 0
+      while let chunk = queue.next() {
+        #expect(chunk == piece)
+        read += 1
+      }
+      #expect(read == 8)
+      #expect(queue.idleBuffers == 8)
+    }
+  }
+
   @Test func aPoolReusesABufferOnceItsDataIsDroppedAndKeepsNoMoreThanItRetains() {
     let pool = ChunkBufferPool(capacity: 64, retaining: 1)
     let first = pool.take()
