@@ -183,6 +183,7 @@ extension Generation {
     var body: (type: TypeRef, required: Bool, doc: String?)?
     var payload = "json(body)"
     var formLines: [String] = []
+    var jsonContentType: String?
     if var requestBody = operation["requestBody"] {
       var bodyPointer = JSONPointer.appending("requestBody", to: pointer)
       if let reference = requestBody["$ref"]?.string,
@@ -209,6 +210,7 @@ extension Generation {
         type = try typeRef(
           schema, at: schemaPointer, suggested: functionType + "Body", scope: &scope
         ).type
+        jsonContentType = Self.jsonContentType(of: requestBody)
       }
       body = (type, requestBody["required"]?.bool == true, Self.description(of: requestBody))
     }
@@ -277,8 +279,13 @@ extension Generation {
     }
     let headerParameters = parameters.filter { $0.location == .header }
     let cookieParameters = parameters.filter { $0.location == .cookie }
-    if !headerParameters.isEmpty || !cookieParameters.isEmpty {
+    if !headerParameters.isEmpty || !cookieParameters.isEmpty || jsonContentType != nil {
       statements.append("var headerFields: [String: String] = [:]")
+      if let jsonContentType {
+        // Set where the body is sent; a Content-Type field wins over the JSON payload's own.
+        formLines.append(
+          "headerFields[\"Content-Type\"] = \"\(Self.escapedLiteral(jsonContentType))\"")
+      }
       for parameter in headerParameters {
         guard let fields = parameter.fields else {
           statements += Self.headerStatements(parameter)
@@ -524,18 +531,30 @@ extension Generation {
     content.keys.map(mediaType).contains { $0 == "application/json" || $0.hasSuffix("+json") }
   }
 
+  /// The content key of a body's JSON media type: `application/json`, else the first
+  /// `application/…+json` by name, else a lone `*/*`.
+  static func jsonMediaKey(in content: [String: JSONNode]) -> String? {
+    let keys = content.keys.sorted()
+    return keys.first { mediaType($0) == "application/json" }
+      ?? keys.first { mediaType($0).hasSuffix("+json") }
+      ?? keys.first { mediaType($0) == "*/*" && content.count == 1 }
+  }
+
+  /// The `Content-Type` a JSON request body is sent with when it is not `application/json`:
+  /// the body's JSON media type, such as `application/merge-patch+json`.
+  static func jsonContentType(of body: JSONNode) -> String? {
+    guard let key = jsonMediaKey(in: body["content"]?.object ?? [:]) else { return nil }
+    let type = mediaType(key)
+    return type == "application/json" || type == "*/*" ? nil : key
+  }
+
   /// The schema of a body's JSON media type (`application/json`, `application/…+json`).
   func jsonSchema(
     in body: JSONNode, at pointer: String, what: String
   ) throws(Unsupported) -> (schema: JSONNode, pointer: String) {
     let content = body["content"]?.object ?? [:]
     let contentPointer = JSONPointer.appending("content", to: pointer)
-    let json = content.keys.sorted().first { key in
-      let type = Self.mediaType(key)
-      return type == "application/json" || type.hasSuffix("+json")
-        || type == "*/*" && content.count == 1
-    }
-    guard let json else {
+    guard let json = Self.jsonMediaKey(in: content) else {
       throw Unsupported(
         pointer: contentPointer,
         message: "\(what) in \(content.keys.sorted().joined(separator: ", ")) is not supported "

@@ -396,4 +396,44 @@ import Testing
           + "deepObject style is not supported yet; the optional parameter is left out"
       ])
   }
+
+  /// A JSON body of another media type than `application/json`, such as Kubernetes's patches,
+  /// is sent with it: a server that reads merge patches refuses `application/json`.
+  @Test func aJSONBodyOfAnotherMediaTypeIsSentWithIt() throws {
+    let paths = """
+      {"/pods/{name}": {"patch": {"operationId": "patchPod",
+        "parameters": [{"name": "name", "in": "path", "required": true,
+          "schema": {"type": "string"}}],
+        "requestBody": {"required": true, "content": {
+          "application/strategic-merge-patch+json": {"schema": {"type": "object"}},
+          "application/merge-patch+json": {"schema": {"type": "object"}}}},
+        "responses": {"204": {"description": "Patched."}}}},
+       "/pods": {"post": {"operationId": "createPod",
+        "parameters": [{"name": "X-Trace", "in": "header", "schema": {"type": "string"}}],
+        "requestBody": {"content": {"application/vnd.pod+json; charset=utf-8": {
+          "schema": {"type": "object"}}}},
+        "responses": {"204": {"description": "Created."}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    #expect(output.warnings.isEmpty)
+    #expect(
+      source(output, "API.swift")?.contains(
+        """
+          static func patchPod(name: String, body: [String: JSONValue]) -> Endpoint<Void> {
+            var headerFields: [String: String] = [:]
+            headerFields["Content-Type"] = "application/merge-patch+json"
+            return Endpoint(json: .patch, path: "pods/\\(name)", headers: headerFields, body: body)
+          }
+        """) == true)
+    // An optional body: the field is set only where the body is sent.
+    #expect(
+      source(output, "API.swift")?.contains(
+        """
+            guard let body else {
+              return Endpoint(json: .post, path: "pods", headers: headerFields)
+            }
+            headerFields["Content-Type"] = "application/vnd.pod+json; charset=utf-8"
+            return Endpoint(json: .post, path: "pods", headers: headerFields, body: body)
+        """) == true)
+  }
 }
