@@ -59,7 +59,7 @@ swagger="$work/package/$source_path"
 echo "bench-openapi-kubernetes: $(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-print(f"{d[\"info\"][\"title\"]} {d[\"info\"][\"version\"]}: Swagger {d[\"swagger\"]},",
-      f"{len(d[\"paths\"])} paths, {len(d.get(\"definitions\", {}))} definitions")' "$swagger")"
+print(d["info"]["title"], d["info"]["version"] + ": Swagger", d["swagger"] + ",",
+      len(d["paths"]), "paths,", len(d.get("definitions", {})), "definitions")' "$swagger")"
 python3 "$ROOT/scripts/swagger2-to-openapi3.py" "$swagger" "$work/kubernetes.json"
 "$ROOT/scripts/bench-openapi.sh" "${forwarded[@]}" "$work/kubernetes.json"

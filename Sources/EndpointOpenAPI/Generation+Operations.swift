@@ -505,7 +505,8 @@ extension Generation {
   }
 
   /// The media type of a body sent or read as bytes, when it has no JSON one: the first whose
-  /// schema is absent, empty or `format: binary` (`*/*` is sent as `application/octet-stream`).
+  /// schema is absent, empty or `format: binary`, or a `*/*` of a string, which is the body's
+  /// text in any media type, not a JSON string (`*/*` is sent as `application/octet-stream`).
   static func binaryMediaType(in body: JSONNode) -> String? {
     let content = body["content"]?.object ?? [:]
     guard !hasJSON(content) else { return nil }
@@ -513,7 +514,9 @@ extension Generation {
       let type = mediaType(key)
       if type.hasPrefix("multipart/") || type == "application/x-www-form-urlencoded" { continue }
       let schema = content[key]?["schema"]
-      guard schema == nil || schema == .object([:]) || schema?["format"]?.string == "binary"
+      let anyText = type == "*/*" && schema?["type"]?.string == "string" && schema?["enum"] == nil
+      guard
+        schema == nil || schema == .object([:]) || schema?["format"]?.string == "binary" || anyText
       else { continue }
       return type == "*/*" ? "application/octet-stream" : key
     }

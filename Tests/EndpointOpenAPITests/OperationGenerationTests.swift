@@ -436,4 +436,38 @@ import Testing
             return Endpoint(json: .post, path: "pods", headers: headerFields, body: body)
         """) == true)
   }
+
+  /// A string of any media type (`*/*`), such as what Kubernetes's proxy answers, is the
+  /// body's bytes, not a JSON string literal; a `*/*` body of an object is still sent as JSON.
+  @Test func aStringOfAnyMediaTypeIsBytesButAnObjectIsJSON() throws {
+    let paths = """
+      {"/nodes/{name}/proxy": {"get": {"operationId": "proxyNode",
+        "parameters": [{"name": "name", "in": "path", "required": true,
+          "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "OK", "content": {
+          "*/*": {"schema": {"type": "string"}}}}}}},
+       "/nodes": {"post": {"operationId": "createNode",
+        "requestBody": {"required": true, "content": {"*/*": {"schema": {
+          "type": "object", "properties": {"name": {"type": "string"}}}}}},
+        "responses": {"201": {"description": "Created.", "content": {"*/*": {"schema": {
+          "type": "object", "properties": {"name": {"type": "string"}}}}}}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    #expect(output.warnings.isEmpty)
+    let api = try #require(source(output, "API.swift"))
+    #expect(
+      api.contains(
+        """
+          static func proxyNode(name: String) -> Endpoint<Data> {
+            Endpoint(.get, path: "nodes/\\(name)/proxy", parser: .data)
+          }
+        """))
+    #expect(
+      api.contains(
+        """
+          static func createNode(body: CreateNodeBody) -> Endpoint<CreateNodeResponse> {
+            Endpoint(json: .post, path: "nodes", body: body)
+          }
+        """))
+  }
 }
