@@ -17,11 +17,12 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-source_path="usr/share/gocode/src/k8s.io/kube-openapi/pkg/schemaconv/testdata/swagger.json"
+package_root="usr/share/gocode/src/k8s.io/kube-openapi"
+source_path="$package_root/pkg/schemaconv/testdata/swagger.json"
 forwarded=()
 for argument in "$@"; do
   case "$argument" in
-    --v1.14) source_path="usr/share/gocode/src/k8s.io/kube-openapi/test/integration/testdata/aggregator/openapi.json" ;;
+    --v1.14) source_path="$package_root/test/integration/testdata/aggregator/openapi.json" ;;
     --build | --typecheck | --models-module) forwarded+=("$argument") ;;
     -h | --help)
       sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'

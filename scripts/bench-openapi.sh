@@ -90,6 +90,9 @@ fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# SwiftPM's lock files for the throwaway package go to TMPDIR: keep them inside too.
+mkdir "$work/tmp"
+export TMPDIR="$work/tmp"
 # Interrupted or terminated, exit through the EXIT trap so the directory goes too.
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -156,8 +159,8 @@ bytes="$(find "$work/out" "$work/models" -name '*.swift' -exec cat {} + | wc -c)
 echo "bench-openapi: wrote $files files, $lines lines, $((bytes / 1024)) KiB;" \
   "$warnings constructs left out"
 # Each construct left out, by its JSON pointer.
-grep 'warning:' "$work/time-generate.txt" | sed 's/^endpoint-openapi: warning: /bench-openapi:   /' ||
-  true
+grep 'warning:' "$work/time-generate.txt" |
+  sed 's/^endpoint-openapi: warning: /bench-openapi:   /' || true
 
 if $typecheck; then
   swift build --target EndpointJSON -Xswiftc -warnings-as-errors > "$work/build.log" 2>&1 || {

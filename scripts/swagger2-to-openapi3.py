@@ -166,7 +166,8 @@ def body(node, consumes):
     if "description" in node:
         out["description"] = node["description"]
     item = schema(node.get("schema", {}), "")
-    out["content"] = {media: {"schema": item} for media in media_types(consumes, "application/json")}
+    out["content"] = {media: {"schema": item}
+                      for media in media_types(consumes, "application/json")}
     if node.get("required"):
         out["required"] = True
     out.update(extensions(node))
@@ -289,7 +290,8 @@ def servers(document):
 
 def convert(document):
     if not isinstance(document, dict) or document.get("swagger") != "2.0":
-        found = document.get("openapi") or document.get("swagger") if isinstance(document, dict) else None
+        found = document.get("openapi") or document.get("swagger") \
+            if isinstance(document, dict) else None
         raise Unconvertible("#/swagger", f"not a Swagger 2.0 document (found {found!r})")
     out = {"openapi": "3.0.3"}
     for key in ("info",):
@@ -305,7 +307,8 @@ def convert(document):
         if "$ref" in item:
             raise Unconvertible(where, "a path item $ref")
         converted = extensions(item)
-        inherited = [(p, f"{where}/parameters/{i}") for i, p in enumerate(item.get("parameters", []))]
+        inherited = [(p, f"{where}/parameters/{i}")
+                     for i, p in enumerate(item.get("parameters", []))]
         # Path-level bodies go to each operation; the others stay at the path level.
         shared = [(p, at) for p, at in inherited
                   if resolve(p, document)["in"] not in ("body", "formData")]
