@@ -184,6 +184,7 @@ extension Generation {
     var payload = "json(body)"
     var formLines: [String] = []
     var jsonContentType: String?
+    var mediaNote: String?
     if var requestBody = operation["requestBody"] {
       var bodyPointer = JSONPointer.appending("requestBody", to: pointer)
       if let reference = requestBody["$ref"]?.string,
@@ -211,6 +212,7 @@ extension Generation {
           schema, at: schemaPointer, suggested: functionType + "Body", scope: &scope
         ).type
         jsonContentType = Self.jsonContentType(of: requestBody)
+        mediaNote = Self.jsonMediaNote(of: requestBody)
       }
       body = (type, requestBody["required"]?.bool == true, Self.description(of: requestBody))
     }
@@ -342,6 +344,9 @@ extension Generation {
     var lines = Self.operationDoc(
       operation, method: method, path: path, parameters: ordered + optional, body: body,
       errors: errorEnum.map { Self.errorBodyDoc(errors, enumName: $0) } ?? [])
+    if let mediaNote, let at = lines.firstIndex(of: "/// `\(method.uppercased()) \(path)`") {
+      lines.insert(contentsOf: ["///"] + Self.docLines(mediaNote, indent: 2), at: at + 1)
+    }
     let head = "\(access)static func \(SwiftNames.escaped(name))("
     let end = ") -> Endpoint<\(resultType)> {"
     let oneLine = head + signature.joined(separator: ", ") + end
@@ -549,6 +554,20 @@ extension Generation {
     guard let key = jsonMediaKey(in: body["content"]?.object ?? [:]) else { return nil }
     let type = mediaType(key)
     return type == "application/json" || type == "*/*" ? nil : key
+  }
+
+  /// A sentence for the factory's doc comment when a JSON body lists several JSON media types:
+  /// the one it is sent as, and how to send another.
+  static func jsonMediaNote(of body: JSONNode) -> String? {
+    let content = body["content"]?.object ?? [:]
+    guard let chosen = jsonMediaKey(in: content) else { return nil }
+    let others = content.keys.sorted().filter { key in
+      key != chosen && (mediaType(key) == "application/json" || mediaType(key).hasSuffix("+json"))
+    }
+    guard !others.isEmpty else { return nil }
+    return "The body is sent as `\(chosen)`; to send it as "
+      + others.map { "`\($0)`" }.joined(separator: " or ")
+      + ", which the API also reads, set the endpoint's `Content-Type` header field."
   }
 
   /// The schema of a body's JSON media type (`application/json`, `application/…+json`).

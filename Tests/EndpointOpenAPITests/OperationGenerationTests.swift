@@ -398,7 +398,8 @@ import Testing
   }
 
   /// A JSON body of another media type than `application/json`, such as Kubernetes's patches,
-  /// is sent with it: a server that reads merge patches refuses `application/json`.
+  /// is sent with it: a server that reads merge patches refuses `application/json`. When the
+  /// body lists several, the doc comment says which is sent and how to send another.
   @Test func aJSONBodyOfAnotherMediaTypeIsSentWithIt() throws {
     let paths = """
       {"/pods/{name}": {"patch": {"operationId": "patchPod",
@@ -419,6 +420,11 @@ import Testing
     #expect(
       source(output, "API.swift")?.contains(
         """
+          /// `PATCH /pods/{name}`
+          ///
+          /// The body is sent as `application/merge-patch+json`; to send it as
+          /// `application/strategic-merge-patch+json`, which the API also reads, set the endpoint's
+          /// `Content-Type` header field.
           static func patchPod(name: String, body: [String: JSONValue]) -> Endpoint<Void> {
             var headerFields: [String: String] = [:]
             headerFields["Content-Type"] = "application/merge-patch+json"
