@@ -30,6 +30,8 @@
 # cores, so the load average is printed before and after each. Runs of 1,000 operations take
 # long on a loaded 2-core machine: --operations 250 builds a quarter of the document.
 #
+# It prints each construct the generator left out, by its JSON pointer, as the command warns.
+#
 # The command is built in release mode (`swift build -c release --product endpoint-openapi`)
 # and run once under /usr/bin/time -v into an empty directory, then once more into the same
 # directory (nothing changes, nothing is written). Everything goes to a temporary directory,
@@ -88,6 +90,9 @@ fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# SwiftPM's lock files for the throwaway package go to TMPDIR: keep them inside too.
+mkdir "$work/tmp"
+export TMPDIR="$work/tmp"
 # Interrupted or terminated, exit through the EXIT trap so the directory goes too.
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -150,7 +155,12 @@ measure "generate (unchanged)" "$tool" generate "${generate_arguments[@]}"
 files="$(find "$work/out" "$work/models" -name '*.swift' | wc -l)"
 lines="$(find "$work/out" "$work/models" -name '*.swift' -exec cat {} + | wc -l)"
 warnings="$(grep -c 'warning:' "$work/time-generate.txt" || true)"
-echo "bench-openapi: wrote $files files, $lines lines; $warnings constructs left out"
+bytes="$(find "$work/out" "$work/models" -name '*.swift' -exec cat {} + | wc -c)"
+echo "bench-openapi: wrote $files files, $lines lines, $((bytes / 1024)) KiB;" \
+  "$warnings constructs left out"
+# Each construct left out, by its JSON pointer.
+grep 'warning:' "$work/time-generate.txt" |
+  sed 's/^endpoint-openapi: warning: /bench-openapi:   /' || true
 
 if $typecheck; then
   swift build --target EndpointJSON -Xswiftc -warnings-as-errors > "$work/build.log" 2>&1 || {

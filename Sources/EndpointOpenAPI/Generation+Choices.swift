@@ -13,6 +13,22 @@ extension Generation {
     return nil
   }
 
+  /// Kubernetes's int-or-string (`format: int-or-string`, or `x-kubernetes-int-or-string:
+  /// true`), a value that is an integer or a string, as the `anyOf` of the two it means; its
+  /// other keywords are kept. Other schemas are returned as they are.
+  static func expandingIntOrString(_ schema: JSONNode) -> JSONNode {
+    guard var object = schema.object, object["anyOf"] == nil, object["oneOf"] == nil,
+      object["format"]?.string == "int-or-string"
+        || object["x-kubernetes-int-or-string"]?.bool == true
+    else { return schema }
+    if isNullable(schema) { object["nullable"] = .bool(true) }
+    for key in ["type", "format", "x-kubernetes-int-or-string"] { object[key] = nil }
+    object["anyOf"] = .array([
+      .object(["type": .string("integer")]), .object(["type": .string("string")]),
+    ])
+    return .object(object)
+  }
+
   /// Whether a schema is a `oneOf` or `anyOf` of more than one non-null variant: an enum.
   static func isChoice(_ schema: JSONNode) -> Bool {
     guard let composition = composition(of: schema) else { return false }

@@ -183,6 +183,8 @@ extension Generation {
     var body: (type: TypeRef, required: Bool, doc: String?)?
     var payload = "json(body)"
     var formLines: [String] = []
+    var jsonContentType: String?
+    var mediaNote: String?
     if var requestBody = operation["requestBody"] {
       var bodyPointer = JSONPointer.appending("requestBody", to: pointer)
       if let reference = requestBody["$ref"]?.string,
@@ -209,6 +211,8 @@ extension Generation {
         type = try typeRef(
           schema, at: schemaPointer, suggested: functionType + "Body", scope: &scope
         ).type
+        jsonContentType = Self.jsonContentType(of: requestBody)
+        mediaNote = Self.jsonMediaNote(of: requestBody)
       }
       body = (type, requestBody["required"]?.bool == true, Self.description(of: requestBody))
     }
@@ -277,8 +281,13 @@ extension Generation {
     }
     let headerParameters = parameters.filter { $0.location == .header }
     let cookieParameters = parameters.filter { $0.location == .cookie }
-    if !headerParameters.isEmpty || !cookieParameters.isEmpty {
+    if !headerParameters.isEmpty || !cookieParameters.isEmpty || jsonContentType != nil {
       statements.append("var headerFields: [String: String] = [:]")
+      if let jsonContentType {
+        // Set where the body is sent; a Content-Type field wins over the JSON payload's own.
+        formLines.append(
+          "headerFields[\"Content-Type\"] = \"\(Self.escapedLiteral(jsonContentType))\"")
+      }
       for parameter in headerParameters {
         guard let fields = parameter.fields else {
           statements += Self.headerStatements(parameter)
@@ -335,6 +344,9 @@ extension Generation {
     var lines = Self.operationDoc(
       operation, method: method, path: path, parameters: ordered + optional, body: body,
       errors: errorEnum.map { Self.errorBodyDoc(errors, enumName: $0) } ?? [])
+    if let mediaNote, let at = lines.firstIndex(of: "/// `\(method.uppercased()) \(path)`") {
+      lines.insert(contentsOf: ["///"] + Self.docLines(mediaNote, indent: 2), at: at + 1)
+    }
     let head = "\(access)static func \(SwiftNames.escaped(name))("
     let end = ") -> Endpoint<\(resultType)> {"
     let oneLine = head + signature.joined(separator: ", ") + end
@@ -498,7 +510,8 @@ extension Generation {
   }
 
   /// The media type of a body sent or read as bytes, when it has no JSON one: the first whose
-  /// schema is absent, empty or `format: binary` (`*/*` is sent as `application/octet-stream`).
+  /// schema is absent, empty or `format: binary`, or a `*/*` of a string, which is the body's
+  /// text in any media type, not a JSON string (`*/*` is sent as `application/octet-stream`).
   static func binaryMediaType(in body: JSONNode) -> String? {
     let content = body["content"]?.object ?? [:]
     guard !hasJSON(content) else { return nil }
@@ -506,7 +519,9 @@ extension Generation {
       let type = mediaType(key)
       if type.hasPrefix("multipart/") || type == "application/x-www-form-urlencoded" { continue }
       let schema = content[key]?["schema"]
-      guard schema == nil || schema == .object([:]) || schema?["format"]?.string == "binary"
+      let anyText = type == "*/*" && schema?["type"]?.string == "string" && schema?["enum"] == nil
+      guard
+        schema == nil || schema == .object([:]) || schema?["format"]?.string == "binary" || anyText
       else { continue }
       return type == "*/*" ? "application/octet-stream" : key
     }
@@ -524,18 +539,44 @@ extension Generation {
     content.keys.map(mediaType).contains { $0 == "application/json" || $0.hasSuffix("+json") }
   }
 
+  /// The content key of a body's JSON media type: `application/json`, else the first
+  /// `application/…+json` by name, else a lone `*/*`.
+  static func jsonMediaKey(in content: [String: JSONNode]) -> String? {
+    let keys = content.keys.sorted()
+    return keys.first { mediaType($0) == "application/json" }
+      ?? keys.first { mediaType($0).hasSuffix("+json") }
+      ?? keys.first { mediaType($0) == "*/*" && content.count == 1 }
+  }
+
+  /// The `Content-Type` a JSON request body is sent with when it is not `application/json`:
+  /// the body's JSON media type, such as `application/merge-patch+json`.
+  static func jsonContentType(of body: JSONNode) -> String? {
+    guard let key = jsonMediaKey(in: body["content"]?.object ?? [:]) else { return nil }
+    let type = mediaType(key)
+    return type == "application/json" || type == "*/*" ? nil : key
+  }
+
+  /// A sentence for the factory's doc comment when a JSON body lists several JSON media types:
+  /// the one it is sent as, and how to send another.
+  static func jsonMediaNote(of body: JSONNode) -> String? {
+    let content = body["content"]?.object ?? [:]
+    guard let chosen = jsonMediaKey(in: content) else { return nil }
+    let others = content.keys.sorted().filter { key in
+      key != chosen && (mediaType(key) == "application/json" || mediaType(key).hasSuffix("+json"))
+    }
+    guard !others.isEmpty else { return nil }
+    return "The body is sent as `\(chosen)`; to send it as "
+      + others.map { "`\($0)`" }.joined(separator: " or ")
+      + ", which the API also reads, set the endpoint's `Content-Type` header field."
+  }
+
   /// The schema of a body's JSON media type (`application/json`, `application/…+json`).
   func jsonSchema(
     in body: JSONNode, at pointer: String, what: String
   ) throws(Unsupported) -> (schema: JSONNode, pointer: String) {
     let content = body["content"]?.object ?? [:]
     let contentPointer = JSONPointer.appending("content", to: pointer)
-    let json = content.keys.sorted().first { key in
-      let type = Self.mediaType(key)
-      return type == "application/json" || type.hasSuffix("+json")
-        || type == "*/*" && content.count == 1
-    }
-    guard let json else {
+    guard let json = Self.jsonMediaKey(in: content) else {
       throw Unsupported(
         pointer: contentPointer,
         message: "\(what) in \(content.keys.sorted().joined(separator: ", ")) is not supported "

@@ -42,6 +42,7 @@ extension Generation {
   mutating func topLevelModel(
     name: String, schema: JSONNode, pointer: String
   ) throws(Unsupported) -> ModelDecl {
+    let schema = Self.expandingIntOrString(schema)
     let doc = Self.description(of: schema)
     if Self.composition(of: schema) != nil, Self.isChoice(schema) || Self.isObjectLike(schema) {
       return try choiceModel(name: name, schema: schema, pointer: pointer, doc: doc)
@@ -154,6 +155,7 @@ extension Generation {
     guard depth < 16 else {
       throw Unsupported(pointer: pointer, message: "references nest too deeply")
     }
+    let schema = Self.expandingIntOrString(schema)
     let nullable = Self.isNullable(schema)
     if let reference = schema["$ref"]?.string {
       return try referencedType(

@@ -226,4 +226,57 @@ import Testing
           + "which cannot be told apart; the schema is skipped",
       ])
   }
+
+  /// Kubernetes writes a value that is an integer or a string (a port's number or name) as
+  /// `format: int-or-string`, or `x-kubernetes-int-or-string`: not a `String`, which would fail
+  /// to decode `8080`, but the anyOf of the two.
+  @Test func intOrStringIsAnAnyOfAnIntegerThenAString() throws {
+    let output = try generate(
+      document(
+        schemas: """
+          {"IntOrString": {"type": "string", "format": "int-or-string"},
+           "ServicePort": {"type": "object", "required": ["port"], "properties": {
+             "port": {"type": "integer"},
+             "targetPort": {"$ref": "#/components/schemas/IntOrString"},
+             "maxSurge": {"x-kubernetes-int-or-string": true, "nullable": true}}}}
+          """))
+    #expect(output.warnings.isEmpty)
+    let choice = """
+      enum IntOrString: Codable, Sendable, Hashable {
+        case integer(Int)
+        case string(String)
+
+        init(from decoder: any Decoder) throws {
+          var matches: [Self] = []
+          if let value = try? Int(from: decoder) {
+            matches.append(.integer(value))
+          }
+          if let value = try? String(from: decoder) {
+            matches.append(.string(value))
+          }
+          guard let match = matches.first else {
+            throw DecodingError.dataCorrupted(
+              DecodingError.Context(
+                codingPath: decoder.codingPath,
+                debugDescription: "No anyOf variant of IntOrString matches."))
+          }
+          self = match
+        }
+      """
+    #expect(source(output, "Models/IntOrString.swift")?.hasPrefix(choice) == true)
+    let port = try #require(source(output, "Models/ServicePort.swift"))
+    #expect(
+      port.hasPrefix(
+        """
+        struct ServicePort: Codable, Sendable, Hashable {
+          var maxSurge: MaxSurge?
+          var port: Int
+          var targetPort: IntOrString?
+
+          enum MaxSurge: Codable, Sendable, Hashable {
+            case integer(Int)
+            case string(String)
+
+        """))
+  }
 }

@@ -46,6 +46,80 @@ import Testing
     }
   }
 
+  /// A Swagger 2.0 document shaped like Kubernetes's (dotted schema names, int-or-string, path
+  /// parameters on the path, patches in several JSON media types), converted to OpenAPI 3.0 by
+  /// the repository's converter script, then generated from.
+  @Test func aSwagger2DocumentConvertedByTheScriptGenerates() async throws {
+    let swagger = """
+      {"swagger": "2.0", "info": {"title": "K", "version": "1"},
+       "paths": {"/api/v1/namespaces/{namespace}/services/{name}": {
+         "parameters": [
+           {"name": "name", "in": "path", "required": true, "type": "string", "uniqueItems": true},
+           {"name": "namespace", "in": "path", "required": true, "type": "string"},
+           {"name": "pretty", "in": "query", "type": "string"}],
+         "patch": {"operationId": "patchCoreV1NamespacedService", "tags": ["core_v1"],
+           "consumes": ["application/json-patch+json", "application/merge-patch+json"],
+           "produces": ["application/json", "application/yaml"],
+           "parameters": [{"name": "body", "in": "body", "required": true,
+             "schema": {"$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Patch"}}],
+           "responses": {"200": {"description": "OK",
+             "schema": {"$ref": "#/definitions/io.k8s.api.core.v1.ServicePort"}},
+             "401": {"description": "Unauthorized"}},
+           "x-kubernetes-action": "patch"}}},
+       "definitions": {
+         "io.k8s.apimachinery.pkg.apis.meta.v1.Patch": {"description": "A patch."},
+         "io.k8s.apimachinery.pkg.util.intstr.IntOrString": {"type": "string",
+           "format": "int-or-string"},
+         "io.k8s.api.core.v1.ServicePort": {"type": "object", "properties": {
+           "targetPort": {"$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"}
+         }}}}
+      """
+    try await withTemporaryDirectory { directory in
+      let script = testDirectory.appending(path: "../../scripts/swagger2-to-openapi3.py")
+        .standardized
+      let input = directory.appending(path: "swagger.json")
+      let converted = directory.appending(path: "openapi.json")
+      try Data(swagger.utf8).write(to: input)
+      let conversion = try await runChildProcess(
+        "python3", [script.path, input.path, converted.path])
+      #expect(conversion.status == 0, "\(conversion.output)")
+      let output = directory.appending(path: "Sources")
+      let (status, printed) = try await run(["generate", converted.path, "--output", output.path])
+      #expect(status == 0)
+      #expect(!printed.contains("warning:"), "\(printed)")
+      let namespace = try String(
+        contentsOf: output.appending(path: "CoreV1.swift"), encoding: .utf8)
+      #expect(namespace.contains("static func patchCoreV1NamespacedService("))
+      #expect(namespace.contains("body: IoK8sApimachineryPkgApisMetaV1Patch,"))
+      #expect(
+        namespace.contains("headerFields[\"Content-Type\"] = \"application/json-patch+json\""))
+      #expect(namespace.contains("path: \"api/v1/namespaces/\\(namespace)/services/\\(name)\","))
+      #expect(
+        namespace.contains("queryItems.append(URLQueryItem(name: \"pretty\", value: pretty))"))
+      let port = try String(
+        contentsOf: output.appending(path: "Models/IoK8sApiCoreV1ServicePort.swift"),
+        encoding: .utf8)
+      #expect(port.contains("var targetPort: IoK8sApimachineryPkgUtilIntstrIntOrString?"))
+
+      // What OpenAPI 3.0 cannot say is an error naming where it is, and nothing is written.
+      let tsv = swagger.replacingOccurrences(
+        of: #""name": "pretty", "in": "query", "type": "string""#,
+        with: #""name": "pretty", "in": "query", "type": "array", "items": {"type": "string"}, "#
+          + #""collectionFormat": "tsv""#)
+      try Data(tsv.utf8).write(to: input)
+      try FileManager.default.removeItem(at: converted)
+      let refused = try await runChildProcess(
+        "python3", [script.path, input.path, converted.path])
+      #expect(refused.status == 1)
+      #expect(
+        refused.output.contains(
+          "cannot convert #/paths/~1api~1v1~1namespaces~1{namespace}~1services~1{name}/"
+            + "parameters/2/collectionFormat: collectionFormat tsv in query has no OpenAPI 3.0 "
+            + "style"))
+      #expect(!FileManager.default.fileExists(atPath: converted.path))
+    }
+  }
+
   @Test func itWritesTheFilesAndRemovesOnlyTheStaleGeneratedOnes() async throws {
     let document = testDirectory.appending(path: "Documents/pets.json")
     try await withTemporaryDirectory { directory in

@@ -396,4 +396,84 @@ import Testing
           + "deepObject style is not supported yet; the optional parameter is left out"
       ])
   }
+
+  /// A JSON body of another media type than `application/json`, such as Kubernetes's patches,
+  /// is sent with it: a server that reads merge patches refuses `application/json`. When the
+  /// body lists several, the doc comment says which is sent and how to send another.
+  @Test func aJSONBodyOfAnotherMediaTypeIsSentWithIt() throws {
+    let paths = """
+      {"/pods/{name}": {"patch": {"operationId": "patchPod",
+        "parameters": [{"name": "name", "in": "path", "required": true,
+          "schema": {"type": "string"}}],
+        "requestBody": {"required": true, "content": {
+          "application/strategic-merge-patch+json": {"schema": {"type": "object"}},
+          "application/merge-patch+json": {"schema": {"type": "object"}}}},
+        "responses": {"204": {"description": "Patched."}}}},
+       "/pods": {"post": {"operationId": "createPod",
+        "parameters": [{"name": "X-Trace", "in": "header", "schema": {"type": "string"}}],
+        "requestBody": {"content": {"application/vnd.pod+json; charset=utf-8": {
+          "schema": {"type": "object"}}}},
+        "responses": {"204": {"description": "Created."}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    #expect(output.warnings.isEmpty)
+    #expect(
+      source(output, "API.swift")?.contains(
+        """
+          /// `PATCH /pods/{name}`
+          ///
+          /// The body is sent as `application/merge-patch+json`; to send it as
+          /// `application/strategic-merge-patch+json`, which the API also reads, set the endpoint's
+          /// `Content-Type` header field.
+          static func patchPod(name: String, body: [String: JSONValue]) -> Endpoint<Void> {
+            var headerFields: [String: String] = [:]
+            headerFields["Content-Type"] = "application/merge-patch+json"
+            return Endpoint(json: .patch, path: "pods/\\(name)", headers: headerFields, body: body)
+          }
+        """) == true)
+    // An optional body: the field is set only where the body is sent.
+    #expect(
+      source(output, "API.swift")?.contains(
+        """
+            guard let body else {
+              return Endpoint(json: .post, path: "pods", headers: headerFields)
+            }
+            headerFields["Content-Type"] = "application/vnd.pod+json; charset=utf-8"
+            return Endpoint(json: .post, path: "pods", headers: headerFields, body: body)
+        """) == true)
+  }
+
+  /// A string of any media type (`*/*`), such as what Kubernetes's proxy answers, is the
+  /// body's bytes, not a JSON string literal; a `*/*` body of an object is still sent as JSON.
+  @Test func aStringOfAnyMediaTypeIsBytesButAnObjectIsJSON() throws {
+    let paths = """
+      {"/nodes/{name}/proxy": {"get": {"operationId": "proxyNode",
+        "parameters": [{"name": "name", "in": "path", "required": true,
+          "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "OK", "content": {
+          "*/*": {"schema": {"type": "string"}}}}}}},
+       "/nodes": {"post": {"operationId": "createNode",
+        "requestBody": {"required": true, "content": {"*/*": {"schema": {
+          "type": "object", "properties": {"name": {"type": "string"}}}}}},
+        "responses": {"201": {"description": "Created.", "content": {"*/*": {"schema": {
+          "type": "object", "properties": {"name": {"type": "string"}}}}}}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    #expect(output.warnings.isEmpty)
+    let api = try #require(source(output, "API.swift"))
+    #expect(
+      api.contains(
+        """
+          static func proxyNode(name: String) -> Endpoint<Data> {
+            Endpoint(.get, path: "nodes/\\(name)/proxy", parser: .data)
+          }
+        """))
+    #expect(
+      api.contains(
+        """
+          static func createNode(body: CreateNodeBody) -> Endpoint<CreateNodeResponse> {
+            Endpoint(json: .post, path: "nodes", body: body)
+          }
+        """))
+  }
 }
