@@ -145,32 +145,37 @@ import Testing
     try await withExampleServer(document: "pets.json") { client, base in
       let size = Size(height: 2, unit: "cm", width: 3)
       let box = Size(height: 4, width: 5)
+      // Values that hold the styles' delimiters, each percent-encoded where it is a value.
+      let words = ["a b", "c/d", "e.f,g;h=i"]
+      let (slash, comma) = (
+        Size(height: 2, unit: "m;s=1,2", width: 3), Size(height: 4, unit: "x,y", width: 5)
+      )
       let parsedPath =
-        #"{"path":{"box":{"height":4,"width":5},"code":7,"numbers":[1,-2],"#
-        + #""size":{"height":2,"unit":"cm","width":3},"words":["a b","c/d"]}}"#
+        #"{"path":{"box":{"height":4,"unit":"x,y","width":5},"code":7,"numbers":[1,-2],"#
+        + #""size":{"height":2,"unit":"m;s=1,2","width":3},"words":["a b","c/d","e.f,g;h=i"]}}"#
 
       // Label: `.` then the value; an array's items and an object's `key=value` pairs after a
       // `.` each when exploded, else `,`-separated, an object's keys and values in turn.
       try await client.call(
-        Styles.showLabels(code: 7, words: ["a b", "c/d"], numbers: [1, -2], size: size, box: box))
+        Styles.showLabels(code: 7, words: words, numbers: [1, -2], size: slash, box: comma))
       var request = try await lastRequest(client, base)
       var parsed = ""
       #expect(
         request["path"] as? String
-          == "/labels/.7/.a%20b.c%2Fd/.1,-2/.height=2.unit=cm.width=3/.height,4,width,5")
+          == "/labels/.7/.a%20b.c%2Fd.e%2Ef%2Cg%3Bh%3Di/.1,-2"
+          + "/.height=2.unit=m%3Bs%3D1%2C2.width=3/.height,4,unit,x%2Cy,width,5")
       parsed = try sortedJSON(request["parsed"])
       #expect(parsed == parsedPath)
 
       // Matrix: `;name=value`, an exploded array `;name=` per item, an exploded object
       // `;key=value` per property, else `;name=` and `,`-separated.
       try await client.call(
-        Styles.showMatrices(
-          code: 7, words: ["a b", "c/d"], numbers: [1, -2], size: size, box: box))
+        Styles.showMatrices(code: 7, words: words, numbers: [1, -2], size: slash, box: comma))
       request = try await lastRequest(client, base)
       #expect(
         request["path"] as? String
-          == "/matrices/;code=7/;words=a%20b;words=c%2Fd/;numbers=1,-2"
-          + "/;height=2;unit=cm;width=3/;box=height,4,width,5")
+          == "/matrices/;code=7/;words=a%20b;words=c%2Fd;words=e%2Ef%2Cg%3Bh%3Di/;numbers=1,-2"
+          + "/;height=2;unit=m%3Bs%3D1%2C2;width=3/;box=height,4,unit,x%2Cy,width,5")
       parsed = try sortedJSON(request["parsed"])
       #expect(parsed == parsedPath)
 

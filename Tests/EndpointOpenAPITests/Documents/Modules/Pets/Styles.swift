@@ -19,25 +19,28 @@ enum Styles {
     size: Size,
     box: Size
   ) -> Endpoint<Void> {
-    let wordsSegment = words.joined(separator: ".")
+    let wordsSegment = words.map { segmentText($0) }.joined(separator: ".")
     let numbersSegment = numbers.map(String.init).joined(separator: ",")
     var sizeParts: [String] = []
     sizeParts.append("height=" + String(size.height))
     if let value = size.unit {
-      sizeParts.append("unit=" + value)
+      sizeParts.append("unit=" + segmentText(value))
     }
     sizeParts.append("width=" + String(size.width))
     let sizeSegment = sizeParts.joined(separator: ".")
     var boxParts: [String] = []
     boxParts += ["height", String(box.height)]
     if let value = box.unit {
-      boxParts += ["unit", value]
+      boxParts += ["unit", segmentText(value)]
     }
     boxParts += ["width", String(box.width)]
     let boxSegment = boxParts.joined(separator: ",")
     return Endpoint(
       json: .get,
-      path: "labels/.\(code)/.\(wordsSegment)/.\(numbersSegment)/.\(sizeSegment)/.\(boxSegment)"
+      path: """
+        labels/.\(code)/.\(raw: wordsSegment)/.\(numbersSegment)/.\(raw: sizeSegment)/\
+        .\(raw: boxSegment)
+        """
     )
   }
 
@@ -49,25 +52,28 @@ enum Styles {
     size: Size,
     box: Size
   ) -> Endpoint<Void> {
-    let wordsSegment = words.joined(separator: ";words=")
+    let wordsSegment = words.map { segmentText($0) }.joined(separator: ";words=")
     let numbersSegment = numbers.map(String.init).joined(separator: ",")
     var sizeParts: [String] = []
     sizeParts.append("height=" + String(size.height))
     if let value = size.unit {
-      sizeParts.append("unit=" + value)
+      sizeParts.append("unit=" + segmentText(value))
     }
     sizeParts.append("width=" + String(size.width))
     let sizeSegment = sizeParts.joined(separator: ";")
     var boxParts: [String] = []
     boxParts += ["height", String(box.height)]
     if let value = box.unit {
-      boxParts += ["unit", value]
+      boxParts += ["unit", segmentText(value)]
     }
     boxParts += ["width", String(box.width)]
     let boxSegment = boxParts.joined(separator: ",")
     return Endpoint(
       json: .get,
-      path: "matrices/;code=\(code)/;words=\(wordsSegment)/;numbers=\(numbersSegment)/;\(sizeSegment)/;box=\(boxSegment)"
+      path: """
+        matrices/;code=\(code)/;words=\(raw: wordsSegment)/;numbers=\(numbersSegment)/\
+        ;\(raw: sizeSegment)/;box=\(raw: boxSegment)
+        """
     )
   }
 
@@ -124,5 +130,23 @@ enum Styles {
     }
     headerFields["Cookie"] = cookiePairs.joined(separator: "; ")
     return Endpoint(json: .get, path: "measures", headers: headerFields)
+  }
+
+  /// `text` percent-encoded but for letters, digits, `-`, `_` and `~`, so that a value in a
+  /// path segment keeps its style's delimiters (`.` `,` `;` `=`) to itself.
+  private static func segmentText(_ text: String) -> String {
+    let hex = Array("0123456789ABCDEF".unicodeScalars)
+    var encoded = ""
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
+        UInt8(ascii: "~"):
+        encoded.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        encoded.unicodeScalars += ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+      }
+    }
+    return encoded
   }
 }
