@@ -247,6 +247,22 @@ import Testing
       #expect(foods == ["fish", "meat", "rice"])
       #expect(pageCount == 3)
 
+      // Link by an absolute URL, as the document's example shows (the server's own origin).
+      var links: [String?] = []
+      var walks: [String] = []
+      for try await page in client.pages(
+        of: Visits.listWalks(), paginator: Visits.listWalksPaginator())
+      {
+        walks += page.resource
+        links.append(page.response.headerFields["Link"])
+      }
+      #expect(walks == ["park", "beach", "woods"])
+      #expect(
+        links == [
+          "<\(base.absoluteString)/walks?page=2>; rel=\"next\"",
+          "<\(base.absoluteString)/walks?page=3>; rel=\"next\"", nil,
+        ])
+
       let (_, body) = try await client.send(
         HTTPRequest(method: .get, url: base.appending(path: "__requests")))
       let requests = try #require(
@@ -255,8 +271,15 @@ import Testing
         requests.map { "\($0["path"] ?? "")?\($0["query"] ?? "")" } == [
           "/visits?petId=p%201", "/visits?petId=p+1&page=2", "/visits?petId=p+1&page=3",
           "/feedings?limit=1", "/feedings?limit=1&after=page%202%2F3%2B",
-          "/feedings?limit=1&after=page%203%2F3%2B",
+          "/feedings?limit=1&after=page%203%2F3%2B", "/walks?", "/walks?page=2", "/walks?page=3",
         ])
+
+      // A cursor the server never gave is refused.
+      let (refused, refusal) = try await client.send(
+        HTTPRequest(method: .get, url: try #require(URL(string: "\(base)/feedings?after=c9"))))
+      #expect(refused.status == 400)
+      let reason = String(decoding: try await refusal.collect(), as: UTF8.self)
+      #expect(reason.contains("the cursor 'c9' names no page"), "\(reason)")
     }
   }
 }

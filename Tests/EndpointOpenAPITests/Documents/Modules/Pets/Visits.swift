@@ -42,4 +42,21 @@ enum Visits {
   static func listVisitsPaginator() -> Paginator<[Visit]> {
     .linkHeader()
   }
+
+  /// Lists the walks, a page at a time.
+  ///
+  /// `GET /walks`
+  static func listWalks(page: Int? = nil) -> Endpoint<[String]> {
+    var queryItems: [URLQueryItem] = []
+    if let page {
+      queryItems.append(URLQueryItem(name: "page", value: String(page)))
+    }
+    return Endpoint(json: .get, path: "walks", query: queryItems)
+  }
+
+  /// How to walk the pages of `listWalks`: each next page is the target of the `Link` response
+  /// field's `rel="next"` link.
+  static func listWalksPaginator() -> Paginator<[String]> {
+    .linkHeader()
+  }
 }
