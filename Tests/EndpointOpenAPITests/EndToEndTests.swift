@@ -7,8 +7,11 @@ import Testing
 /// The checked-in generated source (`Generated/`) called over the wire, through a real client,
 /// against a server that answers the operations of the same document
 /// (`Tests/Servers/openapi_example_server.py`): it refuses a request the document does not
-/// allow (a missing required parameter, a body that does not match its schema) and answers
-/// with the document's examples, or values made from its schemas with every property present.
+/// allow (a missing required parameter, a body that does not match its schema, a label or
+/// matrix segment, object header or cookie that does not parse by its style and type) and
+/// answers with the document's examples, or values made from its schemas with every property
+/// present; it records what it parsed of each parameter, and serves the pages of a documented
+/// `Link` header and of the cursor `Documents/pets-config.json` configures.
 @Suite(.serialized) struct EndToEndTests {
   @Test func everyGeneratedOperationIsAcceptedAndItsAnswerDecodes() async throws {
     try await withExampleServer(document: "pets.json") { client, base in

@@ -10,11 +10,12 @@ Each request is matched to an operation of the document by method and path templ
 checked against it: required path, query, header and cookie parameters, integer parameters,
 path, header and cookie parameters read by their style and explode (see `styled`: `label`
 `.a.b` / `.a,b`, `matrix` `;id=1;id=2` / `;id=1,2`, `simple` `k=v,k2=v2` / `k,v,k2,v2`, an
-unexploded cookie `name=a,b`), each part typed by its schema, and a JSON request body against its schema (types, required properties, enums, arrays, `allOf`, `oneOf`,
-`anyOf`, nullable); a multipart/form-data body part by part (see `check_multipart`). A request that does not conform gets 400 with a JSON object
-`{"error": reason}`; no operation, 404. A conforming request gets the operation's first 2xx
-response (else its `default`, as 200): the media type's `example`, else the first of its
-`examples`, else a value made from the schema with every property present.
+unexploded cookie `name=a,b`), each part typed by its schema, and a JSON request body against
+its schema (types, required properties, enums, arrays, `allOf`, `oneOf`, `anyOf`, nullable); a
+multipart/form-data body part by part (see `check_multipart`). A request that does not conform
+gets 400 with a JSON object `{"error": reason}`; no operation, 404. A conforming request gets
+the operation's first 2xx response (else its `default`, as 200): the media type's `example`,
+else the first of its `examples`, else a value made from the schema with every property present.
 
 Pages: a response that documents a `Link` header, with an array example, is served one item a
 page, the page number in the query item `page` (1 when absent); every page but the last links to
@@ -244,7 +245,8 @@ def styled(raw, parameter, schema, decode):
         for key, text in pairs:
             key = decode(key)
             if key not in properties:
-                raise Refusal(f"{where} has {key!r}, not one of its properties {sorted(properties)}")
+                raise Refusal(
+                    f"{where} has {key!r}, not one of its properties {sorted(properties)}")
             if key in value:
                 raise Refusal(f"{where} has {key!r} twice")
             value[key] = typed(decode(text), properties[key], f"{where}'s {key!r}")
