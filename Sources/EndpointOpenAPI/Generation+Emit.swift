@@ -147,10 +147,49 @@ extension Generation {
     if indent + oneLine.count <= lineLength { return [oneLine] }
     var lines = [start]
     for (position, argument) in arguments.enumerated() {
-      lines.append("  " + argument + (position < arguments.count - 1 ? "," : ""))
+      let comma = position < arguments.count - 1 ? "," : ""
+      if indent + 2 + argument.count + comma.count > lineLength,
+        let path = wrappedPath(argument, width: lineLength - indent - 5)
+      {
+        lines += ["  path: \"\"\""] + path.map { "    " + $0 } + ["    \"\"\"" + comma]
+      } else {
+        lines.append("  " + argument + comma)
+      }
     }
     lines.append(")")
     return lines
+  }
+
+  /// The lines of a `path: "…"` argument too long for one, as a multi-line literal: broken
+  /// after a `/` outside an interpolation, each line but the last ending in `\` so that the
+  /// path is the same; `nil` when it is not a path.
+  static func wrappedPath(_ argument: String, width: Int) -> [String]? {
+    guard argument.hasPrefix("path: \""), argument.hasSuffix("\"") else { return nil }
+    // The literal in pieces, each up to a `/` where it may break.
+    var pieces = [""]
+    var depth = 0
+    var escaped = false
+    for character in argument.dropFirst(7).dropLast() {
+      pieces[pieces.count - 1].append(character)
+      if depth > 0 {
+        depth += character == "(" ? 1 : character == ")" ? -1 : 0
+      } else if escaped {
+        escaped = false
+        if character == "(" { depth = 1 }
+      } else if character == "\\" {
+        escaped = true
+      } else if character == "/" {
+        pieces.append("")
+      }
+    }
+    var lines = [""]
+    for piece in pieces where !piece.isEmpty {
+      if !lines[lines.count - 1].isEmpty && lines[lines.count - 1].count + piece.count > width {
+        lines.append("")
+      }
+      lines[lines.count - 1] += piece
+    }
+    return lines.dropLast().map { $0 + "\\" } + [lines[lines.count - 1]]
   }
 
   // MARK: Doc comments
@@ -234,6 +273,7 @@ extension Generation {
     }
     lines.append("\(access)enum \(namespace.name) {")
     var members: [[String]] = namespace.operations
+    if namespace.usesSegmentEncoder { members.append(Self.segmentEncoderLines) }
     members += namespace.scope.decls.map(modelLines)
     for (position, member) in members.enumerated() {
       if position > 0 { lines.append("") }

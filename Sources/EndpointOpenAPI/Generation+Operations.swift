@@ -13,6 +13,9 @@ extension Generation {
     var stubs: [StubDecl] = []
     /// The operations without one: `name`: `GET /path`.
     var unstubbed: [String] = []
+    /// Whether an operation calls the private `segmentText(_:)` that percent-encodes a value of
+    /// a path segment (see `encodesEachValue`).
+    var usesSegmentEncoder = false
   }
 
   struct ParameterDecl {
@@ -156,6 +159,7 @@ extension Generation {
     // The path, each parameter one segment.
     var pathLiteral = ""
     var pathStatements: [String] = []
+    var usesSegmentEncoder = false
     var rest = Substring(path.hasPrefix("/") ? String(path.dropFirst()) : path)
     while let open = rest.firstIndex(of: "{") {
       pathLiteral += Self.escapedLiteral(rest[..<open])
@@ -170,11 +174,16 @@ extension Generation {
           pointer: pointer, message: "the path parameter {\(variable)} is not described")
       }
       let scalar = parameter.type.isScalar
+      let encodes = Self.encodesEachValue(parameter)
+      usesSegmentEncoder = usesSegmentEncoder || encodes
       let piece = Self.pathPiece(
         parameter, segment: scalar ? "" : locals.claim(parameter.name + "Segment"),
-        parts: parameter.fields == nil ? "" : locals.claim(parameter.name + "Parts"))
+        parts: parameter.fields == nil ? "" : locals.claim(parameter.name + "Parts"),
+        encoder: encodes ? Self.segmentEncoder : nil)
       pathStatements += piece.statements
-      pathLiteral += Self.escapedLiteral(piece.prefix) + "\\(" + piece.expression + ")"
+      pathLiteral +=
+        Self.escapedLiteral(piece.prefix) + "\\(" + (piece.raw ? "raw: " : "") + piece.expression
+        + ")"
       rest = rest[rest.index(after: close)...]
     }
     pathLiteral += Self.escapedLiteral(rest)
@@ -339,6 +348,7 @@ extension Generation {
     }
 
     namespace.scope = scope ?? namespace.scope
+    namespace.usesSegmentEncoder = namespace.usesSegmentEncoder || usesSegmentEncoder
     let name = namespace.functions.claim(baseName)
     let access = options.accessLevel == .public ? "public " : ""
     var lines = Self.operationDoc(

@@ -130,10 +130,14 @@ import Testing
       let (status, output) = try await run(["generate", document.path, "--output", directory.path])
       #expect(status == 0)
       #expect(output.contains("warning: #/paths/~1notes/post/requestBody/content"))
-      #expect(output.contains("wrote 13 files"))
+      #expect(output.contains("wrote 18 files"))
       #expect(output.contains("removed 1 stale"))
       let written = try fileManager.contentsOfDirectory(atPath: directory.path).sorted()
-      #expect(written == ["API.swift", "Mine.swift", "Models", "Pets.swift", "Support"])
+      #expect(
+        written == [
+          "API.swift", "Mine.swift", "Models", "Pets.swift", "Styles.swift", "Support",
+          "Visits.swift",
+        ])
       let pets = try String(contentsOf: directory.appending(path: "Pets.swift"), encoding: .utf8)
       let expected = try String(
         contentsOf: testDirectory.appending(path: "Generated/Pets.swift"), encoding: .utf8)

@@ -7,8 +7,11 @@ import Testing
 /// The checked-in generated source (`Generated/`) called over the wire, through a real client,
 /// against a server that answers the operations of the same document
 /// (`Tests/Servers/openapi_example_server.py`): it refuses a request the document does not
-/// allow (a missing required parameter, a body that does not match its schema) and answers
-/// with the document's examples, or values made from its schemas with every property present.
+/// allow (a missing required parameter, a body that does not match its schema, a label or
+/// matrix segment, object header or cookie that does not parse by its style and type) and
+/// answers with the document's examples, or values made from its schemas with every property
+/// present; it records what it parsed of each parameter, and serves the pages of a documented
+/// `Link` header and of the cursor `Documents/pets-config.json` configures.
 @Suite(.serialized) struct EndToEndTests {
   @Test func everyGeneratedOperationIsAcceptedAndItsAnswerDecodes() async throws {
     try await withExampleServer(document: "pets.json") { client, base in
@@ -85,6 +88,201 @@ import Testing
         let reply = String(decoding: try await refusal.collect(), as: UTF8.self)
         #expect(reply.contains(reason), "\(reply)")
       }
+
+      // Label and matrix segments, object headers and cookies the generated code could never
+      // send, each with one thing wrong: the server reads them by their style and type.
+      let labels = "labels/.7/.a/.1/.height=2.width=3/.height,4,width,5"
+      let matrices =
+        "matrices/;code=7/;words=a;words=b/;numbers=1,2/;height=2;width=3/;box=height,4,width,5"
+      let measures = ["X-Box": "height,4,width,5", "Cookie": "token=t; numbers=1,2"]
+      for (path, fields, reason) in [
+        (
+          labels.replacing("/.7/", with: "/7/"), [:],
+          "'code' is '7', without the '.' of the label style"
+        ),
+        (
+          labels.replacing(".height,4,", with: ".height=4,"), [:], "'box' has a key without a value"
+        ),
+        (labels.replacing("/.1/", with: "/.1,x/"), [:], "'numbers'[1] is 'x', not an integer"),
+        (matrices.replacing(";words=b", with: ";nouns=b"), [:], "which names 'nouns', not 'words'"),
+        (
+          matrices.replacing(";width=3", with: ";depth=3"), [:],
+          "'depth', not one of its properties"
+        ),
+        (
+          "measures", measures.merging(["Cookie": "token=t; numbers=1,two"]) { $1 },
+          "'numbers'[1] is 'two', not an integer"
+        ),
+        (
+          "measures", measures.merging(["Cookie": "numbers=1"]) { $1 },
+          "the required cookie parameter 'token' is missing"
+        ),
+        (
+          "measures", measures.merging(["Cookie": "token=t; numbers=1; box=width,3"]) { $1 },
+          "'box' lacks the required property 'height'"
+        ),
+        (
+          "measures", measures.merging(["X-Box": "height=4,width=5"]) { $1 },
+          "'X-Box' has 'height=4', not one of its properties"
+        ),
+        ("visits?petId=7&page=4", [:], "there is no page '4' of 3"),
+      ] {
+        var headers = HTTPFields()
+        for (name, value) in fields { try headers.set(value, for: name) }
+        let url = try #require(URL(string: path, relativeTo: base)?.absoluteURL)
+        let (refused, refusal) = try await client.send(
+          HTTPRequest(method: .get, url: url, headerFields: headers))
+        #expect(refused.status == 400, "\(path)")
+        let reply = String(decoding: try await refusal.collect(), as: UTF8.self)
+        #expect(reply.contains(reason), "\(path): \(reply)")
+      }
+      // The same requests, nothing wrong, are accepted.
+      for path in [labels, matrices] {
+        let url = try #require(URL(string: path, relativeTo: base)?.absoluteURL)
+        #expect(try await client.send(HTTPRequest(method: .get, url: url)).0.status == 204)
+      }
+    }
+  }
+
+  @Test func labelMatrixHeaderAndCookieParametersArriveAsTheDocumentSays() async throws {
+    try await withExampleServer(document: "pets.json") { client, base in
+      let size = Size(height: 2, unit: "cm", width: 3)
+      let box = Size(height: 4, width: 5)
+      // Values that hold the styles' delimiters, each percent-encoded where it is a value.
+      let words = ["a b", "c/d", "e.f,g;h=i"]
+      let (slash, comma) = (
+        Size(height: 2, unit: "m;s=1,2", width: 3), Size(height: 4, unit: "x,y", width: 5)
+      )
+      let parsedPath =
+        #"{"path":{"box":{"height":4,"unit":"x,y","width":5},"code":7,"numbers":[1,-2],"#
+        + #""size":{"height":2,"unit":"m;s=1,2","width":3},"words":["a b","c/d","e.f,g;h=i"]}}"#
+
+      // Label: `.` then the value; an array's items and an object's `key=value` pairs after a
+      // `.` each when exploded, else `,`-separated, an object's keys and values in turn.
+      try await client.call(
+        Styles.showLabels(code: 7, words: words, numbers: [1, -2], size: slash, box: comma))
+      var request = try await lastRequest(client, base)
+      var parsed = ""
+      #expect(
+        request["path"] as? String
+          == "/labels/.7/.a%20b.c%2Fd.e%2Ef%2Cg%3Bh%3Di/.1,-2"
+          + "/.height=2.unit=m%3Bs%3D1%2C2.width=3/.height,4,unit,x%2Cy,width,5")
+      parsed = try sortedJSON(request["parsed"])
+      #expect(parsed == parsedPath)
+
+      // Matrix: `;name=value`, an exploded array `;name=` per item, an exploded object
+      // `;key=value` per property, else `;name=` and `,`-separated.
+      try await client.call(
+        Styles.showMatrices(code: 7, words: words, numbers: [1, -2], size: slash, box: comma))
+      request = try await lastRequest(client, base)
+      #expect(
+        request["path"] as? String
+          == "/matrices/;code=7/;words=a%20b;words=c%2Fd;words=e%2Ef%2Cg%3Bh%3Di/;numbers=1,-2"
+          + "/;height=2;unit=m%3Bs%3D1%2C2;width=3/;box=height,4,unit,x%2Cy,width,5")
+      parsed = try sortedJSON(request["parsed"])
+      #expect(parsed == parsedPath)
+
+      // Object headers, `simple`: `key=value,…` exploded, else `key,value,…`; cookies, `form`
+      // not exploded: `name=a,b`, an object's keys and values in turn.
+      try await client.call(
+        Styles.showMeasures(
+          xBox: box, token: "t-1", numbers: [1, 2], xSize: size, count: 3, words: ["x", "y"],
+          box: size))
+      request = try await lastRequest(client, base)
+      var headers = request["headers"] as? [String: Any]
+      #expect(headers?["x-size"] as? String == "height=2,unit=cm,width=3")
+      #expect(headers?["x-box"] as? String == "height,4,width,5")
+      #expect(
+        headers?["cookie"] as? String
+          == "token=t-1; count=3; numbers=1,2; words=x,y; box=height,2,unit,cm,width,3")
+      parsed = try sortedJSON(request["parsed"])
+      #expect(
+        parsed
+          == #"{"cookie":{"box":{"height":2,"unit":"cm","width":3},"count":3,"numbers":[1,2],"#
+          + #""token":"t-1","words":["x","y"]},"#
+          + #""header":{"X-Box":{"height":4,"width":5},"X-Size":{"height":2,"unit":"cm","width":3}}}"#
+      )
+
+      // Without the optional ones, only the required ones are sent.
+      try await client.call(Styles.showMeasures(xBox: box, token: "t-2", numbers: [9]))
+      request = try await lastRequest(client, base)
+      headers = request["headers"] as? [String: Any]
+      #expect(headers?["x-size"] == nil)
+      #expect(headers?["cookie"] as? String == "token=t-2; numbers=9")
+      parsed = try sortedJSON(request["parsed"])
+      #expect(
+        parsed
+          == #"{"cookie":{"numbers":[9],"token":"t-2"},"header":{"X-Box":{"height":4,"width":5}}}"#)
+    }
+  }
+
+  @Test func theLinkAndCursorPaginatorsWalkEveryPageTheServerServes() async throws {
+    try await withExampleServer(
+      document: "pets.json", configuration: "pets-config.json"
+    ) { client, base in
+      // Link: each page links to the next by a path, the request's query kept.
+      var visits: [Visit] = []
+      var pageCount = 0
+      for try await page in client.pages(
+        of: Visits.listVisits(petId: "p 1"), paginator: Visits.listVisitsPaginator())
+      {
+        #expect(page.index == pageCount)
+        visits += page.resource
+        pageCount += 1
+      }
+      #expect(
+        visits == [
+          Visit(id: 1, note: "walk"), Visit(id: 2, note: "vet"), Visit(id: 3, note: "bath"),
+        ])
+      #expect(pageCount == 3)
+
+      // Cursor: each page names the next page's cursor, and has_more says whether it exists;
+      // the last page's cursor names none, so following it would fail the walk.
+      var foods: [String] = []
+      pageCount = 0
+      for try await page in client.pages(
+        of: Visits.listFeedings(limit: 1), paginator: Visits.listFeedingsPaginator())
+      {
+        foods += page.resource.items.map(\.food)
+        #expect(page.resource.hasMore == (pageCount < 2))
+        pageCount += 1
+      }
+      #expect(foods == ["fish", "meat", "rice"])
+      #expect(pageCount == 3)
+
+      // Link by an absolute URL, as the document's example shows (the server's own origin).
+      var links: [String?] = []
+      var walks: [String] = []
+      for try await page in client.pages(
+        of: Visits.listWalks(), paginator: Visits.listWalksPaginator())
+      {
+        walks += page.resource
+        links.append(page.response.headerFields["Link"])
+      }
+      #expect(walks == ["park", "beach", "woods"])
+      #expect(
+        links == [
+          "<\(base.absoluteString)/walks?page=2>; rel=\"next\"",
+          "<\(base.absoluteString)/walks?page=3>; rel=\"next\"", nil,
+        ])
+
+      let (_, body) = try await client.send(
+        HTTPRequest(method: .get, url: base.appending(path: "__requests")))
+      let requests = try #require(
+        JSONSerialization.jsonObject(with: try await body.collect()) as? [[String: Any]])
+      #expect(
+        requests.map { "\($0["path"] ?? "")?\($0["query"] ?? "")" } == [
+          "/visits?petId=p%201", "/visits?petId=p+1&page=2", "/visits?petId=p+1&page=3",
+          "/feedings?limit=1", "/feedings?limit=1&after=page%202%2F3%2B",
+          "/feedings?limit=1&after=page%203%2F3%2B", "/walks?", "/walks?page=2", "/walks?page=3",
+        ])
+
+      // A cursor the server never gave is refused.
+      let (refused, refusal) = try await client.send(
+        HTTPRequest(method: .get, url: try #require(URL(string: "\(base)/feedings?after=c9"))))
+      #expect(refused.status == 400)
+      let reason = String(decoding: try await refusal.collect(), as: UTF8.self)
+      #expect(reason.contains("the cursor 'c9' names no page"), "\(reason)")
     }
   }
 }
@@ -97,18 +295,29 @@ private func lastRequest(_ client: some HTTPClient, _ base: URL) async throws ->
   return try #require(object as? [String: Any])
 }
 
-/// Runs `body` with a client whose requests go to the example server for `document`; the
-/// server stops when `body` returns or throws.
+/// `value` as JSON with its keys sorted, to compare what the server parsed as one string.
+private func sortedJSON(_ value: Any?) throws -> String {
+  let object = try #require(value)
+  return String(
+    decoding: try JSONSerialization.data(
+      withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
+    as: UTF8.self)
+}
+
+/// Runs `body` with a client whose requests go to the example server for `document` (and the
+/// generator's `configuration`, whose pagination it serves); the server stops when `body`
+/// returns or throws.
 private func withExampleServer(
   document: String,
+  configuration: String? = nil,
   _ body: (any HTTPClient, URL) async throws -> Void
 ) async throws {
   let script = testDirectory.appending(path: "../Servers/openapi_example_server.py").standardized
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = [
-    "python3", script.path, testDirectory.appending(path: "Documents/\(document)").path,
-  ]
+  process.arguments =
+    ["python3", script.path, testDirectory.appending(path: "Documents/\(document)").path]
+    + (configuration.map { [testDirectory.appending(path: "Documents/\($0)").path] } ?? [])
   let input = Pipe()
   let output = Pipe()
   process.standardInput = input

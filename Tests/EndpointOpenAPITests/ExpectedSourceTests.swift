@@ -2,18 +2,33 @@ import EndpointOpenAPI
 import Foundation
 import Testing
 
-/// `Generated/` holds what the generator writes for `Documents/pets.json`; the test target
-/// compiles it, so these tests also prove that the generated source builds.
+/// `Generated/` holds what the generator writes for `Documents/pets.json` with
+/// `Documents/pets-config.json` (which only configures the cursor pagination of
+/// `listFeedings`); the test target compiles it, so these tests also prove that the generated
+/// source builds. Generate it again with `swift run endpoint-openapi generate
+/// Tests/EndpointOpenAPITests/Documents/pets.json --config
+/// Tests/EndpointOpenAPITests/Documents/pets-config.json --output
+/// Tests/EndpointOpenAPITests/Generated`.
 @Suite struct ExpectedSourceTests {
   @Test func petsDocumentGeneratesTheCheckedInSource() throws {
-    let document = try Data(contentsOf: testDirectory.appending(path: "Documents/pets.json"))
-    let output = try OpenAPIGenerator().generate(document: document, named: "pets.json")
+    let documents = testDirectory.appending(path: "Documents")
+    let options = try OpenAPIGenerator.Options(
+      configuration: Data(contentsOf: documents.appending(path: "pets-config.json")))
+    // The configuration sets the pagination and nothing else.
+    var withoutPagination = options
+    withoutPagination.pagination = nil
+    #expect(withoutPagination == OpenAPIGenerator.Options())
+    let document = try Data(contentsOf: documents.appending(path: "pets.json"))
+    let output = try OpenAPIGenerator(options: options).generate(
+      document: document, named: "pets.json")
     #expect(
       output.files.map(\.path) == [
-        "Pets.swift", "API.swift", "Models/Animal.swift", "Models/Cat.swift", "Models/Dog.swift",
-        "Models/EndpointSchema.swift", "Models/Label.swift", "Models/NewPet.swift",
+        "Pets.swift", "Visits.swift", "API.swift", "Styles.swift", "Models/Animal.swift",
+        "Models/Cat.swift", "Models/Dog.swift", "Models/EndpointSchema.swift",
+        "Models/FeedingPage.swift", "Models/Label.swift", "Models/NewPet.swift",
         "Models/Pet.swift", "Models/PetUpdate.swift", "Models/Problem.swift",
-        "Models/Status.swift", "Support/RFC3339.swift",
+        "Models/Size.swift", "Models/Status.swift", "Models/Visit.swift",
+        "Support/RFC3339.swift",
       ])
     for file in output.files {
       let expected = try String(

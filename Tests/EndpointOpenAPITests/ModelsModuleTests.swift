@@ -26,12 +26,13 @@ import Testing
 
   @Test func petsDocumentGeneratesTheCheckedInModules() throws {
     let output = try Self.output()
-    #expect(output.files.map(\.path) == ["Pets.swift", "API.swift"])
+    #expect(
+      output.files.map(\.path) == ["Pets.swift", "Visits.swift", "API.swift", "Styles.swift"])
     #expect(
       output.models.map(\.path) == [
-        "Animal.swift", "Cat.swift", "Dog.swift", "EndpointSchema.swift", "Label.swift",
-        "NewPet.swift", "Pet.swift", "PetUpdate.swift", "Problem.swift", "Status.swift",
-        "Support/RFC3339.swift",
+        "Animal.swift", "Cat.swift", "Dog.swift", "EndpointSchema.swift", "FeedingPage.swift",
+        "Label.swift", "NewPet.swift", "Pet.swift", "PetUpdate.swift", "Problem.swift",
+        "Size.swift", "Status.swift", "Visit.swift", "Support/RFC3339.swift",
       ])
     let files =
       output.files.map { ($0, "Modules/Pets/" + $0.path) }
@@ -188,8 +189,8 @@ import Testing
         "generate", document, "--output", endpoints.path, "--models-module", "PetsModels",
       ])
       #expect(status == 0, "\(printed)")
-      #expect(printed.contains("wrote 2 files to \(endpoints.path), 11 model files to "))
-      #expect(printed.contains("removed 11 stale"))
+      #expect(printed.contains("wrote 4 files to \(endpoints.path), 14 model files to "))
+      #expect(printed.contains("removed 14 stale"))
       #expect(!exists(endpoints.appending(path: "Models")))
       #expect(exists(models.appending(path: "NewPet.swift")))
       #expect(exists(models.appending(path: "Support/RFC3339.swift")))

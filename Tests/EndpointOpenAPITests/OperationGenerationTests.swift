@@ -476,4 +476,32 @@ import Testing
           }
         """))
   }
+
+  @Test func aPathTooLongForItsLineIsBrokenAfterASlashWithTheSameText() throws {
+    let paths = """
+      {"/organizations/{organization}/repositories/{repository}/pull-requests/{number}/\
+      review-comments": {
+         "get": {"operationId": "listComments", "parameters": [
+           {"name": "organization", "in": "path", "required": true, "schema": {"type": "string"}},
+           {"name": "repository", "in": "path", "required": true, "schema": {"type": "string"}},
+           {"name": "number", "in": "path", "required": true, "schema": {"type": "integer"}}],
+         "responses": {"204": {"description": "OK"}}}}}
+      """
+    let api = try #require(source(try generate(document(paths: paths)), "API.swift"))
+    // On lines of their own, broken after a slash where they would not fit; a backslash at
+    // the end of a line adds nothing to the literal.
+    #expect(
+      api.contains(
+        #"""
+            Endpoint(
+              json: .get,
+              path: """
+                organizations/\(organization)/repositories/\(repository)/pull-requests/\(number)/\
+                review-comments
+                """
+            )
+        """#))
+    // Every line fits, but the doc comment's, which quotes the path.
+    #expect(api.split(separator: "\n").allSatisfy { $0.count <= 100 || $0.hasPrefix("  ///") })
+  }
 }

@@ -1,4 +1,5 @@
 import EndpointOpenAPI
+import EndpointTestSupport
 import Testing
 
 @Suite struct StyleGenerationTests {
@@ -54,5 +55,77 @@ import Testing
             cookiePairs.append("box=\\(boxText)")
             headerFields["Cookie"] = cookiePairs.joined(separator: "; ")
         """) == true)
+  }
+}
+
+@Suite struct SegmentEncodingTests {
+  /// RFC 6570 percent-encodes every value of a label or matrix expansion but for unreserved
+  /// characters, so a value's `,` `;` `=` are not taken for the style's delimiters; a path
+  /// interpolation keeps them, so such values are encoded one by one and put in as they are.
+  @Test func textValuesOfLabelAndMatrixSegmentsAreEncodedOneByOne() async throws {
+    let paths = """
+      {"/a/{tags}/{box}/{ids}/{name}": {"get": {"operationId": "segmentText",
+         "parameters": [
+           {"name": "tags", "in": "path", "required": true, "style": "label",
+            "schema": {"type": "array", "items": {"type": "string"}}},
+           {"name": "box", "in": "path", "required": true, "style": "matrix", "explode": true,
+            "schema": {"type": "object", "required": ["min age"], "properties": {
+              "min age": {"type": "integer"}, "label": {"type": "string"}}}},
+           {"name": "ids", "in": "path", "required": true, "style": "matrix",
+            "schema": {"type": "array", "items": {"type": "integer"}}},
+           {"name": "name", "in": "path", "required": true, "schema": {"type": "string"}}],
+         "responses": {"204": {"description": "OK"}}}}}
+      """
+    let output = try generate(document(paths: paths), options: .init(accessLevel: .public))
+    #expect(output.warnings.isEmpty)
+    let api = try #require(source(output, "API.swift"))
+    // The operation's name stays: its labelled parameters tell it from the encoder.
+    #expect(api.contains("static func segmentText(\n    tags: [String],"))
+    #expect(api.contains("private static func segmentText(_ text: String) -> String {"))
+    #expect(
+      api.contains("let tagsSegment = tags.map { segmentText($0) }.joined(separator: \",\")"))
+    // An object's keys are encoded here, its text values by the encoder; numbers need neither.
+    #expect(api.contains("boxParts.append(\"label=\" + segmentText(value))"))
+    #expect(api.contains("boxParts.append(\"min%20age=\" + String(box.minAge))"))
+    #expect(api.contains("let idsSegment = ids.map(String.init).joined(separator: \",\")"))
+    // Encoded pieces go in as they are; the rest, and a simple scalar, as one segment.
+    #expect(
+      api.contains(
+        #"path: "a/.\(raw: tagsSegment)/;\(raw: boxSegment)/;ids=\(idsSegment)/\(name)""#))
+    // The operation and the encoder of the same name compile side by side.
+    let modules = try #require(TypeCheckTests.modules, "no EndpointJSON.swiftmodule")
+    try await withTemporaryDirectory { directory in
+      let paths = try write(output.files, to: directory)
+      let (status, diagnostics) = try await TypeCheckTests.typeCheck(
+        paths, modules: modules, in: directory)
+      #expect(status == 0, "swiftc: \(diagnostics)")
+    }
+  }
+
+  @Test func aMatrixNameBetweenEncodedValuesIsEncodedToo() throws {
+    let paths = """
+      {"/a/{tag list}": {"get": {"operationId": "pick",
+         "parameters": [{"name": "tag list", "in": "path", "required": true, "style": "matrix",
+           "explode": true, "schema": {"type": "array", "items": {"type": "string"}}}],
+         "responses": {"204": {"description": "OK"}}}}}
+      """
+    let api = try #require(source(try generate(document(paths: paths)), "API.swift"))
+    #expect(
+      api.contains(
+        #"let tagListSegment = tagList.map { segmentText($0) }.joined(separator: ";tag%20list=")"#
+      ))
+    #expect(api.contains(#"path: "a/;tag%20list=\(raw: tagListSegment)""#))
+  }
+
+  @Test func aNamespaceWithoutSuchValuesHasNoEncoder() throws {
+    let paths = """
+      {"/a/{ids}": {"get": {"operationId": "pick",
+         "parameters": [{"name": "ids", "in": "path", "required": true, "style": "label",
+           "schema": {"type": "array", "items": {"type": "integer"}}}],
+         "responses": {"204": {"description": "OK"}}}}}
+      """
+    let api = try #require(source(try generate(document(paths: paths)), "API.swift"))
+    #expect(api.contains(#"path: "a/.\(idsSegment)""#))
+    #expect(!api.contains("segmentText"))
   }
 }

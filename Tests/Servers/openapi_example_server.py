@@ -1,19 +1,34 @@
 #!/usr/bin/env python3
 """A server that answers the operations of an OpenAPI document, for tests of generated endpoints.
 
-Usage: openapi_example_server.py DOCUMENT.json
+Usage: openapi_example_server.py DOCUMENT.json [CONFIGURATION.json]
 
 It listens on 127.0.0.1 on a free port, prints the port on its first line of output, and stops
 when its standard input closes (so it never outlives the test that started it).
 
 Each request is matched to an operation of the document by method and path template, and
-checked against it: required path, query and header parameters, integer parameters, and a JSON
-request body against its schema (types, required properties, enums, arrays, `allOf`, `oneOf`,
-`anyOf`, nullable); a multipart/form-data body part by part (see `check_multipart`). A request that does not conform gets 400 with a JSON object
-`{"error": reason}`; no operation, 404. A conforming request gets the operation's first 2xx
-response (else its `default`, as 200): the media type's `example`, else the first of its
-`examples`, else a value made from the schema with every property present. The last request is
-at GET /__last: its method, path, query, headers and body.
+checked against it: required path, query, header and cookie parameters, integer parameters,
+path, header and cookie parameters read by their style and explode (see `styled`: `label`
+`.a.b` / `.a,b`, `matrix` `;id=1;id=2` / `;id=1,2`, `simple` `k=v,k2=v2` / `k,v,k2,v2`, an
+unexploded cookie `name=a,b`), each part typed by its schema, and a JSON request body against
+its schema (types, required properties, enums, arrays, `allOf`, `oneOf`, `anyOf`, nullable); a
+multipart/form-data body part by part (see `check_multipart`). A request that does not conform
+gets 400 with a JSON object `{"error": reason}`; no operation, 404. A conforming request gets
+the operation's first 2xx response (else its `default`, as 200): the media type's `example`,
+else the first of its `examples`, else a value made from the schema with every property present.
+
+Pages: a response that documents a `Link` header, with an array example, is served one item a
+page, the page number in the query item `page` (1 when absent); every page but the last links to
+the next with `rel="next"`, the request's query kept, by an absolute URL when the header's
+`example` links by one, else by a path. With a configuration (the generator's, second argument)
+whose `pagination` is the cursor style, an operation it applies to answers with its example
+object's first array one item a page, the page's `cursorField` the next page's cursor and its
+`hasMoreField` true but on the last page, whose cursor names a page that does not exist (a
+client that follows it is refused: only the has-more field ends the walk).
+
+The last request is at GET /__last, every request at GET /__requests: each its method, path,
+query, headers, body and `parsed`: the path, header and cookie parameters as read, by place
+and name (`{"path": {"id": [1, 2]}}`).
 """
 
 import json
@@ -21,11 +36,13 @@ import re
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, parse_qsl, unquote, urlencode, urlsplit
 
 DOCUMENT = None
+PAGINATION = None
 OPERATIONS = []
-LAST = {}
+REQUESTS = []
+LOCK = threading.Lock()
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
@@ -131,6 +148,131 @@ def check(value, schema, where, depth=0):
             if problem:
                 return problem
     return None
+
+
+class Refusal(Exception):
+    """What is wrong with a parameter, for a 400."""
+
+
+def typed(text, schema, where):
+    """`text` (already percent-decoded) as the scalar `schema` describes."""
+    schema = resolve(schema or {})
+    types = types_of(schema)
+    if "integer" in types:
+        if not re.fullmatch(r"-?\d+", text):
+            raise Refusal(f"{where} is {text!r}, not an integer")
+        value = int(text)
+    elif "number" in types:
+        try:
+            value = float(text)
+        except ValueError:
+            raise Refusal(f"{where} is {text!r}, not a number") from None
+    elif "boolean" in types:
+        if text not in ("true", "false"):
+            raise Refusal(f"{where} is {text!r}, not true or false")
+        value = text == "true"
+    else:
+        value = text
+    if "enum" in schema and value not in schema["enum"]:
+        raise Refusal(f"{where} is {value!r}, not one of {schema['enum']}")
+    return value
+
+
+def assignments(items, where):
+    """`["k=v", ...]` as pairs."""
+    pairs = []
+    for item in items:
+        key, equals, value = item.partition("=")
+        if not equals:
+            raise Refusal(f"{where} has {item!r} where key=value belongs")
+        pairs.append((key, value))
+    return pairs
+
+
+def alternating(items, where):
+    """`["k", "v", ...]` as pairs."""
+    if len(items) % 2:
+        raise Refusal(f"{where} has a key without a value: {items}")
+    return list(zip(items[0::2], items[1::2]))
+
+
+def styled(raw, parameter, schema, decode):
+    """The value of a path, header or cookie parameter from its text as sent, by its style
+    (`label`, `matrix`, `simple`; `form` for a cookie) and explode, each part decoded with
+    `decode` and typed by its schema; raises `Refusal` when the text does not fit."""
+    name, place = parameter["name"], parameter["in"]
+    style = parameter.get("style", "form" if place == "cookie" else "simple")
+    explode = parameter.get("explode", style == "form")
+    where = f"the {place} parameter {name!r}"
+    types = types_of(schema)
+    kind = "array" if "array" in types else (
+        "object" if "object" in types or "properties" in schema else "scalar")
+    pairs = None
+    if style == "label":
+        if not raw.startswith("."):
+            raise Refusal(f"{where} is {raw!r}, without the '.' of the label style")
+        items = [raw[1:]] if kind == "scalar" else raw[1:].split("." if explode else ",")
+        if kind == "object":
+            pairs = (assignments if explode else alternating)(items, where)
+    elif style == "matrix":
+        if not raw.startswith(";"):
+            raise Refusal(f"{where} is {raw!r}, without the ';' of the matrix style")
+        segments = assignments(raw[1:].split(";"), where)
+        if kind == "object" and explode:
+            pairs = segments
+        else:
+            for key, _ in segments:
+                if decode(key) != name:
+                    raise Refusal(f"{where} is {raw!r}, which names {key!r}, not {name!r}")
+            if kind == "array" and explode:
+                items = [value for _, value in segments]
+            elif len(segments) != 1:
+                raise Refusal(f"{where} is {raw!r}, which names it {len(segments)} times")
+            else:
+                text = segments[0][1]
+                items = [text] if kind == "scalar" else text.split(",")
+                if kind == "object":
+                    pairs = alternating(items, where)
+    elif style == "simple" or (style == "form" and (kind == "scalar" or not explode)):
+        items = [raw] if kind == "scalar" else raw.split(",")
+        if kind == "object":
+            pairs = (assignments if explode and style == "simple" else alternating)(items, where)
+    else:
+        raise Refusal(f"{where} is in the {style} style exploded, which this server does not read")
+    if kind == "object":
+        properties = schema.get("properties", {})
+        value = {}
+        for key, text in pairs:
+            key = decode(key)
+            if key not in properties:
+                raise Refusal(
+                    f"{where} has {key!r}, not one of its properties {sorted(properties)}")
+            if key in value:
+                raise Refusal(f"{where} has {key!r} twice")
+            value[key] = typed(decode(text), properties[key], f"{where}'s {key!r}")
+        for key in schema.get("required", []):
+            if key not in value:
+                raise Refusal(f"{where} lacks the required property {key!r}")
+        return value
+    if kind == "array":
+        item = resolve(schema.get("items", {}))
+        return [typed(decode(text), item, f"{where}[{index}]") for index, text in enumerate(items)]
+    return typed(decode(items[0]), schema, where)
+
+
+def cookies(header):
+    """The cookies of a `Cookie` field by name, as sent, or raises `Refusal`."""
+    found = {}
+    for pair in (header or "").split(";"):
+        if not pair.strip():
+            continue
+        name, equals, value = pair.strip().partition("=")
+        if not equals:
+            raise Refusal(f"the cookie {pair.strip()!r} has no '='")
+        if name in found:
+            raise Refusal(f"the cookie {name!r} is sent twice")
+        found[name] = value
+    return found
 
 
 def multipart_parts(body, content_type):
@@ -268,11 +410,13 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *arguments):
         pass
 
-    def reply(self, status, value=None):
+    def reply(self, status, value=None, headers=()):
         body = b"" if value is None else json.dumps(value).encode()
         self.send_response(status)
         if value is not None:
             self.send_header("Content-Type", "application/json")
+        for name, text in headers:
+            self.send_header(name, text)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -281,40 +425,54 @@ class Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
-        if parts.path == "/__last":
-            return self.reply(200, LAST)
-        LAST.clear()
-        LAST.update({
-            "method": self.command, "path": parts.path, "query": parts.query,
-            "headers": {name.lower(): value for name, value in self.headers.items()},
-            "body": body.decode("utf-8", "replace"),
-        })
+        with LOCK:
+            if parts.path == "/__last":
+                return self.reply(200, REQUESTS[-1] if REQUESTS else {})
+            if parts.path == "/__requests":
+                return self.reply(200, REQUESTS)
+            record = {
+                "method": self.command, "path": parts.path, "query": parts.query,
+                "headers": {name.lower(): value for name, value in self.headers.items()},
+                "body": body.decode("utf-8", "replace"), "parsed": {},
+            }
+            REQUESTS.append(record)
         query = parse_qs(parts.query, keep_blank_values=True)
         for method, pattern, operation, parameters in OPERATIONS:
             match = pattern.match(parts.path)
             if method != self.command or not match:
                 continue
-            problem = self.check_request(operation, parameters, match, query, body)
+            try:
+                problem = self.check_request(
+                    operation, parameters, match, query, body, record["parsed"])
+            except Refusal as refusal:
+                problem = str(refusal)
             if problem:
                 return self.reply(400, {"error": problem})
-            return self.answer(operation)
+            return self.answer(operation, parameters, query)
         return self.reply(404, {"error": f"no operation for {self.command} {parts.path}"})
 
-    def check_request(self, operation, parameters, match, query, body):
+    def check_request(self, operation, parameters, match, query, body, parsed):
+        sent_cookies = cookies(self.headers.get("Cookie"))
         for (name, place), parameter in parameters.items():
             schema = resolve(parameter.get("schema", {}))
             if place == "path":
                 key = re.sub(r"[^A-Za-z0-9_]", "_", name)
-                values = [unquote(match.group(key))] if key in match.groupdict() else []
+                values = [match.group(key)] if key in match.groupdict() else []
             elif place == "query":
                 values = query.get(name, [])
             elif place == "header":
                 values = [self.headers[name]] if name in self.headers else []
             else:
-                continue
+                values = [sent_cookies[name]] if name in sent_cookies else []
             if not values:
                 if parameter.get("required"):
                     return f"the required {place} parameter {name!r} is missing"
+                continue
+            if place != "query":
+                # Path segments are percent-encoded; header fields and cookies are sent as
+                # they are.
+                decode = unquote if place == "path" else (lambda text: text)
+                parsed.setdefault(place, {})[name] = styled(values[0], parameter, schema, decode)
                 continue
             if "integer" in types_of(schema) and not all(re.fullmatch(r"-?\d+", v) for v in values):
                 return f"the {place} parameter {name!r} is {values}, not an integer"
@@ -339,7 +497,7 @@ class Handler(BaseHTTPRequestHandler):
             return check_multipart(body, self.headers.get("Content-Type"), content[kind])
         return None
 
-    def answer(self, operation):
+    def answer(self, operation, parameters, query):
         responses = operation.get("responses", {})
         chosen = next((code for code in responses if str(code).startswith("2")), None)
         status = int(chosen) if chosen else 200
@@ -349,15 +507,78 @@ class Handler(BaseHTTPRequestHandler):
             (value for key, value in content.items() if key.endswith("json")), None)
         if media is None or status == 204:
             return self.reply(status)
-        return self.reply(status, media_example(media))
+        value = media_example(media)
+        link = next(
+            (resolve(header) for name, header in response.get("headers", {}).items()
+             if name.lower() == "link"), None)
+        if link is not None and isinstance(value, list):
+            return self.answer_linked_page(status, value, link, query)
+        cursor = self.cursor_pagination(operation, parameters)
+        if cursor is not None and isinstance(value, dict):
+            return self.answer_cursor_page(status, value, cursor, query)
+        return self.reply(status, value)
+
+    def answer_linked_page(self, status, items, link, query):
+        """Page `page` of `items`, one item a page, linking to the next."""
+        text = query.get("page", ["1"])[-1]
+        if not re.fullmatch(r"\d+", text) or not 1 <= int(text) <= len(items):
+            return self.reply(400, {"error": f"there is no page {text!r} of {len(items)}"})
+        page = int(text)
+        headers = []
+        if page < len(items):
+            kept = [(k, v) for k, v in parse_qsl(urlsplit(self.path).query) if k != "page"]
+            target = urlsplit(self.path).path + "?" + urlencode(kept + [("page", page + 1)])
+            if re.match(r"\s*<[A-Za-z][A-Za-z0-9+.-]*:", str(link.get("example", ""))):
+                host, port = self.server.server_address[:2]
+                target = f"http://{host}:{port}{target}"
+            headers.append(("Link", f'<{target}>; rel="next"'))
+        return self.reply(status, [items[page - 1]], headers)
+
+    def cursor_pagination(self, operation, parameters):
+        """The configuration's cursor pagination when it applies to `operation`, else None."""
+        if not PAGINATION or PAGINATION.get("style") != "cursor":
+            return None
+        listed = PAGINATION.get("operations")
+        if listed is not None and operation.get("operationId") not in listed:
+            return None
+        if (PAGINATION.get("cursorParameter"), "query") not in parameters:
+            return None
+        return PAGINATION
+
+    def answer_cursor_page(self, status, example, pagination, query):
+        """The page a cursor names of the example's first array, one item a page."""
+        key = next((name for name, value in example.items() if isinstance(value, list)), None)
+        if key is None:
+            return self.reply(status, example)
+        items = example[key]
+
+        def token(page):
+            # Characters a query must escape, so a cursor sent as it was read arrives intact.
+            return f"page {page}/{len(items)}+"
+
+        sent = query.get(pagination["cursorParameter"], [None])[-1]
+        pages = {token(page): page for page in range(2, len(items) + 1)}
+        if sent is not None and sent not in pages:
+            return self.reply(400, {"error": f"the cursor {sent!r} names no page"})
+        page = pages.get(sent, 1)
+        value = dict(example)
+        value[key] = [items[page - 1]]
+        value[pagination["cursorField"]] = token(page + 1)
+        if pagination.get("hasMoreField"):
+            value[pagination["hasMoreField"]] = page < len(items)
+        return self.reply(status, value)
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = handle_any
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: openapi_example_server.py DOCUMENT.json")
+    global PAGINATION
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: openapi_example_server.py DOCUMENT.json [CONFIGURATION.json]")
     load(sys.argv[1])
+    if len(sys.argv) == 3:
+        with open(sys.argv[2], encoding="utf-8") as handle:
+            PAGINATION = json.load(handle).get("pagination")
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     print(server.server_address[1], flush=True)

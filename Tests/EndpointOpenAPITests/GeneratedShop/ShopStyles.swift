@@ -16,7 +16,7 @@ enum ShopStyles {
     mix: Rgb,
     xColor: Rgb? = nil
   ) -> Endpoint<Void> {
-    let tonesSegment = tones.joined(separator: ".")
+    let tonesSegment = tones.map { segmentText($0) }.joined(separator: ".")
     var mixParts: [String] = []
     if let value = mix.b {
       mixParts += ["B", String(value)]
@@ -36,7 +36,7 @@ enum ShopStyles {
     }
     return Endpoint(
       json: .get,
-      path: "colors/.\(shade)/.\(tonesSegment)/;mix=\(mixSegment)",
+      path: "colors/.\(raw: segmentText(shade))/.\(raw: tonesSegment)/;mix=\(mixSegment)",
       headers: headerFields
     )
   }
@@ -100,6 +100,24 @@ enum ShopStyles {
       path: "palettes/;id=\(id)/;ids=\(idsSegment)/\(rgbSegment)/.\(hslSegment)",
       headers: headerFields
     )
+  }
+
+  /// `text` percent-encoded but for letters, digits, `-`, `_` and `~`, so that a value in a
+  /// path segment keeps its style's delimiters (`.` `,` `;` `=`) to itself.
+  private static func segmentText(_ text: String) -> String {
+    let hex = Array("0123456789ABCDEF".unicodeScalars)
+    var encoded = ""
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
+        UInt8(ascii: "~"):
+        encoded.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        encoded.unicodeScalars += ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+      }
+    }
+    return encoded
   }
 
   struct ShowPaletteHsl: Codable, Sendable, Hashable {
