@@ -34,11 +34,13 @@ extension Generation {
   }
 
   /// An expression for a scalar value: its text when `text` is true (for a query or header
-  /// value), else the value itself, which a `URLPath` interpolation describes.
+  /// value), else the value itself, which a `URLPath` interpolation describes; a date-time's
+  /// text either way, as the `RFC3339` wrapper writes it.
   static func value(_ expression: String, _ type: TypeRef, text: Bool) -> String {
     switch type {
     case .named: return expression + ".rawValue"
     case .string: return expression
+    case .dateTime: return "RFC3339(wrappedValue: \(expression)).text"
     default: return text ? "String(\(expression))" : expression
     }
   }
@@ -49,6 +51,8 @@ extension Generation {
     switch element {
     case .string: return "\(list).joined(separator: \(literal))"
     case .named: return "\(list).map(\\.rawValue).joined(separator: \(literal))"
+    case .dateTime:
+      return "\(list).map { \(value("$0", element, text: true)) }.joined(separator: \(literal))"
     default: return "\(list).map(String.init).joined(separator: \(literal))"
     }
   }

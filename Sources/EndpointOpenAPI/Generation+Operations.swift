@@ -16,6 +16,9 @@ extension Generation {
     /// Whether an operation calls the private `segmentText(_:)` that percent-encodes a value of
     /// a path segment (see `encodesEachValue`).
     var usesSegmentEncoder = false
+    /// Whether an operation's parameter or whole body is a date-time, written by the `RFC3339`
+    /// wrapper of the support file.
+    var usesDateTime = false
   }
 
   struct ParameterDecl {
@@ -349,6 +352,8 @@ extension Generation {
 
     namespace.scope = scope ?? namespace.scope
     namespace.usesSegmentEncoder = namespace.usesSegmentEncoder || usesSegmentEncoder
+    namespace.usesDateTime =
+      namespace.usesDateTime || parameters.contains { $0.type.containsDateTime }
     let name = namespace.functions.claim(baseName)
     let access = options.accessLevel == .public ? "public " : ""
     var lines = Self.operationDoc(
@@ -464,19 +469,20 @@ extension Generation {
     // A string enum declared in place becomes a type nested in the namespace, named after the
     // operation and the parameter; it is kept only if the parameter is.
     var candidate = scope
+    // A date-time, or an array of them, is a `Date`, written as RFC 3339 text.
     let resolved = try typeRef(
       schema, at: JSONPointer.appending("schema", to: pointer),
       suggested: typePrefix + SwiftNames.typeName(name), scope: &candidate)
+    let type = dated(resolved.type, schema)
     // What each style can express: scalars in `form`, `simple`, `label` and `matrix`; arrays
     // in the query, the path and headers; objects of scalars in the query's `form` and
     // `deepObject`, the path and headers.
     // A cookie's array or object only unexploded: `name=a,b`.
     let explode = style == "deepObject" || (node["explode"]?.bool ?? (style == "form"))
     let inCookie = location != .cookie || !explode
-    var fits =
-      resolved.type.isScalar && ["form", "simple", "label", "matrix"].contains(style)
+    var fits = type.isScalar && ["form", "simple", "label", "matrix"].contains(style)
     var fields: [PropertyDecl]?
-    switch resolved.type {
+    switch type {
     case .array(let element):
       fits = element.isScalar && style != "deepObject" && inCookie
     case .named(let typeName, false)
@@ -489,18 +495,17 @@ extension Generation {
     }
     guard fits else {
       var inStyle = style == defaultStyle ? "" : " in the \(style) style"
-      if location == .cookie && explode && !resolved.type.isScalar {
+      if location == .cookie && explode && !type.isScalar {
         inStyle += " exploded (explode: false sends name=a,b)"
       }
       throw Unsupported(
         pointer: JSONPointer.appending("schema", to: pointer),
-        message: "a \(place) parameter of type \(resolved.type.code)\(inStyle) is not supported yet"
-      )
+        message: "a \(place) parameter of type \(type.code)\(inStyle) is not supported yet")
     }
     scope = candidate
     return ParameterDecl(
       wireName: name, location: location, name: locals.claim(SwiftNames.memberName(name)),
-      type: resolved.type,
+      type: type,
       required: location == .path || node["required"]?.bool == true,
       explode: explode,
       style: style, fields: fields,

@@ -84,6 +84,22 @@ import Testing
     #expect(try decoder.decode(Pet.self, from: Data(encoded.utf8)) == pet)
   }
 
+  /// A date-time query parameter is sent as RFC 3339 in UTC, a fraction only when the date
+  /// has one (its `:` percent-encoded, as the query encodes it).
+  @Test func aDateTimeParameterIsSentAsRFC3339() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/visits").reply(json: "[]")
+    let client = stub.with(BaseURLMiddleware(api))
+    let whole = Date(timeIntervalSince1970: 1_714_566_645)
+    _ = try await client.call(Visits.listVisits(petId: "7", since: whole))
+    _ = try await client.call(Visits.listVisits(petId: "7", since: whole.addingTimeInterval(0.25)))
+    #expect(
+      stub.requests.map(\.url.absoluteString) == [
+        "https://pets.example/v1/visits?petId=7&since=2024-05-01T12%3A30%3A45Z",
+        "https://pets.example/v1/visits?petId=7&since=2024-05-01T12%3A30%3A45.250Z",
+      ])
+  }
+
   @Test func aDateThatIsNotRFC3339InAnArrayIsADecodingError() throws {
     let json = #"{"id": 1, "name": "Rex", "status": "available", "visits": ["yesterday"]}"#
     let error = #expect(throws: DecodingError.self) {
