@@ -144,10 +144,14 @@ extension Generation {
     return lines + ["if !cookiePairs.isEmpty {", "  " + set, "}"]
   }
 
-  /// `Endpoint(…)` on one line when it fits at `indent`, else one argument a line.
-  static func call(_ arguments: [String], indent: Int, returns: Bool) -> [String] {
-    let start = (returns ? "return " : "") + "Endpoint("
-    let oneLine = start + arguments.joined(separator: ", ") + ")"
+  /// `Endpoint(…)` on one line when it fits at `indent`, else one argument a line. With
+  /// `decodedAs`, the endpoint of that wrapper type (`RFC3339<Date>`), mapped to what it wraps.
+  static func call(
+    _ arguments: [String], indent: Int, returns: Bool, decodedAs: String? = nil
+  ) -> [String] {
+    let start = (returns ? "return " : "") + "Endpoint" + (decodedAs.map { "<\($0)>" } ?? "") + "("
+    let end = ")" + (decodedAs == nil ? "" : ".map(\\.wrappedValue)")
+    let oneLine = start + arguments.joined(separator: ", ") + end
     if indent + oneLine.count <= lineLength { return [oneLine] }
     var lines = [start]
     for (position, argument) in arguments.enumerated() {
@@ -160,7 +164,7 @@ extension Generation {
         lines.append("  " + argument + comma)
       }
     }
-    lines.append(")")
+    lines.append(end)
     return lines
   }
 

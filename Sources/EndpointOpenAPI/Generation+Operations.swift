@@ -194,6 +194,8 @@ extension Generation {
     // The body: JSON, or bytes of one media type.
     var body: (type: TypeRef, required: Bool, doc: String?)?
     var payload = "json(body)"
+    // A date-time body, or an array or dictionary of them, is sent as the wrapper writes it.
+    var jsonBody = "body"
     var formLines: [String] = []
     var jsonContentType: String?
     var mediaNote: String?
@@ -220,9 +222,14 @@ extension Generation {
       } else {
         let (schema, schemaPointer) = try jsonSchema(
           in: requestBody, at: bodyPointer, what: "a request body")
-        type = try typeRef(
-          schema, at: schemaPointer, suggested: functionType + "Body", scope: &scope
-        ).type
+        type = dated(
+          try typeRef(
+            schema, at: schemaPointer, suggested: functionType + "Body", scope: &scope
+          ).type, schema)
+        if type.containsDateTime {
+          jsonBody = "RFC3339(wrappedValue: body)"
+          payload = "json(\(jsonBody))"
+        }
         jsonContentType = Self.jsonContentType(of: requestBody)
         mediaNote = Self.jsonMediaNote(of: requestBody)
       }
@@ -238,6 +245,8 @@ extension Generation {
     }
     var resultType = "Void"
     var resultRef: TypeRef?
+    // A date-time answer, or an array or dictionary of them, is decoded by the wrapper.
+    var decodedAs: String?
     var expecting: String?
     var parser: String?
     let successNode = try responseNode(
@@ -258,8 +267,10 @@ extension Generation {
       let resolved = try typeRef(
         schema, at: schemaPointer, suggested: functionType + "Response",
         scope: &scope)
-      resultType = resolved.type.code + (resolved.nullable ? "?" : "")
-      resultRef = resolved.nullable ? nil : resolved.type
+      let type = dated(resolved.type, schema)
+      resultType = type.code + (resolved.nullable ? "?" : "")
+      resultRef = resolved.nullable ? nil : type
+      if type.containsDateTime { decodedAs = "RFC3339<\(resultType)>" }
       let others = try successes.dropFirst().map { code throws(Unsupported) in
         try responseNode(responses[code]!, at: JSONPointer.appending(code, to: responsesPointer))
           .node["content"]
@@ -328,7 +339,7 @@ extension Generation {
     let bodyArgument: String
     let tail: [String]
     if payload.hasPrefix("json("), parser == nil {
-      bodyArgument = "body: body"
+      bodyArgument = "body: \(jsonBody)"
       tail = expecting.map { ["expecting: \($0)"] } ?? []
     } else {
       arguments[0] = ".\(method)"
@@ -340,20 +351,24 @@ extension Generation {
     if let body, !body.required {
       bodyLines += statements
       bodyLines.append("guard let body else {")
-      bodyLines += Self.call(arguments + tail, indent: 6, returns: true).map { "  " + $0 }
+      bodyLines += Self.call(arguments + tail, indent: 6, returns: true, decodedAs: decodedAs)
+        .map { "  " + $0 }
       bodyLines.append("}")
       bodyLines += formLines
-      bodyLines += Self.call(arguments + [bodyArgument] + tail, indent: 4, returns: true)
+      bodyLines += Self.call(
+        arguments + [bodyArgument] + tail, indent: 4, returns: true, decodedAs: decodedAs)
     } else {
       let all = arguments + (body != nil ? [bodyArgument] : []) + tail
       bodyLines += statements + formLines
-      bodyLines += Self.call(all, indent: 4, returns: !(statements + formLines).isEmpty)
+      bodyLines += Self.call(
+        all, indent: 4, returns: !(statements + formLines).isEmpty, decodedAs: decodedAs)
     }
 
     namespace.scope = scope ?? namespace.scope
     namespace.usesSegmentEncoder = namespace.usesSegmentEncoder || usesSegmentEncoder
     namespace.usesDateTime =
       namespace.usesDateTime || parameters.contains { $0.type.containsDateTime }
+      || jsonBody != "body" || decodedAs != nil
     let name = namespace.functions.claim(baseName)
     let access = options.accessLevel == .public ? "public " : ""
     var lines = Self.operationDoc(

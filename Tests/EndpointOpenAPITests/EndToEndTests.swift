@@ -52,6 +52,13 @@ import Testing
         (headers?["content-type"] as? String)?.hasPrefix("multipart/form-data; boundary=") == true)
       #expect((upload["body"] as? String)?.contains("\r\n\r\n{\"author\":\"Ada\"}\r\n") == true)
 
+      // A date-time answer, and a body and answer of date-times, which the server checks.
+      #expect(try await client.call(Visits.nextVisit()) == example)
+      let planned = try await client.call(Visits.planVisits(body: [example]))
+      #expect(planned == [example, example.addingTimeInterval(86_400.5)])
+      #expect(
+        try await lastRequest(client, base)["body"] as? String == #"["2026-01-02T03:04:05Z"]"#)
+
       let health = try await client.call(API.health())
       #expect(health == ["additional": "text"])
     }

@@ -100,6 +100,31 @@ import Testing
       ])
   }
 
+  /// A date-time answer and a body of date-times are RFC 3339 too, though the endpoints'
+  /// coders have no date strategy for it.
+  @Test func aDateTimeBodyAndAnswerAreRFC3339() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/visits/next").reply(json: #""2024-05-01T14:30:45.250+02:00""#)
+    stub.on(.put, "/visits/next").reply(json: #"["2024-05-01T12:30:45Z"]"#)
+    let client = stub.with(BaseURLMiddleware(api))
+    let whole = Date(timeIntervalSince1970: 1_714_566_645)
+    #expect(try await client.call(Visits.nextVisit()) == whole.addingTimeInterval(0.25))
+    let planned = try await client.call(
+      Visits.planVisits(body: [whole, whole.addingTimeInterval(0.25)]))
+    #expect(planned == [whole])
+    #expect(stub.requests.last?.text == #"["2024-05-01T12:30:45Z","2024-05-01T12:30:45.250Z"]"#)
+
+    // A calendar day is not a date-time.
+    let day = StubClient(baseURL: api)
+    day.on(.get, "/visits/next").reply(json: #""2024-05-01""#)
+    let error = await #expect(throws: ParsingFailure.self) {
+      try await day.with(BaseURLMiddleware(api)).call(Visits.nextVisit())
+    }
+    #expect(
+      error?.description.contains("Not an RFC 3339 date-time: 2024-05-01") == true,
+      "\(String(describing: error))")
+  }
+
   @Test func aDateThatIsNotRFC3339InAnArrayIsADecodingError() throws {
     let json = #"{"id": 1, "name": "Rex", "status": "available", "visits": ["yesterday"]}"#
     let error = #expect(throws: DecodingError.self) {

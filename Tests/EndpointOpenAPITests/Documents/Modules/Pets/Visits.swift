@@ -49,6 +49,24 @@ enum Visits {
     .linkHeader()
   }
 
+  /// When the next visit is.
+  ///
+  /// `GET /visits/next`
+  static func nextVisit() -> Endpoint<Date> {
+    Endpoint<RFC3339<Date>>(json: .get, path: "visits/next").map(\.wrappedValue)
+  }
+
+  /// Plans the next visits.
+  ///
+  /// `PUT /visits/next`
+  static func planVisits(body: [Date]) -> Endpoint<[Date]> {
+    Endpoint<RFC3339<[Date]>>(
+      json: .put,
+      path: "visits/next",
+      body: RFC3339(wrappedValue: body)
+    ).map(\.wrappedValue)
+  }
+
   /// Lists the walks, a page at a time.
   ///
   /// `GET /walks`
