@@ -4,7 +4,8 @@ indirect enum TypeRef: Equatable {
   case int
   case double
   case bool
-  /// An RFC 3339 date-time (`format: date-time`) of a property, coded by its `RFC3339` wrapper.
+  /// An RFC 3339 date-time (`format: date-time`), coded by the `RFC3339` wrapper: in a
+  /// property, a parameter (its text) or a whole body.
   case dateTime
   /// Bytes: a body that is not JSON.
   case data
@@ -33,7 +34,7 @@ indirect enum TypeRef: Equatable {
   /// Whether a value of this type is one path segment, query value or header value.
   var isScalar: Bool {
     switch self {
-    case .string, .int, .double, .bool: true
+    case .string, .int, .double, .bool, .dateTime: true
     case .named(_, let isStringEnum): isStringEnum
     default: false
     }

@@ -34,11 +34,13 @@ extension Generation {
   }
 
   /// An expression for a scalar value: its text when `text` is true (for a query or header
-  /// value), else the value itself, which a `URLPath` interpolation describes.
+  /// value), else the value itself, which a `URLPath` interpolation describes; a date-time's
+  /// text either way, as the `RFC3339` wrapper writes it.
   static func value(_ expression: String, _ type: TypeRef, text: Bool) -> String {
     switch type {
     case .named: return expression + ".rawValue"
     case .string: return expression
+    case .dateTime: return "RFC3339(wrappedValue: \(expression)).text"
     default: return text ? "String(\(expression))" : expression
     }
   }
@@ -49,6 +51,8 @@ extension Generation {
     switch element {
     case .string: return "\(list).joined(separator: \(literal))"
     case .named: return "\(list).map(\\.rawValue).joined(separator: \(literal))"
+    case .dateTime:
+      return "\(list).map { \(value("$0", element, text: true)) }.joined(separator: \(literal))"
     default: return "\(list).map(String.init).joined(separator: \(literal))"
     }
   }
@@ -150,10 +154,14 @@ extension Generation {
     return lines + ["if !cookiePairs.isEmpty {", "  " + set, "}"]
   }
 
-  /// `Endpoint(…)` on one line when it fits at `indent`, else one argument a line.
-  static func call(_ arguments: [String], indent: Int, returns: Bool) -> [String] {
-    let start = (returns ? "return " : "") + "Endpoint("
-    let oneLine = start + arguments.joined(separator: ", ") + ")"
+  /// `Endpoint(…)` on one line when it fits at `indent`, else one argument a line. With
+  /// `decodedAs`, the endpoint of that wrapper type (`RFC3339<Date>`), mapped to what it wraps.
+  static func call(
+    _ arguments: [String], indent: Int, returns: Bool, decodedAs: String? = nil
+  ) -> [String] {
+    let start = (returns ? "return " : "") + "Endpoint" + (decodedAs.map { "<\($0)>" } ?? "") + "("
+    let end = ")" + (decodedAs == nil ? "" : ".map(\\.wrappedValue)")
+    let oneLine = start + arguments.joined(separator: ", ") + end
     if indent + oneLine.count <= lineLength { return [oneLine] }
     var lines = [start]
     for (position, argument) in arguments.enumerated() {
@@ -166,7 +174,7 @@ extension Generation {
         lines.append("  " + argument + comma)
       }
     }
-    lines.append(")")
+    lines.append(end)
     return lines
   }
 

@@ -19,6 +19,9 @@ extension Generation {
     /// Whether an operation calls the private `fieldText(_:)` that percent-encodes a value of a
     /// header field or cookie.
     var usesFieldEncoder = false
+    /// Whether an operation's parameter or whole body is a date-time, written by the `RFC3339`
+    /// wrapper of the support file.
+    var usesDateTime = false
   }
 
   struct ParameterDecl {
@@ -194,6 +197,8 @@ extension Generation {
     // The body: JSON, or bytes of one media type.
     var body: (type: TypeRef, required: Bool, doc: String?)?
     var payload = "json(body)"
+    // A date-time body, or an array or dictionary of them, is sent as the wrapper writes it.
+    var jsonBody = "body"
     var formLines: [String] = []
     var jsonContentType: String?
     var mediaNote: String?
@@ -220,9 +225,14 @@ extension Generation {
       } else {
         let (schema, schemaPointer) = try jsonSchema(
           in: requestBody, at: bodyPointer, what: "a request body")
-        type = try typeRef(
-          schema, at: schemaPointer, suggested: functionType + "Body", scope: &scope
-        ).type
+        type = dated(
+          try typeRef(
+            schema, at: schemaPointer, suggested: functionType + "Body", scope: &scope
+          ).type, schema)
+        if type.containsDateTime {
+          jsonBody = "RFC3339(wrappedValue: body)"
+          payload = "json(\(jsonBody))"
+        }
         jsonContentType = Self.jsonContentType(of: requestBody)
         mediaNote = Self.jsonMediaNote(of: requestBody)
       }
@@ -238,6 +248,8 @@ extension Generation {
     }
     var resultType = "Void"
     var resultRef: TypeRef?
+    // A date-time answer, or an array or dictionary of them, is decoded by the wrapper.
+    var decodedAs: String?
     var expecting: String?
     var parser: String?
     let successNode = try responseNode(
@@ -258,8 +270,10 @@ extension Generation {
       let resolved = try typeRef(
         schema, at: schemaPointer, suggested: functionType + "Response",
         scope: &scope)
-      resultType = resolved.type.code + (resolved.nullable ? "?" : "")
-      resultRef = resolved.nullable ? nil : resolved.type
+      let type = dated(resolved.type, schema)
+      resultType = type.code + (resolved.nullable ? "?" : "")
+      resultRef = resolved.nullable ? nil : type
+      if type.containsDateTime { decodedAs = "RFC3339<\(resultType)>" }
       let others = try successes.dropFirst().map { code throws(Unsupported) in
         try responseNode(responses[code]!, at: JSONPointer.appending(code, to: responsesPointer))
           .node["content"]
@@ -337,7 +351,7 @@ extension Generation {
     let bodyArgument: String
     let tail: [String]
     if payload.hasPrefix("json("), parser == nil {
-      bodyArgument = "body: body"
+      bodyArgument = "body: \(jsonBody)"
       tail = expecting.map { ["expecting: \($0)"] } ?? []
     } else {
       arguments[0] = ".\(method)"
@@ -349,19 +363,25 @@ extension Generation {
     if let body, !body.required {
       bodyLines += statements
       bodyLines.append("guard let body else {")
-      bodyLines += Self.call(arguments + tail, indent: 6, returns: true).map { "  " + $0 }
+      bodyLines += Self.call(arguments + tail, indent: 6, returns: true, decodedAs: decodedAs)
+        .map { "  " + $0 }
       bodyLines.append("}")
       bodyLines += formLines
-      bodyLines += Self.call(arguments + [bodyArgument] + tail, indent: 4, returns: true)
+      bodyLines += Self.call(
+        arguments + [bodyArgument] + tail, indent: 4, returns: true, decodedAs: decodedAs)
     } else {
       let all = arguments + (body != nil ? [bodyArgument] : []) + tail
       bodyLines += statements + formLines
-      bodyLines += Self.call(all, indent: 4, returns: !(statements + formLines).isEmpty)
+      bodyLines += Self.call(
+        all, indent: 4, returns: !(statements + formLines).isEmpty, decodedAs: decodedAs)
     }
 
     namespace.scope = scope ?? namespace.scope
     namespace.usesSegmentEncoder = namespace.usesSegmentEncoder || usesSegmentEncoder
     namespace.usesFieldEncoder = namespace.usesFieldEncoder || usesFieldEncoder
+    namespace.usesDateTime =
+      namespace.usesDateTime || parameters.contains { $0.type.containsDateTime }
+      || jsonBody != "body" || decodedAs != nil
     let name = namespace.functions.claim(baseName)
     let access = options.accessLevel == .public ? "public " : ""
     var lines = Self.operationDoc(
@@ -477,19 +497,20 @@ extension Generation {
     // A string enum declared in place becomes a type nested in the namespace, named after the
     // operation and the parameter; it is kept only if the parameter is.
     var candidate = scope
+    // A date-time, or an array of them, is a `Date`, written as RFC 3339 text.
     let resolved = try typeRef(
       schema, at: JSONPointer.appending("schema", to: pointer),
       suggested: typePrefix + SwiftNames.typeName(name), scope: &candidate)
+    let type = dated(resolved.type, schema)
     // What each style can express: scalars in `form`, `simple`, `label` and `matrix`; arrays
     // in the query, the path and headers; objects of scalars in the query's `form` and
     // `deepObject`, the path and headers.
     // A cookie's array or object only unexploded: `name=a,b`.
     let explode = style == "deepObject" || (node["explode"]?.bool ?? (style == "form"))
     let inCookie = location != .cookie || !explode
-    var fits =
-      resolved.type.isScalar && ["form", "simple", "label", "matrix"].contains(style)
+    var fits = type.isScalar && ["form", "simple", "label", "matrix"].contains(style)
     var fields: [PropertyDecl]?
-    switch resolved.type {
+    switch type {
     case .array(let element):
       fits = element.isScalar && style != "deepObject" && inCookie
     case .named(let typeName, false)
@@ -502,18 +523,17 @@ extension Generation {
     }
     guard fits else {
       var inStyle = style == defaultStyle ? "" : " in the \(style) style"
-      if location == .cookie && explode && !resolved.type.isScalar {
+      if location == .cookie && explode && !type.isScalar {
         inStyle += " exploded (explode: false sends name=a,b)"
       }
       throw Unsupported(
         pointer: JSONPointer.appending("schema", to: pointer),
-        message: "a \(place) parameter of type \(resolved.type.code)\(inStyle) is not supported yet"
-      )
+        message: "a \(place) parameter of type \(type.code)\(inStyle) is not supported yet")
     }
     scope = candidate
     return ParameterDecl(
       wireName: name, location: location, name: locals.claim(SwiftNames.memberName(name)),
-      type: resolved.type,
+      type: type,
       required: location == .path || node["required"]?.bool == true,
       explode: explode,
       style: style, fields: fields,

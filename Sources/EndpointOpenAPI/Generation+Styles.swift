@@ -38,10 +38,10 @@ extension Generation {
   }
 
   /// Whether a scalar's text is free text (a string, an enum's raw value) that may hold any
-  /// character, not a number's or a boolean's.
+  /// character, or a date-time's, which holds `.` and `:`; not a number's or a boolean's.
   static func isText(_ type: TypeRef) -> Bool {
     switch type {
-    case .string, .named: true
+    case .string, .named, .dateTime: true
     default: false
     }
   }

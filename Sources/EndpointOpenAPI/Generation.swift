@@ -79,9 +79,12 @@ struct Generation {
         OpenAPIGenerator.File(
           path: "\(directory)\(model.name).swift", contents: modelsGeneration.emit(model: model)))
     }
-    // The date-time wrapper, once, when a model or a type nested in a namespace uses it.
+    // The date-time wrapper, once, when a model, a type nested in a namespace, or an
+    // operation's parameter or body uses it.
     if models.contains(where: \.usesDateTime)
-      || namespaces.contains(where: { $0.scope.decls.contains(where: \.usesDateTime) })
+      || namespaces.contains(where: {
+        $0.usesDateTime || $0.scope.decls.contains(where: \.usesDateTime)
+      })
     {
       modelFiles.append(
         OpenAPIGenerator.File(

@@ -52,6 +52,13 @@ import Testing
         (headers?["content-type"] as? String)?.hasPrefix("multipart/form-data; boundary=") == true)
       #expect((upload["body"] as? String)?.contains("\r\n\r\n{\"author\":\"Ada\"}\r\n") == true)
 
+      // A date-time answer, and a body and answer of date-times, which the server checks.
+      #expect(try await client.call(Visits.nextVisit()) == example)
+      let planned = try await client.call(Visits.planVisits(body: [example]))
+      #expect(planned == [example, example.addingTimeInterval(86_400.5)])
+      #expect(
+        try await lastRequest(client, base)["body"] as? String == #"["2026-01-02T03:04:05Z"]"#)
+
       let health = try await client.call(API.health())
       #expect(health == ["additional": "text"])
     }
@@ -130,6 +137,7 @@ import Testing
           "'X-Box' has 'height=4', not one of its properties"
         ),
         ("visits?petId=7&page=4", [:], "there is no page '4' of 3"),
+        ("visits?petId=7&since=2024-05-01T12:30:45", [:], "not an RFC 3339 date-time"),
       ] {
         var headers = HTTPFields()
         for (name, value) in fields { try headers.set(value, for: name) }
@@ -239,11 +247,13 @@ import Testing
     try await withExampleServer(
       document: "pets.json", configuration: "pets-config.json"
     ) { client, base in
-      // Link: each page links to the next by a path, the request's query kept.
+      // Link: each page links to the next by a path, the request's query kept, with its
+      // date-time, which the server reads as RFC 3339.
       var visits: [Visit] = []
       var pageCount = 0
+      let since = Date(timeIntervalSince1970: 1_714_566_645.25)
       for try await page in client.pages(
-        of: Visits.listVisits(petId: "p 1"), paginator: Visits.listVisitsPaginator())
+        of: Visits.listVisits(petId: "p 1", since: since), paginator: Visits.listVisitsPaginator())
       {
         #expect(page.index == pageCount)
         visits += page.resource
@@ -291,7 +301,9 @@ import Testing
         JSONSerialization.jsonObject(with: try await body.collect()) as? [[String: Any]])
       #expect(
         requests.map { "\($0["path"] ?? "")?\($0["query"] ?? "")" } == [
-          "/visits?petId=p%201", "/visits?petId=p+1&page=2", "/visits?petId=p+1&page=3",
+          "/visits?petId=p%201&since=2024-05-01T12%3A30%3A45.250Z",
+          "/visits?petId=p+1&since=2024-05-01T12%3A30%3A45.250Z&page=2",
+          "/visits?petId=p+1&since=2024-05-01T12%3A30%3A45.250Z&page=3",
           "/feedings?limit=1", "/feedings?limit=1&after=page%202%2F3%2B",
           "/feedings?limit=1&after=page%203%2F3%2B", "/walks?", "/walks?page=2", "/walks?page=3",
         ])

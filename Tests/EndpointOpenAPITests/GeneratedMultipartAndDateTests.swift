@@ -84,6 +84,47 @@ import Testing
     #expect(try decoder.decode(Pet.self, from: Data(encoded.utf8)) == pet)
   }
 
+  /// A date-time query parameter is sent as RFC 3339 in UTC, a fraction only when the date
+  /// has one (its `:` percent-encoded, as the query encodes it).
+  @Test func aDateTimeParameterIsSentAsRFC3339() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/visits").reply(json: "[]")
+    let client = stub.with(BaseURLMiddleware(api))
+    let whole = Date(timeIntervalSince1970: 1_714_566_645)
+    _ = try await client.call(Visits.listVisits(petId: "7", since: whole))
+    _ = try await client.call(Visits.listVisits(petId: "7", since: whole.addingTimeInterval(0.25)))
+    #expect(
+      stub.requests.map(\.url.absoluteString) == [
+        "https://pets.example/v1/visits?petId=7&since=2024-05-01T12%3A30%3A45Z",
+        "https://pets.example/v1/visits?petId=7&since=2024-05-01T12%3A30%3A45.250Z",
+      ])
+  }
+
+  /// A date-time answer and a body of date-times are RFC 3339 too, though the endpoints'
+  /// coders have no date strategy for it.
+  @Test func aDateTimeBodyAndAnswerAreRFC3339() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/visits/next").reply(json: #""2024-05-01T14:30:45.250+02:00""#)
+    stub.on(.put, "/visits/next").reply(json: #"["2024-05-01T12:30:45Z"]"#)
+    let client = stub.with(BaseURLMiddleware(api))
+    let whole = Date(timeIntervalSince1970: 1_714_566_645)
+    #expect(try await client.call(Visits.nextVisit()) == whole.addingTimeInterval(0.25))
+    let planned = try await client.call(
+      Visits.planVisits(body: [whole, whole.addingTimeInterval(0.25)]))
+    #expect(planned == [whole])
+    #expect(stub.requests.last?.text == #"["2024-05-01T12:30:45Z","2024-05-01T12:30:45.250Z"]"#)
+
+    // A calendar day is not a date-time.
+    let day = StubClient(baseURL: api)
+    day.on(.get, "/visits/next").reply(json: #""2024-05-01""#)
+    let error = await #expect(throws: ParsingFailure.self) {
+      try await day.with(BaseURLMiddleware(api)).call(Visits.nextVisit())
+    }
+    #expect(
+      error?.description.contains("Not an RFC 3339 date-time: 2024-05-01") == true,
+      "\(String(describing: error))")
+  }
+
   @Test func aDateThatIsNotRFC3339InAnArrayIsADecodingError() throws {
     let json = #"{"id": 1, "name": "Rex", "status": "available", "visits": ["yesterday"]}"#
     let error = #expect(throws: DecodingError.self) {

@@ -102,7 +102,7 @@ import Testing
     #expect(
       api.contains(
         #"let namesText = names.map { $0.map { fieldText($0) }.joined(separator: ",") }"#))
-    try await expectTypeChecks(output)
+    try await TypeCheckTests.expectTypeChecks(output.files)
   }
 
   @Test func aNamespaceWithoutSuchValuesHasNoEncoder() throws {
@@ -156,7 +156,7 @@ import Testing
       api.contains(
         #"path: "a/.\(raw: tagsSegment)/;\(raw: boxSegment)/;ids=\(idsSegment)/\(name)""#))
     // The operation and the encoder of the same name compile side by side.
-    try await expectTypeChecks(output)
+    try await TypeCheckTests.expectTypeChecks(output.files)
   }
 
   @Test func aMatrixNameBetweenEncodedValuesIsEncodedToo() throws {
@@ -184,16 +184,5 @@ import Testing
     let api = try #require(source(try generate(document(paths: paths)), "API.swift"))
     #expect(api.contains(#"path: "a/.\(idsSegment)""#))
     #expect(!api.contains("segmentText"))
-  }
-}
-
-/// Expects `output`'s files to compile, side by side, against the built modules.
-private func expectTypeChecks(_ output: OpenAPIGenerator.Output) async throws {
-  let modules = try #require(TypeCheckTests.modules, "no EndpointJSON.swiftmodule")
-  try await withTemporaryDirectory { directory in
-    let paths = try write(output.files, to: directory)
-    let (status, diagnostics) = try await TypeCheckTests.typeCheck(
-      paths, modules: modules, in: directory)
-    #expect(status == 0, "swiftc: \(diagnostics)")
   }
 }

@@ -35,6 +35,17 @@ import Testing
     }
   }
 
+  /// Expects `files` to type-check as one module against the built modules, in a temporary
+  /// directory removed afterwards.
+  static func expectTypeChecks(_ files: [OpenAPIGenerator.File]) async throws {
+    let modules = try #require(modules, "no EndpointJSON.swiftmodule next to the tests")
+    try await withTemporaryDirectory { directory in
+      let paths = try write(files, to: directory)
+      let (status, diagnostics) = try await typeCheck(paths, modules: modules, in: directory)
+      #expect(status == 0, "swiftc: \(diagnostics)")
+    }
+  }
+
   /// Runs `swiftc -typecheck` on `paths` as one module against the built modules, its
   /// temporary files in `directory`; the exit status and what it printed.
   static func typeCheck(_ paths: [String], modules: URL, in directory: URL) async throws -> (

@@ -8,6 +8,7 @@ when its standard input closes (so it never outlives the test that started it).
 
 Each request is matched to an operation of the document by method and path template, and
 checked against it: required path, query, header and cookie parameters, integer parameters,
+date-times (`format: date-time`, RFC 3339, in parameters and JSON bodies),
 path, header and cookie parameters read by their style and explode (see `styled`: `label`
 `.a.b` / `.a,b`, `matrix` `;id=1;id=2` / `;id=1,2`, `simple` `k=v,k2=v2` / `k,v,k2,v2`, an
 unexploded cookie `name=a,b`), each part percent-decoded (but a header's scalar, sent as it
@@ -35,6 +36,7 @@ and name (`{"path": {"id": [1, 2]}}`).
 
 import json
 import re
+from datetime import datetime
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -119,6 +121,9 @@ def check(value, schema, where, depth=0):
             problems = [check(value, part, where, depth + 1) for part in schema[key]]
             if all(problems):
                 return f"{where} matches none of {key}: " + "; ".join(problems)
+    problem = date_time_problem(value, schema, where)
+    if problem:
+        return problem
     if "enum" in schema and value not in schema["enum"]:
         # Generated code keeps unknown values; the server only checks what a client sends.
         return f"{where} is {value!r}, not one of {schema['enum']}"
@@ -156,6 +161,23 @@ class Refusal(Exception):
     """What is wrong with a parameter, for a 400."""
 
 
+RFC3339 = re.compile(
+    r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
+
+
+def date_time_problem(value, schema, where):
+    """What is wrong with a string of `format: date-time` (RFC 3339, a real instant), or None."""
+    if schema.get("format") != "date-time" or not isinstance(value, str):
+        return None
+    if RFC3339.fullmatch(value):
+        try:
+            datetime.fromisoformat(value.upper().replace("Z", "+00:00"))
+            return None
+        except ValueError:
+            pass
+    return f"{where} is {value!r}, not an RFC 3339 date-time"
+
+
 def typed(text, schema, where):
     """`text` (already percent-decoded) as the scalar `schema` describes."""
     schema = resolve(schema or {})
@@ -175,6 +197,9 @@ def typed(text, schema, where):
         value = text == "true"
     else:
         value = text
+    problem = date_time_problem(value, schema, where)
+    if problem:
+        raise Refusal(problem)
     if "enum" in schema and value not in schema["enum"]:
         raise Refusal(f"{where} is {value!r}, not one of {schema['enum']}")
     return value
@@ -487,6 +512,10 @@ class Handler(BaseHTTPRequestHandler):
                 return f"the {place} parameter {name!r} is {values}, not an integer"
             if "enum" in schema and not all(v in map(str, schema["enum"]) for v in values):
                 return f"the {place} parameter {name!r} is {values}, not one of {schema['enum']}"
+            for value in values:
+                problem = date_time_problem(value, schema, f"the {place} parameter {name!r}")
+                if problem:
+                    return problem
         request_body = resolve(operation.get("requestBody", {}))
         if not body:
             if request_body.get("required"):

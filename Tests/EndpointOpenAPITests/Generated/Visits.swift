@@ -35,11 +35,17 @@ enum Visits {
   /// Lists a pet's visits, a page at a time.
   ///
   /// `GET /visits`
-  static func listVisits(petId: String, page: Int? = nil) -> Endpoint<[Visit]> {
+  ///
+  /// - Parameters:
+  ///   - since: Only the visits from then on.
+  static func listVisits(petId: String, page: Int? = nil, since: Date? = nil) -> Endpoint<[Visit]> {
     var queryItems: [URLQueryItem] = []
     queryItems.append(URLQueryItem(name: "petId", value: petId))
     if let page {
       queryItems.append(URLQueryItem(name: "page", value: String(page)))
+    }
+    if let since {
+      queryItems.append(URLQueryItem(name: "since", value: RFC3339(wrappedValue: since).text))
     }
     return Endpoint(json: .get, path: "visits", query: queryItems)
   }
@@ -48,6 +54,24 @@ enum Visits {
   /// field's `rel="next"` link.
   static func listVisitsPaginator() -> Paginator<[Visit]> {
     .linkHeader()
+  }
+
+  /// When the next visit is.
+  ///
+  /// `GET /visits/next`
+  static func nextVisit() -> Endpoint<Date> {
+    Endpoint<RFC3339<Date>>(json: .get, path: "visits/next").map(\.wrappedValue)
+  }
+
+  /// Plans the next visits.
+  ///
+  /// `PUT /visits/next`
+  static func planVisits(body: [Date]) -> Endpoint<[Date]> {
+    Endpoint<RFC3339<[Date]>>(
+      json: .put,
+      path: "visits/next",
+      body: RFC3339(wrappedValue: body)
+    ).map(\.wrappedValue)
   }
 
   /// Lists the walks, a page at a time.
