@@ -58,7 +58,9 @@ import Testing
               queryItems.append(URLQueryItem(name: "since", value: RFC3339(wrappedValue: since).text))
             }
         """))
-    #expect(api.contains(#"between.map { RFC3339(wrappedValue: $0).text }.joined(separator: ",")"#))
+    #expect(
+      api.contains(
+        #"let queryValues = between.map { segmentText(RFC3339(wrappedValue: $0).text) }"#))
     #expect(api.contains(#"headerFields["X-Since"] = RFC3339(wrappedValue: xSince).text"#))
     #expect(
       api.contains(#"cookiePairs.append("seen=\(fieldText(RFC3339(wrappedValue: seen).text))")"#))
@@ -67,7 +69,13 @@ import Testing
         "let daysSegment = days.map { segmentText(RFC3339(wrappedValue: $0).text) }"
           + #".joined(separator: ",")"#))
     #expect(
-      api.contains(#"path: "events/\(RFC3339(wrappedValue: at).text)/.\(raw: daysSegment)","#))
+      api.contains(
+        """
+              path: \"""
+                events/\\(RFC3339(wrappedValue: at).text)/\\
+                .\\(raw: daysSegment)?\\(raw: rawQuery.joined(separator: "&"))
+                \""",
+        """))
     try await TypeCheckTests.expectTypeChecks(output.files)
   }
 
