@@ -123,6 +123,69 @@ import Testing
     try await TypeCheckTests.expectTypeChecks(output.files)
   }
 
+  /// A calendar day (`format: date`) is the output's `CalendarDay` in properties, parameters
+  /// (its `yyyy-MM-dd` text) and bodies, which codes itself: no wrapper. The support file is
+  /// written once, beside the models.
+  @Test func calendarDaysAreOneSupportTypeEverywhere() async throws {
+    let paths = """
+      {"/days/{day}": {"get": {"operationId": "showDay",
+         "parameters": [
+           {"name": "day", "in": "path", "required": true,
+            "schema": {"type": "string", "format": "date"}},
+           {"name": "around", "in": "query", "explode": false,
+            "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Birthday"}}}],
+         "responses": {"200": {"description": "OK", "content": {"application/json": {
+           "schema": {"type": ["string", "null"], "format": "date"}}}}}},
+         "put": {"operationId": "setDays", "parameters": [
+           {"name": "day", "in": "path", "required": true,
+            "schema": {"type": "string", "format": "date"}}],
+           "requestBody": {"required": true, "content": {"application/json": {
+           "schema": {"type": "array", "items": {"type": "string", "format": "date"}}}}},
+         "responses": {"204": {"description": "OK"}}}}}
+      """
+    let output = try generate(
+      document(
+        schemas: """
+          {"Birthday": {"type": "string", "format": "date"},
+           "Person": {"type": "object", "required": ["born"], "properties": {
+             "born": {"type": "string", "format": "date"},
+             "anniversaries": {"type": "array", "items": {"$ref": "#/components/schemas/Birthday"}}}}}
+          """, paths: paths))
+    #expect(output.warnings.isEmpty)
+    #expect(
+      output.files.map(\.path) == [
+        "API.swift", "Models/Birthday.swift", "Models/Person.swift", "Support/CalendarDay.swift",
+      ])
+    #expect(
+      source(output, "API.swift")?.contains(
+        """
+          static func showDay(day: CalendarDay, around: [CalendarDay]? = nil) -> Endpoint<CalendarDay?> {
+            var queryItems: [URLQueryItem] = []
+            if let around {
+              queryItems.append(
+                URLQueryItem(name: "around", value: around.map(\\.description).joined(separator: ",")))
+            }
+            return Endpoint(json: .get, path: "days/\\(day.description)", query: queryItems)
+          }
+
+          /// `PUT /days/{day}`
+          static func setDays(day: CalendarDay, body: [CalendarDay]) -> Endpoint<Void> {
+            Endpoint(json: .put, path: "days/\\(day.description)", body: body)
+          }
+        """) == true)
+    #expect(
+      source(output, "Models/Person.swift") == """
+        struct Person: Codable, Sendable, Hashable {
+          var anniversaries: [CalendarDay]?
+          var born: CalendarDay
+        }
+
+        """)
+    // The schema's own alias stays a `String`, as a date-time schema's does.
+    #expect(source(output, "Models/Birthday.swift") == "typealias Birthday = String\n")
+    try await TypeCheckTests.expectTypeChecks(output.files)
+  }
+
   /// A date-time property of an object parameter is written as its text too; where a style
   /// cannot express a date-time, the parameter is reported as for any other type.
   @Test func aDateTimeInAnObjectParameterIsItsTextAndAnUnfitStyleIsReported() throws {
