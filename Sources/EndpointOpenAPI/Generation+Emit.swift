@@ -122,27 +122,37 @@ extension Generation {
     return lines
   }
 
-  static func headerStatements(_ parameter: ParameterDecl) -> [String] {
+  /// A scalar or array header parameter: a scalar as it is (a line break in it makes the
+  /// endpoint's `request()` throw), an array's items joined by `,`, each text item encoded by
+  /// `encoder` when there is one.
+  static func headerStatements(_ parameter: ParameterDecl, encoder: String?) -> [String] {
     let name = SwiftNames.escaped(parameter.name)
     var text = value(name, parameter.type, text: true)
-    if case .array(let element) = parameter.type { text = joined(name, element, separator: ",") }
+    if case .array(let element) = parameter.type {
+      text = joined(name, element, separator: ",", encoder: encoder)
+    }
     let set = "headerFields[\"\(escapedLiteral(parameter.wireName))\"] = \(text)"
     return parameter.required ? [set] : ["if let \(name) {", "  " + set, "}"]
   }
 
-  /// The `Cookie` field of the cookie parameters, `name=value` pairs joined by `; `, the
-  /// values as they are.
-  static func cookieStatements(_ parameters: [ParameterDecl]) -> [String] {
+  /// The `Cookie` field of the cookie parameters, `name=value` pairs joined by `; `, each
+  /// value encoded by its `encoder` when it has one (a text value), else as it is (a number,
+  /// or a text already encoded).
+  static func cookieStatements(
+    _ parameters: [(parameter: ParameterDecl, encoder: String?)]
+  ) -> [String] {
     guard !parameters.isEmpty else { return [] }
     var lines = ["var cookiePairs: [String] = []"]
-    for parameter in parameters {
+    for (parameter, encoder) in parameters {
       let name = SwiftNames.escaped(parameter.name)
+      var text = value(name, parameter.type, text: encoder != nil)
+      if let encoder { text = "\(encoder)(\(text))" }
       let append =
-        "cookiePairs.append(\"\(escapedLiteral(parameter.wireName))=\\(\(value(name, parameter.type, text: false)))\")"
+        "cookiePairs.append(\"\(escapedLiteral(parameter.wireName))=\\(\(text))\")"
       lines += parameter.required ? [append] : ["if let \(name) {", "  " + append, "}"]
     }
     let set = "headerFields[\"Cookie\"] = cookiePairs.joined(separator: \"; \")"
-    if parameters.contains(where: \.required) { return lines + [set] }
+    if parameters.contains(where: \.parameter.required) { return lines + [set] }
     return lines + ["if !cookiePairs.isEmpty {", "  " + set, "}"]
   }
 
@@ -284,6 +294,7 @@ extension Generation {
     lines.append("\(access)enum \(namespace.name) {")
     var members: [[String]] = namespace.operations
     if namespace.usesSegmentEncoder { members.append(Self.segmentEncoderLines) }
+    if namespace.usesFieldEncoder { members.append(Self.fieldEncoderLines) }
     members += namespace.scope.decls.map(modelLines)
     for (position, member) in members.enumerated() {
       if position > 0 { lines.append("") }

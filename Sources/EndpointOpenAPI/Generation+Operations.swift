@@ -16,6 +16,9 @@ extension Generation {
     /// Whether an operation calls the private `segmentText(_:)` that percent-encodes a value of
     /// a path segment (see `encodesEachValue`).
     var usesSegmentEncoder = false
+    /// Whether an operation calls the private `fieldText(_:)` that percent-encodes a value of a
+    /// header field or cookie.
+    var usesFieldEncoder = false
     /// Whether an operation's parameter or whole body is a date-time, written by the `RFC3339`
     /// wrapper of the support file.
     var usesDateTime = false
@@ -309,6 +312,14 @@ extension Generation {
     }
     let headerParameters = parameters.filter { $0.location == .header }
     let cookieParameters = parameters.filter { $0.location == .cookie }
+    // Text in a header's array or object, and in a cookie, is percent-encoded value by value;
+    // a scalar header is sent as it is.
+    let fieldEncoder = { (parameter: ParameterDecl) in
+      Self.encodesEachValue(parameter) ? Self.fieldEncoder : nil
+    }
+    let usesFieldEncoder = (headerParameters + cookieParameters).contains {
+      fieldEncoder($0) != nil
+    }
     if !headerParameters.isEmpty || !cookieParameters.isEmpty || jsonContentType != nil {
       statements.append("var headerFields: [String: String] = [:]")
       if let jsonContentType {
@@ -318,24 +329,25 @@ extension Generation {
       }
       for parameter in headerParameters {
         guard let fields = parameter.fields else {
-          statements += Self.headerStatements(parameter)
+          statements += Self.headerStatements(parameter, encoder: fieldEncoder(parameter))
           continue
         }
         statements += Self.objectHeaderStatements(
-          parameter, fields: fields, parts: locals.claim(parameter.name + "Parts"))
+          parameter, fields: fields, parts: locals.claim(parameter.name + "Parts"),
+          encoder: fieldEncoder(parameter))
       }
       // A cookie's array or object is first made its text, then sent as a string.
-      var cookies: [ParameterDecl] = []
+      var cookies: [(parameter: ParameterDecl, encoder: String?)] = []
       for parameter in cookieParameters {
         guard !parameter.type.isScalar else {
-          cookies.append(parameter)
+          cookies.append((parameter, fieldEncoder(parameter)))
           continue
         }
         let (lines, text) = Self.cookieText(
           parameter, text: locals.claim(parameter.name + "Text"),
-          parts: locals.claim(parameter.name + "Parts"))
+          parts: locals.claim(parameter.name + "Parts"), encoder: fieldEncoder(parameter))
         statements += lines
-        cookies.append(text)
+        cookies.append((text, nil))
       }
       statements += Self.cookieStatements(cookies)
       arguments.append("headers: headerFields")
@@ -371,6 +383,7 @@ extension Generation {
 
     namespace.scope = scope ?? namespace.scope
     namespace.usesSegmentEncoder = namespace.usesSegmentEncoder || usesSegmentEncoder
+    namespace.usesFieldEncoder = namespace.usesFieldEncoder || usesFieldEncoder
     namespace.usesDateTime =
       namespace.usesDateTime || parameters.contains { $0.type.containsDateTime }
       || jsonBody != "body" || decodedAs != nil

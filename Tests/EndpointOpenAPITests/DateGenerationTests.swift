@@ -60,7 +60,8 @@ import Testing
         """))
     #expect(api.contains(#"between.map { RFC3339(wrappedValue: $0).text }.joined(separator: ",")"#))
     #expect(api.contains(#"headerFields["X-Since"] = RFC3339(wrappedValue: xSince).text"#))
-    #expect(api.contains(#"cookiePairs.append("seen=\(RFC3339(wrappedValue: seen).text)")"#))
+    #expect(
+      api.contains(#"cookiePairs.append("seen=\(fieldText(RFC3339(wrappedValue: seen).text))")"#))
     #expect(
       api.contains(
         "let daysSegment = days.map { segmentText(RFC3339(wrappedValue: $0).text) }"

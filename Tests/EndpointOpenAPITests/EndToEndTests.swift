@@ -136,6 +136,10 @@ import Testing
           "'box' lacks the required property 'height'"
         ),
         (
+          "measures", measures.merging(["Cookie": "token=t \"1\"; numbers=1"]) { $1 },
+          "the cookie 'token' holds ' ', which a cookie value cannot"
+        ),
+        (
           "measures", measures.merging(["X-Box": "height=4,width=5"]) { $1 },
           "'X-Box' has 'height=4', not one of its properties"
         ),
@@ -159,10 +163,8 @@ import Testing
     }
   }
 
-  @Test func labelMatrixHeaderAndCookieParametersArriveAsTheDocumentSays() async throws {
+  @Test func everyStyleOfPathHeaderAndCookieParametersArrivesAsTheDocumentSays() async throws {
     try await withExampleServer(document: "pets.json") { client, base in
-      let size = Size(height: 2, unit: "cm", width: 3)
-      let box = Size(height: 4, width: 5)
       // Values that hold the styles' delimiters, each percent-encoded where it is a value.
       let words = ["a b", "c/d", "e.f,g;h=i"]
       let (slash, comma) = (
@@ -197,26 +199,43 @@ import Testing
       parsed = try sortedJSON(request["parsed"])
       #expect(parsed == parsedPath)
 
+      // Simple: the value itself; an array's items and an object's `key=value` pairs (exploded)
+      // or keys and values in turn, `,`-separated.
+      try await client.call(
+        Styles.showSimples(code: 7, words: words, numbers: [1, -2], size: slash, box: comma))
+      request = try await lastRequest(client, base)
+      #expect(
+        request["path"] as? String
+          == "/simples/7/a%20b,c%2Fd,e%2Ef%2Cg%3Bh%3Di/1,-2"
+          + "/height=2,unit=m%3Bs%3D1%2C2,width=3/height,4,unit,x%2Cy,width,5")
+      parsed = try sortedJSON(request["parsed"])
+      #expect(parsed == parsedPath)
+
       // Object headers, `simple`: `key=value,…` exploded, else `key,value,…`; cookies, `form`
-      // not exploded: `name=a,b`, an object's keys and values in turn.
+      // not exploded: `name=a,b`, an object's keys and values in turn. Each text value is
+      // percent-encoded where a field or cookie could not hold it as it is (a `,` `;` `%`, a
+      // space, a line break), so the server splits them by the style and decodes each.
+      let box = Size(height: 4, width: 5)
       try await client.call(
         Styles.showMeasures(
-          xBox: box, token: "t-1", numbers: [1, 2], xSize: size, count: 3, words: ["x", "y"],
-          box: size))
+          xBox: Size(height: 4, unit: "x,y; z", width: 5), token: "t;1 =2,3%", numbers: [1, 2],
+          xSize: Size(height: 2, unit: "a=b, c\r\n", width: 3), count: 3,
+          words: ["x,y", "a b;c=d"], box: Size(height: 2, unit: "p;q=r", width: 3)))
       request = try await lastRequest(client, base)
       var headers = request["headers"] as? [String: Any]
-      #expect(headers?["x-size"] as? String == "height=2,unit=cm,width=3")
-      #expect(headers?["x-box"] as? String == "height,4,width,5")
+      #expect(headers?["x-size"] as? String == "height=2,unit=a=b%2C%20c%0D%0A,width=3")
+      #expect(headers?["x-box"] as? String == "height,4,unit,x%2Cy%3B%20z,width,5")
       #expect(
         headers?["cookie"] as? String
-          == "token=t-1; count=3; numbers=1,2; words=x,y; box=height,2,unit,cm,width,3")
+          == "token=t%3B1%20=2%2C3%25; count=3; numbers=1,2; words=x%2Cy,a%20b%3Bc=d; "
+          + "box=height,2,unit,p%3Bq=r,width,3")
       parsed = try sortedJSON(request["parsed"])
       #expect(
         parsed
-          == #"{"cookie":{"box":{"height":2,"unit":"cm","width":3},"count":3,"numbers":[1,2],"#
-          + #""token":"t-1","words":["x","y"]},"#
-          + #""header":{"X-Box":{"height":4,"width":5},"X-Size":{"height":2,"unit":"cm","width":3}}}"#
-      )
+          == #"{"cookie":{"box":{"height":2,"unit":"p;q=r","width":3},"count":3,"#
+          + #""numbers":[1,2],"token":"t;1 =2,3%","words":["x,y","a b;c=d"]},"#
+          + #""header":{"X-Box":{"height":4,"unit":"x,y; z","width":5},"#
+          + #""X-Size":{"height":2,"unit":"a=b, c\r\n","width":3}}}"#)
 
       // Without the optional ones, only the required ones are sent.
       try await client.call(Styles.showMeasures(xBox: box, token: "t-2", numbers: [9]))

@@ -147,6 +147,29 @@ import Testing
     #expect(stub.requests[2].headerFields["Cookie"] == "session=s2")
   }
 
+  /// A field cannot hold a line break: a cookie's value, or a text value in a header's object,
+  /// is percent-encoded, so one is sent as data; a scalar header, sent as it is, fails the
+  /// request before anything is sent.
+  @Test func aLineBreakInAHeaderOrCookieValueNeverReachesTheWire() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/pets/{petId}/photo").reply(body: Data())
+    stub.on(.get, "/measures").reply(status: 204)
+    let client = stub.with(BaseURLMiddleware(api))
+    _ = try await client.call(Pets.showPhoto(petId: "7", session: "s1\r\nX-Admin: 1"))
+    #expect(stub.requests[0].headerFields["Cookie"] == "session=s1%0D%0AX-Admin:%201")
+    try await client.call(
+      Styles.showMeasures(
+        xBox: Size(height: 1, unit: "cm\r\nX-Admin: 1", width: 2), token: "t", numbers: []))
+    #expect(stub.requests[1].headerFields["X-Box"] == "height,1,unit,cm%0D%0AX-Admin:%201,width,2")
+    #expect(stub.requests[1].headerFields["X-Admin"] == nil)
+
+    let error = await #expect(throws: InvalidRequest.self) {
+      try await client.call(Pets.listPets(status: .available, xTrace: "t1\r\nX-Admin: 1"))
+    }
+    #expect(error?.kind == .headerField)
+    #expect(stub.requests.count == 2)
+  }
+
   @Test func aFormBodyIsSentAsOneFieldPerValue() async throws {
     let stub = StubClient(baseURL: api)
     stub.on(.post, "/login").reply(status: 204)

@@ -21,6 +21,27 @@ import Testing
           "number": {"type": "integer"}}}}}}}}}}}
     """
 
+  /// The private encoder of a namespace with a cookie or a header's array or object, as a
+  /// member of it, followed by a blank line.
+  static let fieldText = """
+      /// `text` percent-encoded but for visible ASCII other than `"` `%` `,` `;` `\\`
+      /// (RFC 6265's cookie octets, less `%`), so that a header field's or cookie's value keeps
+      /// its style's `,` to itself, and a space or line break in it is sent as data.
+      private static func fieldText(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        var encoded = ""
+        for byte in text.utf8 {
+          if (0x21...0x7E).contains(byte) && !"\\"%,;\\\\".utf8.contains(byte) {
+            encoded.unicodeScalars.append(Unicode.Scalar(byte))
+          } else {
+            encoded.unicodeScalars += ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+          }
+        }
+        return encoded
+      }
+
+    """
+
   @Test func operationsBecomeFactoriesInTheirTagsNamespace() throws {
     let output = try generate(
       document(paths: Self.issues), options: .init(namespacePrefix: "GitHub"))
@@ -58,7 +79,7 @@ import Testing
             var headerFields: [String: String] = [:]
             var cookiePairs: [String] = []
             if let session {
-              cookiePairs.append("session=\\(session)")
+              cookiePairs.append("session=\\(fieldText(session))")
             }
             if !cookiePairs.isEmpty {
               headerFields["Cookie"] = cookiePairs.joined(separator: "; ")
@@ -71,6 +92,7 @@ import Testing
             )
           }
 
+        \(Self.fieldText)
           struct ListForRepoResponseItem: Codable, Sendable, Hashable {
             var number: Int?
           }
@@ -368,11 +390,12 @@ import Testing
             }
             var headerFields: [String: String] = [:]
             if let xTags {
-              headerFields["X-Tags"] = xTags.joined(separator: ",")
+              headerFields["X-Tags"] = xTags.map { fieldText($0) }.joined(separator: ",")
             }
             return Endpoint(json: .get, path: "items", query: queryItems, headers: headerFields)
           }
 
+        \(Self.fieldText)
           struct SearchFilter: Codable, Sendable, Hashable {
             var kind: String
             var max: Int?

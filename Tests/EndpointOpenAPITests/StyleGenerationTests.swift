@@ -47,7 +47,7 @@ import Testing
             var headerFields: [String: String] = [:]
             var boxParts: [String] = []
             if let value = box.label {
-              boxParts += ["label", value]
+              boxParts += ["label", fieldText(value)]
             }
             boxParts += ["w", String(box.w)]
             let boxText = boxParts.joined(separator: ",")
@@ -55,6 +55,69 @@ import Testing
             cookiePairs.append("box=\\(boxText)")
             headerFields["Cookie"] = cookiePairs.joined(separator: "; ")
         """) == true)
+  }
+}
+
+@Suite struct FieldEncodingTests {
+  /// A header's array or object and a cookie are percent-encoded value by value where a field
+  /// value or a cookie could not hold them as they are (a `,` between values, a cookie's `;`, a
+  /// space, a line break); a key is encoded here, with its `=` when a `key=value` pair follows.
+  @Test func textValuesOfHeaderArraysAndObjectsAndOfCookiesAreEncodedOneByOne() async throws {
+    let paths = """
+      {"/a": {"get": {"operationId": "pick",
+         "parameters": [
+           {"name": "X-Tags", "in": "header", "required": true,
+            "schema": {"type": "array", "items": {"type": "string"}}},
+           {"name": "X-Ids", "in": "header", "required": true,
+            "schema": {"type": "array", "items": {"type": "integer"}}},
+           {"name": "X-Box", "in": "header", "required": true, "explode": true,
+            "schema": {"type": "object", "required": ["a=b"], "properties": {
+              "a=b": {"type": "integer"}, "min age": {"type": "string"}}}},
+           {"name": "X-Note", "in": "header", "required": true, "schema": {"type": "string"}},
+           {"name": "X-At", "in": "header", "required": true, "schema": {"type": "object",
+            "required": ["x,y"], "properties": {"x,y": {"type": "integer"}}}},
+           {"name": "mood", "in": "cookie", "required": true,
+            "schema": {"type": "string", "enum": ["calm", "busy"]}},
+           {"name": "count", "in": "cookie", "required": true, "schema": {"type": "integer"}},
+           {"name": "names", "in": "cookie", "explode": false,
+            "schema": {"type": "array", "items": {"type": "string"}}}],
+         "responses": {"204": {"description": "OK"}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    #expect(output.warnings.isEmpty)
+    let api = try #require(source(output, "API.swift"))
+    #expect(api.contains("private static func fieldText(_ text: String) -> String {"))
+    #expect(
+      api.contains(
+        #"headerFields["X-Tags"] = xTags.map { fieldText($0) }.joined(separator: ",")"#))
+    #expect(api.contains(#"headerFields["X-Ids"] = xIds.map(String.init).joined(separator: ",")"#))
+    #expect(api.contains(#"xBoxParts.append("a%3Db=" + String(xBox.aB))"#))
+    #expect(api.contains(#"xBoxParts.append("min%20age=" + fieldText(value))"#))
+    // A key is encoded even where no value is.
+    #expect(api.contains(#"xAtParts += ["x%2Cy", String(xAt.xY)]"#))
+    // A scalar header is sent as it is: `request()` refuses a line break in it.
+    #expect(api.contains(#"headerFields["X-Note"] = xNote"#))
+    #expect(api.contains(#"cookiePairs.append("mood=\(fieldText(mood.rawValue))")"#))
+    #expect(api.contains(#"cookiePairs.append("count=\(count)")"#))
+    #expect(
+      api.contains(
+        #"let namesText = names.map { $0.map { fieldText($0) }.joined(separator: ",") }"#))
+    try await TypeCheckTests.expectTypeChecks(output.files)
+  }
+
+  @Test func aNamespaceWithoutSuchValuesHasNoEncoder() throws {
+    let paths = """
+      {"/a": {"get": {"operationId": "pick",
+         "parameters": [
+           {"name": "X-Note", "in": "header", "required": true, "schema": {"type": "string"}},
+           {"name": "X-Box", "in": "header", "required": true,
+            "schema": {"type": "object", "properties": {"w": {"type": "integer"}}}},
+           {"name": "count", "in": "cookie", "required": true, "schema": {"type": "integer"}}],
+         "responses": {"204": {"description": "OK"}}}}}
+      """
+    let api = try #require(source(try generate(document(paths: paths)), "API.swift"))
+    #expect(api.contains(#"cookiePairs.append("count=\(count)")"#))
+    #expect(!api.contains("fieldText"))
   }
 }
 
@@ -93,13 +156,7 @@ import Testing
       api.contains(
         #"path: "a/.\(raw: tagsSegment)/;\(raw: boxSegment)/;ids=\(idsSegment)/\(name)""#))
     // The operation and the encoder of the same name compile side by side.
-    let modules = try #require(TypeCheckTests.modules, "no EndpointJSON.swiftmodule")
-    try await withTemporaryDirectory { directory in
-      let paths = try write(output.files, to: directory)
-      let (status, diagnostics) = try await TypeCheckTests.typeCheck(
-        paths, modules: modules, in: directory)
-      #expect(status == 0, "swiftc: \(diagnostics)")
-    }
+    try await TypeCheckTests.expectTypeChecks(output.files)
   }
 
   @Test func aMatrixNameBetweenEncodedValuesIsEncodedToo() throws {

@@ -11,9 +11,11 @@ checked against it: required path, query, header and cookie parameters, integer 
 date-times and days (`format: date-time`, `date`, RFC 3339, in parameters and JSON bodies),
 path, header and cookie parameters read by their style and explode (see `styled`: `label`
 `.a.b` / `.a,b`, `matrix` `;id=1;id=2` / `;id=1,2`, `simple` `k=v,k2=v2` / `k,v,k2,v2`, an
-unexploded cookie `name=a,b`), each part typed by its schema, and a JSON request body against
-its schema (types, required properties, enums, arrays, `allOf`, `oneOf`, `anyOf`, nullable); a
-multipart/form-data body part by part (see `check_multipart`). A request that does not conform
+unexploded cookie `name=a,b`), each part percent-decoded (but a header's scalar, sent as it
+is) and typed by its schema, a cookie refused when it holds what RFC 6265 does not allow in
+one (but the style's `,`), and a JSON request body against its schema (types, required
+properties, enums, arrays, `allOf`, `oneOf`, `anyOf`, nullable); a multipart/form-data body
+part by part (see `check_multipart`). A request that does not conform
 gets 400 with a JSON object `{"error": reason}`; no operation, 404. A conforming request gets
 the operation's first 2xx response (else its `default`, as 200): the media type's `example`,
 else the first of its `examples`, else a value made from the schema with every property present.
@@ -299,6 +301,11 @@ def cookies(header):
         name, equals, value = pair.strip().partition("=")
         if not equals:
             raise Refusal(f"the cookie {pair.strip()!r} has no '='")
+        # RFC 6265's cookie-octet: visible ASCII but `"` `,` `;` `\`; the `,` that the `form`
+        # style puts between an array's or object's values is let through.
+        wrong = next((c for c in value if not "!" <= c <= "~" or c in '";\\'), None)
+        if wrong is not None:
+            raise Refusal(f"the cookie {name!r} holds {wrong!r}, which a cookie value cannot")
         if name in found:
             raise Refusal(f"the cookie {name!r} is sent twice")
         found[name] = value
@@ -499,9 +506,11 @@ class Handler(BaseHTTPRequestHandler):
                     return f"the required {place} parameter {name!r} is missing"
                 continue
             if place != "query":
-                # Path segments are percent-encoded; header fields and cookies are sent as
-                # they are.
-                decode = unquote if place == "path" else (lambda text: text)
+                # Path segments and cookies are percent-encoded, and so are the values of a
+                # header's array or object (RFC 6570); a scalar header is sent as it is.
+                scalar = not {"array", "object"} & set(types_of(schema)) and (
+                    "properties" not in schema)
+                decode = (lambda text: text) if place == "header" and scalar else unquote
                 parsed.setdefault(place, {})[name] = styled(values[0], parameter, schema, decode)
                 continue
             if "integer" in types_of(schema) and not all(re.fullmatch(r"-?\d+", v) for v in values):

@@ -85,7 +85,7 @@ enum ShopStyles {
       boxParts += ["R", String(box.r)]
       boxText = boxParts.joined(separator: ",")
     }
-    let namesText = names.map { $0.joined(separator: ",") }
+    let namesText = names.map { $0.map { fieldText($0) }.joined(separator: ",") }
     var cookiePairs: [String] = []
     cookiePairs.append("tones=\(tonesText)")
     if let boxText {
@@ -114,6 +114,22 @@ enum ShopStyles {
         UInt8(ascii: "~"):
         encoded.unicodeScalars.append(Unicode.Scalar(byte))
       default:
+        encoded.unicodeScalars += ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+      }
+    }
+    return encoded
+  }
+
+  /// `text` percent-encoded but for visible ASCII other than `"` `%` `,` `;` `\`
+  /// (RFC 6265's cookie octets, less `%`), so that a header field's or cookie's value keeps
+  /// its style's `,` to itself, and a space or line break in it is sent as data.
+  private static func fieldText(_ text: String) -> String {
+    let hex = Array("0123456789ABCDEF".unicodeScalars)
+    var encoded = ""
+    for byte in text.utf8 {
+      if (0x21...0x7E).contains(byte) && !"\"%,;\\".utf8.contains(byte) {
+        encoded.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
         encoded.unicodeScalars += ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
       }
     }

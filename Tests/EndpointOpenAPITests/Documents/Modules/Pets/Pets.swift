@@ -161,7 +161,7 @@ enum Pets {
   static func showPhoto(petId: String, session: String, size: Int? = nil) -> Endpoint<Data> {
     var headerFields: [String: String] = [:]
     var cookiePairs: [String] = []
-    cookiePairs.append("session=\(session)")
+    cookiePairs.append("session=\(fieldText(session))")
     if let size {
       cookiePairs.append("size=\(size)")
     }
@@ -172,6 +172,22 @@ enum Pets {
   /// `POST /upload`
   static func uploadPhoto(body: Data) -> Endpoint<Void> {
     Endpoint(.post, path: "upload", payload: .data(body, contentType: "image/png"), parser: .json())
+  }
+
+  /// `text` percent-encoded but for visible ASCII other than `"` `%` `,` `;` `\`
+  /// (RFC 6265's cookie octets, less `%`), so that a header field's or cookie's value keeps
+  /// its style's `,` to itself, and a space or line break in it is sent as data.
+  private static func fieldText(_ text: String) -> String {
+    let hex = Array("0123456789ABCDEF".unicodeScalars)
+    var encoded = ""
+    for byte in text.utf8 {
+      if (0x21...0x7E).contains(byte) && !"\"%,;\\".utf8.contains(byte) {
+        encoded.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        encoded.unicodeScalars += ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+      }
+    }
+    return encoded
   }
 
   struct UploadDocumentsBody: Codable, Sendable, Hashable {

@@ -92,7 +92,7 @@ enum Styles {
       var xSizeParts: [String] = []
       xSizeParts.append("height=" + String(xSize.height))
       if let value = xSize.unit {
-        xSizeParts.append("unit=" + value)
+        xSizeParts.append("unit=" + fieldText(value))
       }
       xSizeParts.append("width=" + String(xSize.width))
       headerFields["X-Size"] = xSizeParts.joined(separator: ",")
@@ -100,24 +100,24 @@ enum Styles {
     var xBoxParts: [String] = []
     xBoxParts += ["height", String(xBox.height)]
     if let value = xBox.unit {
-      xBoxParts += ["unit", value]
+      xBoxParts += ["unit", fieldText(value)]
     }
     xBoxParts += ["width", String(xBox.width)]
     headerFields["X-Box"] = xBoxParts.joined(separator: ",")
     let numbersText = numbers.map(String.init).joined(separator: ",")
-    let wordsText = words.map { $0.joined(separator: ",") }
+    let wordsText = words.map { $0.map { fieldText($0) }.joined(separator: ",") }
     var boxText: String?
     if let box {
       var boxParts: [String] = []
       boxParts += ["height", String(box.height)]
       if let value = box.unit {
-        boxParts += ["unit", value]
+        boxParts += ["unit", fieldText(value)]
       }
       boxParts += ["width", String(box.width)]
       boxText = boxParts.joined(separator: ",")
     }
     var cookiePairs: [String] = []
-    cookiePairs.append("token=\(token)")
+    cookiePairs.append("token=\(fieldText(token))")
     if let count {
       cookiePairs.append("count=\(count)")
     }
@@ -132,6 +132,39 @@ enum Styles {
     return Endpoint(json: .get, path: "measures", headers: headerFields)
   }
 
+  /// `GET /simples/{code}/{words}/{numbers}/{size}/{box}`
+  static func showSimples(
+    code: Int,
+    words: [String],
+    numbers: [Int],
+    size: Size,
+    box: Size
+  ) -> Endpoint<Void> {
+    let wordsSegment = words.map { segmentText($0) }.joined(separator: ",")
+    let numbersSegment = numbers.map(String.init).joined(separator: ",")
+    var sizeParts: [String] = []
+    sizeParts.append("height=" + String(size.height))
+    if let value = size.unit {
+      sizeParts.append("unit=" + segmentText(value))
+    }
+    sizeParts.append("width=" + String(size.width))
+    let sizeSegment = sizeParts.joined(separator: ",")
+    var boxParts: [String] = []
+    boxParts += ["height", String(box.height)]
+    if let value = box.unit {
+      boxParts += ["unit", segmentText(value)]
+    }
+    boxParts += ["width", String(box.width)]
+    let boxSegment = boxParts.joined(separator: ",")
+    return Endpoint(
+      json: .get,
+      path: """
+        simples/\(code)/\(raw: wordsSegment)/\(numbersSegment)/\(raw: sizeSegment)/\
+        \(raw: boxSegment)
+        """
+    )
+  }
+
   /// `text` percent-encoded but for letters, digits, `-`, `_` and `~`, so that a value in a
   /// path segment keeps its style's delimiters (`.` `,` `;` `=`) to itself.
   private static func segmentText(_ text: String) -> String {
@@ -144,6 +177,22 @@ enum Styles {
         UInt8(ascii: "~"):
         encoded.unicodeScalars.append(Unicode.Scalar(byte))
       default:
+        encoded.unicodeScalars += ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+      }
+    }
+    return encoded
+  }
+
+  /// `text` percent-encoded but for visible ASCII other than `"` `%` `,` `;` `\`
+  /// (RFC 6265's cookie octets, less `%`), so that a header field's or cookie's value keeps
+  /// its style's `,` to itself, and a space or line break in it is sent as data.
+  private static func fieldText(_ text: String) -> String {
+    let hex = Array("0123456789ABCDEF".unicodeScalars)
+    var encoded = ""
+    for byte in text.utf8 {
+      if (0x21...0x7E).contains(byte) && !"\"%,;\\".utf8.contains(byte) {
+        encoded.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
         encoded.unicodeScalars += ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
       }
     }
