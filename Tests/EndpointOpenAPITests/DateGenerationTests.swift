@@ -1,8 +1,9 @@
 import EndpointOpenAPI
 import Testing
 
-/// Date-times (`format: date-time`) outside models: parameters in every place and style, as
-/// `Date`s written as RFC 3339 text by the shared `RFC3339` wrapper.
+/// Date-times (`format: date-time`) beyond models' properties, as `Date`s coded as RFC 3339 by
+/// the shared `RFC3339` wrapper: parameters in every place and style, whole bodies and answers,
+/// form fields; and calendar days (`format: date`), the output's `CalendarDay`, everywhere.
 @Suite struct DateGenerationTests {
   static let parameters = """
     {"/events/{at}/{days}": {"get": {"operationId": "listEvents",
@@ -184,6 +185,38 @@ import Testing
         """)
     // The schema's own alias stays a `String`, as a date-time schema's does.
     #expect(source(output, "Models/Birthday.swift") == "typealias Birthday = String\n")
+    try await TypeCheckTests.expectTypeChecks(output.files)
+  }
+
+  /// A form body's date-time and calendar-day fields, and arrays of them, are their text, as
+  /// in a query; the struct declared in place brings both support files.
+  @Test func formFieldsOfDatesAreTheirText() async throws {
+    let paths = """
+      {"/book": {"post": {"operationId": "book",
+         "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {
+           "schema": {"type": "object", "required": ["at"], "properties": {
+             "at": {"type": "string", "format": "date-time"},
+             "on": {"type": "string", "format": "date"},
+             "days": {"type": "array", "items": {"type": "string", "format": "date"}}}}}}},
+         "responses": {"204": {"description": "OK"}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    #expect(output.warnings.isEmpty)
+    #expect(
+      output.files.map(\.path) == [
+        "API.swift", "Support/RFC3339.swift", "Support/CalendarDay.swift",
+      ])
+    #expect(
+      source(output, "API.swift")?.contains(
+        """
+            formFields.append(("at", RFC3339(wrappedValue: body.at).text))
+            for item in body.days ?? [] {
+              formFields.append(("days", item.description))
+            }
+            if let value = body.on {
+              formFields.append(("on", value.description))
+            }
+        """) == true)
     try await TypeCheckTests.expectTypeChecks(output.files)
   }
 
