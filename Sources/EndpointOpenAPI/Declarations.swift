@@ -7,6 +7,8 @@ indirect enum TypeRef: Equatable {
   /// An RFC 3339 date-time (`format: date-time`), coded by the `RFC3339` wrapper: in a
   /// property, a parameter (its text) or a whole body.
   case dateTime
+  /// A calendar day (`format: date`), the output's `CalendarDay`, coded as `yyyy-MM-dd`.
+  case calendarDay
   /// Bytes: a body that is not JSON.
   case data
   /// Any JSON value: a free-form schema.
@@ -23,6 +25,7 @@ indirect enum TypeRef: Equatable {
     case .double: "Double"
     case .bool: "Bool"
     case .dateTime: "Date"
+    case .calendarDay: Generation.calendarDayName
     case .data: "Data"
     case .json: "JSONValue"
     case .named(let name, _): name
@@ -34,7 +37,7 @@ indirect enum TypeRef: Equatable {
   /// Whether a value of this type is one path segment, query value or header value.
   var isScalar: Bool {
     switch self {
-    case .string, .int, .double, .bool, .dateTime: true
+    case .string, .int, .double, .bool, .dateTime, .calendarDay: true
     case .named(_, let isStringEnum): isStringEnum
     default: false
     }

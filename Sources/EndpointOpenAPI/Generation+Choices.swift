@@ -155,6 +155,7 @@ extension Generation {
     case .double: "number"
     case .bool: "boolean"
     case .dateTime: "date"
+    case .calendarDay: "day"
     case .data: "data"
     case .json: "json"
     case .named(let name, _): SwiftNames.memberName(name)

@@ -136,9 +136,10 @@ extension Generation {
     return header + "\n" + lines.joined(separator: "\n") + "\n"
   }
 
-  /// A property's type with `date-time` strings, its own or its items' or values', as
-  /// ``TypeRef/dateTime``; through a `$ref` too, so a property that names a date-time schema of
-  /// `components/schemas` is a date-time, though the schema's own alias is a `String`.
+  /// A type with `date-time` strings, its own or its items' or values', as ``TypeRef/dateTime``
+  /// and `date` strings as ``TypeRef/calendarDay``; through a `$ref` too, so a property that
+  /// names a date-time schema of `components/schemas` is a date-time, though the schema's own
+  /// alias is a `String`.
   func dated(_ type: TypeRef, _ schema: JSONNode) -> TypeRef {
     var schema = schema
     for _ in 0..<8 {
@@ -154,9 +155,12 @@ extension Generation {
     }
     switch type {
     case .string, .named(_, isStringEnum: false):
-      let isDateTime =
-        Self.types(of: schema) == ["string"] && schema["format"]?.string == "date-time"
-      return isDateTime ? .dateTime : type
+      guard Self.types(of: schema) == ["string"] else { return type }
+      switch schema["format"]?.string {
+      case "date-time": return .dateTime
+      case "date": return .calendarDay
+      default: return type
+      }
     case .array(let element):
       guard let items = schema["items"] else { return type }
       return .array(dated(element, items))
@@ -169,25 +173,30 @@ extension Generation {
 }
 
 extension TypeRef {
-  /// Whether a date-time is in the type: it is one, or an array or dictionary of them.
-  var containsDateTime: Bool {
+  /// Whether `type` is in this type: it is `type`, or an array or dictionary of them.
+  func contains(_ type: TypeRef) -> Bool {
     switch self {
-    case .dateTime: true
-    case .array(let element): element.containsDateTime
-    case .dictionary(let value): value.containsDateTime
-    default: false
+    case .array(let element): element.contains(type)
+    case .dictionary(let value): value.contains(type)
+    default: self == type
     }
   }
+
+  /// Whether a date-time is in the type: it is one, or an array or dictionary of them.
+  var containsDateTime: Bool { contains(.dateTime) }
 }
 
 extension ModelDecl {
-  /// Whether this type or one nested in it has a date-time property.
-  var usesDateTime: Bool {
+  /// Whether this type or one nested in it has a property with `type` in its type.
+  func uses(_ type: TypeRef) -> Bool {
     if case .object(let properties) = shape,
-      properties.contains(where: { $0.type.containsDateTime })
+      properties.contains(where: { $0.type.contains(type) })
     {
       return true
     }
-    return nested.contains(where: \.usesDateTime)
+    return nested.contains { $0.uses(type) }
   }
+
+  /// Whether this type or one nested in it has a date-time property.
+  var usesDateTime: Bool { uses(.dateTime) }
 }

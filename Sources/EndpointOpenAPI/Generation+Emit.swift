@@ -41,6 +41,7 @@ extension Generation {
     case .named: return expression + ".rawValue"
     case .string: return expression
     case .dateTime: return "RFC3339(wrappedValue: \(expression)).text"
+    case .calendarDay: return expression + ".description"
     default: return text ? "String(\(expression))" : expression
     }
   }
@@ -51,6 +52,7 @@ extension Generation {
     switch element {
     case .string: return "\(list).joined(separator: \(literal))"
     case .named: return "\(list).map(\\.rawValue).joined(separator: \(literal))"
+    case .calendarDay: return "\(list).map(\\.description).joined(separator: \(literal))"
     case .dateTime:
       return "\(list).map { \(value("$0", element, text: true)) }.joined(separator: \(literal))"
     default: return "\(list).map(String.init).joined(separator: \(literal))"

@@ -22,6 +22,8 @@ extension Generation {
     /// Whether an operation's parameter or whole body is a date-time, written by the `RFC3339`
     /// wrapper of the support file.
     var usesDateTime = false
+    /// Whether an operation's parameter or whole body is a calendar day.
+    var usesCalendarDay = false
   }
 
   struct ParameterDecl {
@@ -250,6 +252,8 @@ extension Generation {
     var resultRef: TypeRef?
     // A date-time answer, or an array or dictionary of them, is decoded by the wrapper.
     var decodedAs: String?
+    // The answer's type, nullable or not.
+    var answer: TypeRef?
     var expecting: String?
     var parser: String?
     let successNode = try responseNode(
@@ -271,6 +275,7 @@ extension Generation {
         schema, at: schemaPointer, suggested: functionType + "Response",
         scope: &scope)
       let type = dated(resolved.type, schema)
+      answer = type
       resultType = type.code + (resolved.nullable ? "?" : "")
       resultRef = resolved.nullable ? nil : type
       if type.containsDateTime { decodedAs = "RFC3339<\(resultType)>" }
@@ -392,6 +397,9 @@ extension Generation {
     namespace.usesDateTime =
       namespace.usesDateTime || parameters.contains { $0.type.containsDateTime }
       || jsonBody != "body" || decodedAs != nil
+    namespace.usesCalendarDay =
+      namespace.usesCalendarDay || parameters.contains { $0.type.containsCalendarDay }
+      || body?.type.containsCalendarDay == true || answer?.containsCalendarDay == true
     let name = namespace.functions.claim(baseName)
     let access = options.accessLevel == .public ? "public " : ""
     var lines = Self.operationDoc(

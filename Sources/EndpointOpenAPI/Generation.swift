@@ -28,12 +28,13 @@ struct Generation {
 
   mutating func run() -> OpenAPIGenerator.Output {
     for name in Self.dateSupportNames { _ = topNames.claim(name) }
+    _ = topNames.claim(Self.calendarDayName)
     // No type takes the models module's name, which would hide the module.
     if let module = options.modelsModule { _ = topNames.claim(module) }
     for key in schemas.keys.sorted() {
       var name = SwiftNames.typeName(key)
       if SwiftNames.reservedTypes.contains(name) || Self.dateSupportNames.contains(name)
-        || name == options.modelsModule
+        || name == Self.calendarDayName || name == options.modelsModule
       {
         name += "Schema"
       }
@@ -79,16 +80,21 @@ struct Generation {
         OpenAPIGenerator.File(
           path: "\(directory)\(model.name).swift", contents: modelsGeneration.emit(model: model)))
     }
-    // The date-time wrapper, once, when a model, a type nested in a namespace, or an
-    // operation's parameter or body uses it.
-    if models.contains(where: \.usesDateTime)
-      || namespaces.contains(where: {
-        $0.usesDateTime || $0.scope.decls.contains(where: \.usesDateTime)
-      })
-    {
+    // The date-time wrapper and the calendar day, each once, when a model, a type nested in a
+    // namespace, or an operation's parameter or body uses it.
+    func isUsed(_ model: (ModelDecl) -> Bool, _ operation: (NamespaceDecl) -> Bool) -> Bool {
+      models.contains(where: model)
+        || namespaces.contains { operation($0) || $0.scope.decls.contains(where: model) }
+    }
+    if isUsed(\.usesDateTime, \.usesDateTime) {
       modelFiles.append(
         OpenAPIGenerator.File(
           path: Self.dateSupportPath, contents: modelsGeneration.emitDateSupport()))
+    }
+    if isUsed(\.usesCalendarDay, \.usesCalendarDay) {
+      modelFiles.append(
+        OpenAPIGenerator.File(
+          path: Self.calendarDaySupportPath, contents: modelsGeneration.emitCalendarDaySupport()))
     }
     if options.modelsModule == nil { files += modelFiles }
     let sorted = warnings.sorted { ($0.pointer, $0.message) < ($1.pointer, $1.message) }

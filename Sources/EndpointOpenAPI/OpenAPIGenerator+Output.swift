@@ -2,7 +2,8 @@ extension OpenAPIGenerator {
   /// What a generation made: the files to write and the constructs it left out.
   public struct Output: Sendable, Hashable {
     /// The generated files: the namespaces, then the models, each in a stable order, then the
-    /// date-time support file, `Support/RFC3339.swift`, when a declaration uses it. With
+    /// support files, `Support/RFC3339.swift` and `Support/CalendarDay.swift`, each when a
+    /// declaration or an operation uses it. With
     /// ``Options/modelsModule`` set, only the namespaces: the rest is in ``models``.
     public var files: [File]
     /// The constructs left out because they cannot be generated yet, ordered by pointer.
@@ -12,8 +13,8 @@ extension OpenAPIGenerator {
     /// imports EndpointTesting); empty otherwise.
     public var stubs: [File]
     /// With ``Options/modelsModule`` set, the files of the models module: the public models
-    /// (`User.swift`, without the `Models/` directory) in a stable order, then the date-time
-    /// support file when a declaration uses it; empty otherwise.
+    /// (`User.swift`, without the `Models/` directory) in a stable order, then the support
+    /// files when a declaration or an operation uses them; empty otherwise.
     public var models: [File]
 
     /// Creates an output.

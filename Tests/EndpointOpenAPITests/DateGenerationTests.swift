@@ -1,8 +1,9 @@
 import EndpointOpenAPI
 import Testing
 
-/// Date-times (`format: date-time`) outside models: parameters in every place and style, as
-/// `Date`s written as RFC 3339 text by the shared `RFC3339` wrapper.
+/// Date-times (`format: date-time`) beyond models' properties, as `Date`s coded as RFC 3339 by
+/// the shared `RFC3339` wrapper: parameters in every place and style, whole bodies and answers,
+/// form fields; and calendar days (`format: date`), the output's `CalendarDay`, everywhere.
 @Suite struct DateGenerationTests {
   static let parameters = """
     {"/events/{at}/{days}": {"get": {"operationId": "listEvents",
@@ -129,6 +130,101 @@ import Testing
             ).map(\\.wrappedValue)
           }
         """))
+    try await TypeCheckTests.expectTypeChecks(output.files)
+  }
+
+  /// A calendar day (`format: date`) is the output's `CalendarDay` in properties, parameters
+  /// (its `yyyy-MM-dd` text) and bodies, which codes itself: no wrapper. The support file is
+  /// written once, beside the models.
+  @Test func calendarDaysAreOneSupportTypeEverywhere() async throws {
+    let paths = """
+      {"/days/{day}": {"get": {"operationId": "showDay",
+         "parameters": [
+           {"name": "day", "in": "path", "required": true,
+            "schema": {"type": "string", "format": "date"}},
+           {"name": "around", "in": "query", "explode": false,
+            "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Birthday"}}}],
+         "responses": {"200": {"description": "OK", "content": {"application/json": {
+           "schema": {"type": ["string", "null"], "format": "date"}}}}}},
+         "put": {"operationId": "setDays", "parameters": [
+           {"name": "day", "in": "path", "required": true,
+            "schema": {"type": "string", "format": "date"}}],
+           "requestBody": {"required": true, "content": {"application/json": {
+           "schema": {"type": "array", "items": {"type": "string", "format": "date"}}}}},
+         "responses": {"204": {"description": "OK"}}}}}
+      """
+    let output = try generate(
+      document(
+        schemas: """
+          {"Birthday": {"type": "string", "format": "date"},
+           "Person": {"type": "object", "required": ["born"], "properties": {
+             "born": {"type": "string", "format": "date"},
+             "anniversaries": {"type": "array", "items": {"$ref": "#/components/schemas/Birthday"}}}}}
+          """, paths: paths))
+    #expect(output.warnings.isEmpty)
+    #expect(
+      output.files.map(\.path) == [
+        "API.swift", "Models/Birthday.swift", "Models/Person.swift", "Support/CalendarDay.swift",
+      ])
+    #expect(
+      source(output, "API.swift")?.contains(
+        """
+          static func showDay(day: CalendarDay, around: [CalendarDay]? = nil) -> Endpoint<CalendarDay?> {
+            var queryItems: [URLQueryItem] = []
+            if let around {
+              queryItems.append(
+                URLQueryItem(name: "around", value: around.map(\\.description).joined(separator: ",")))
+            }
+            return Endpoint(json: .get, path: "days/\\(day.description)", query: queryItems)
+          }
+
+          /// `PUT /days/{day}`
+          static func setDays(day: CalendarDay, body: [CalendarDay]) -> Endpoint<Void> {
+            Endpoint(json: .put, path: "days/\\(day.description)", body: body)
+          }
+        """) == true)
+    #expect(
+      source(output, "Models/Person.swift") == """
+        struct Person: Codable, Sendable, Hashable {
+          var anniversaries: [CalendarDay]?
+          var born: CalendarDay
+        }
+
+        """)
+    // The schema's own alias stays a `String`, as a date-time schema's does.
+    #expect(source(output, "Models/Birthday.swift") == "typealias Birthday = String\n")
+    try await TypeCheckTests.expectTypeChecks(output.files)
+  }
+
+  /// A form body's date-time and calendar-day fields, and arrays of them, are their text, as
+  /// in a query; the struct declared in place brings both support files.
+  @Test func formFieldsOfDatesAreTheirText() async throws {
+    let paths = """
+      {"/book": {"post": {"operationId": "book",
+         "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {
+           "schema": {"type": "object", "required": ["at"], "properties": {
+             "at": {"type": "string", "format": "date-time"},
+             "on": {"type": "string", "format": "date"},
+             "days": {"type": "array", "items": {"type": "string", "format": "date"}}}}}}},
+         "responses": {"204": {"description": "OK"}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    #expect(output.warnings.isEmpty)
+    #expect(
+      output.files.map(\.path) == [
+        "API.swift", "Support/RFC3339.swift", "Support/CalendarDay.swift",
+      ])
+    #expect(
+      source(output, "API.swift")?.contains(
+        """
+            formFields.append(("at", RFC3339(wrappedValue: body.at).text))
+            for item in body.days ?? [] {
+              formFields.append(("days", item.description))
+            }
+            if let value = body.on {
+              formFields.append(("on", value.description))
+            }
+        """) == true)
     try await TypeCheckTests.expectTypeChecks(output.files)
   }
 

@@ -25,6 +25,13 @@ import Testing
       let created = try await client.call(Pets.createPet(body: NewPet(name: "Tom", tag: nil)))
       #expect(created.status == .available)
       #expect(try await lastRequest(client, base)["body"] as? String == #"{"name":"Tom"}"#)
+      // A calendar day, which the server checks, and reads back from its example.
+      let born = try #require(CalendarDay(year: 2024, month: 2, day: 29))
+      let tom = try await client.call(Pets.createPet(body: NewPet(birthDate: born, name: "Tom")))
+      #expect(tom.birthDate == CalendarDay("2026-01-02"))
+      #expect(
+        try await lastRequest(client, base)["body"] as? String
+          == #"{"birth_date":"2024-02-29","name":"Tom"}"#)
 
       let shown = try await client.call(Pets.showPet(petId: "a b"))
       #expect(shown.name == "text")

@@ -28,7 +28,7 @@ import Testing
         "Models/FeedingPage.swift", "Models/Label.swift", "Models/NewPet.swift",
         "Models/Pet.swift", "Models/PetUpdate.swift", "Models/Problem.swift",
         "Models/Size.swift", "Models/Status.swift", "Models/Visit.swift",
-        "Support/RFC3339.swift",
+        "Support/RFC3339.swift", "Support/CalendarDay.swift",
       ])
     for file in output.files {
       let expected = try String(

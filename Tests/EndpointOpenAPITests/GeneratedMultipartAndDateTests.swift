@@ -125,6 +125,46 @@ import Testing
       "\(String(describing: error))")
   }
 
+  /// A calendar day is `yyyy-MM-dd`, validated: a day its month does not have, or other text,
+  /// is a decoding error; days compare by date and print as their text.
+  @Test func aCalendarDayIsItsTextAndOnlyADayThatExists() throws {
+    let json = #"{"id": 1, "name": "Rex", "status": "available", "birth_date": "2024-02-29"}"#
+    let pet = try JSONDecoder().decode(Pet.self, from: Data(json.utf8))
+    let leapDay = try #require(CalendarDay(year: 2024, month: 2, day: 29))
+    #expect(pet.birthDate == leapDay)
+    #expect((leapDay.year, leapDay.month, leapDay.day) == (2024, 2, 29))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    #expect(
+      String(decoding: try encoder.encode(NewPet(birthDate: leapDay, name: "Rex")), as: UTF8.self)
+        == #"{"birth_date":"2024-02-29","name":"Rex"}"#)
+    #expect(CalendarDay(year: 2023, month: 2, day: 29) == nil)
+    #expect(CalendarDay(year: 2024, month: 13, day: 1) == nil)
+    #expect(CalendarDay("0001-01-01")?.description == "0001-01-01")
+    for text in ["2024-5-01", "20240501", "2024-05-01T00:00:00Z", "+024-05-01", "2024-05-0x"] {
+      #expect(CalendarDay(text) == nil, "\(text)")
+    }
+    #expect(try #require(CalendarDay("2023-12-31")) < leapDay)
+    #expect(!(leapDay < leapDay))
+    #expect(String(describing: leapDay) == "2024-02-29")
+
+    for (text, reason) in [
+      ("2024-02-30", "Not a calendar day (yyyy-MM-dd): 2024-02-30"),
+      ("May 1st", "Not a calendar day (yyyy-MM-dd): May 1st"),
+    ] {
+      let bad = #"{"id": 1, "name": "Rex", "status": "available", "birth_date": "\#(text)"}"#
+      let error = #expect(throws: DecodingError.self) {
+        try JSONDecoder().decode(Pet.self, from: Data(bad.utf8))
+      }
+      guard case .dataCorrupted(let context) = error else {
+        Issue.record("not dataCorrupted: \(String(describing: error))")
+        continue
+      }
+      #expect(context.debugDescription == reason)
+      #expect(context.codingPath.map(\.stringValue) == ["birth_date"])
+    }
+  }
+
   @Test func aDateThatIsNotRFC3339InAnArrayIsADecodingError() throws {
     let json = #"{"id": 1, "name": "Rex", "status": "available", "visits": ["yesterday"]}"#
     let error = #expect(throws: DecodingError.self) {

@@ -287,8 +287,9 @@ import Testing
   }
 
   @Test func aDateTimePropertyIsADateCodedByTheSharedWrapper() throws {
-    // A `date` stays a `String`: a calendar day is not an instant. Only the required nullable
-    // property makes the coding hand-written; the wrapper codes the date-times.
+    // A `date` is a `CalendarDay`, which codes itself: a calendar day is not an instant. Only
+    // the required nullable property makes the coding hand-written; the wrapper codes the
+    // date-times.
     let output = try generate(
       document(
         schemas: """
@@ -298,7 +299,10 @@ import Testing
              "updated": {"type": "string", "format": "date-time"},
              "day": {"type": "string", "format": "date"}}}}
           """))
-    #expect(output.files.map(\.path) == ["Models/Event.swift", "Support/RFC3339.swift"])
+    #expect(
+      output.files.map(\.path) == [
+        "Models/Event.swift", "Support/RFC3339.swift", "Support/CalendarDay.swift",
+      ])
     #expect(
       source(output, "Models/Event.swift") == """
         #if canImport(FoundationEssentials)
@@ -309,12 +313,12 @@ import Testing
 
         struct Event: Codable, Sendable, Hashable {
           @RFC3339 var created: Date
-          var day: String?
+          var day: CalendarDay?
           @RFC3339 var deleted: Date? = nil
           @RFC3339 var updated: Date? = nil
 
           /// Creates a value from its properties.
-          init(created: Date, day: String? = nil, deleted: Date?, updated: Date? = nil) {
+          init(created: Date, day: CalendarDay? = nil, deleted: Date?, updated: Date? = nil) {
             self.created = created
             self.day = day
             self.deleted = deleted
@@ -331,7 +335,7 @@ import Testing
           init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self._created = try container.decode(RFC3339<Date>.self, forKey: .created)
-            self.day = try container.decodeIfPresent(String.self, forKey: .day)
+            self.day = try container.decodeIfPresent(CalendarDay.self, forKey: .day)
             self.deleted = try container.decode(RFC3339<Date>?.self, forKey: .deleted)?.wrappedValue
             self._updated = try container.decode(RFC3339<Date?>.self, forKey: .updated)
           }

@@ -33,6 +33,7 @@ import Testing
         "Animal.swift", "Cat.swift", "Dog.swift", "EndpointSchema.swift", "FeedingPage.swift",
         "Label.swift", "NewPet.swift", "Pet.swift", "PetUpdate.swift", "Problem.swift",
         "Size.swift", "Status.swift", "Visit.swift", "Support/RFC3339.swift",
+        "Support/CalendarDay.swift",
       ])
     let files =
       output.files.map { ($0, "Modules/Pets/" + $0.path) }
@@ -50,7 +51,7 @@ import Testing
     #expect(newPet.contents.contains("public struct NewPet: Codable, Sendable, Hashable {"))
     #expect(
       newPet.contents.contains(
-        "  public init(birthDate: String? = nil, name: String, tag: String? = nil) {"))
+        "  public init(birthDate: CalendarDay? = nil, name: String, tag: String? = nil) {"))
     // The endpoints keep the access level of the options: internal by default.
     let pets = try #require(output.files.first { $0.path == "Pets.swift" })
     #expect(pets.contents.contains("\nenum Pets {"))
@@ -61,7 +62,8 @@ import Testing
     let output = try OpenAPIGenerator().generate(document: document, named: "pets.json")
     #expect(output.models.isEmpty)
     #expect(output.files.contains { $0.path == "Models/NewPet.swift" })
-    #expect(output.files.last?.path == "Support/RFC3339.swift")
+    #expect(
+      output.files.suffix(2).map(\.path) == ["Support/RFC3339.swift", "Support/CalendarDay.swift"])
     #expect(!output.files.contains { $0.contents.contains("import PetsModels") })
   }
 
@@ -189,8 +191,8 @@ import Testing
         "generate", document, "--output", endpoints.path, "--models-module", "PetsModels",
       ])
       #expect(status == 0, "\(printed)")
-      #expect(printed.contains("wrote 4 files to \(endpoints.path), 14 model files to "))
-      #expect(printed.contains("removed 14 stale"))
+      #expect(printed.contains("wrote 4 files to \(endpoints.path), 15 model files to "))
+      #expect(printed.contains("removed 15 stale"))
       #expect(!exists(endpoints.appending(path: "Models")))
       #expect(exists(models.appending(path: "NewPet.swift")))
       #expect(exists(models.appending(path: "Support/RFC3339.swift")))

@@ -24,6 +24,20 @@ import Testing
     #expect(output.files.map(\.path) == names.sorted().map { "Models/\($0)Schema.swift" })
   }
 
+  /// The calendar day's type is a name no schema takes, whether or not a day is used.
+  @Test func noSchemaIsNamedLikeTheCalendarDay() throws {
+    let output = try generate(
+      document(
+        schemas: """
+          {"CalendarDay": {"type": "object", "properties": {
+             "on": {"type": "string", "format": "date"}}}}
+          """))
+    #expect(
+      output.files.map(\.path) == ["Models/CalendarDaySchema.swift", "Support/CalendarDay.swift"])
+    #expect(
+      source(output, "Models/CalendarDaySchema.swift")?.contains("var on: CalendarDay?") == true)
+  }
+
   /// The date-time wrapper and its protocol, which an output with a date-time declares, are
   /// names no schema takes, with or without date-times.
   @Test func noSchemaIsNamedLikeTheDateTimeWrapper() throws {

@@ -8,7 +8,7 @@ when its standard input closes (so it never outlives the test that started it).
 
 Each request is matched to an operation of the document by method and path template, and
 checked against it: required path, query, header and cookie parameters, integer parameters,
-date-times (`format: date-time`, RFC 3339, in parameters and JSON bodies),
+date-times and days (`format: date-time`, `date`, RFC 3339, in parameters and JSON bodies),
 path, header and cookie parameters read by their style and explode (see `styled`: `label`
 `.a.b` / `.a,b`, `matrix` `;id=1;id=2` / `;id=1,2`, `simple` `k=v,k2=v2` / `k,v,k2,v2`, an
 unexploded cookie `name=a,b`), each part percent-decoded (but a header's scalar, sent as it
@@ -162,21 +162,26 @@ class Refusal(Exception):
     """What is wrong with a parameter, for a 400."""
 
 
-RFC3339 = re.compile(
-    r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
+RFC3339 = {
+    "date-time": re.compile(
+        r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})"),
+    "date": re.compile(r"\d{4}-\d{2}-\d{2}"),
+}
 
 
 def date_time_problem(value, schema, where):
-    """What is wrong with a string of `format: date-time` (RFC 3339, a real instant), or None."""
-    if schema.get("format") != "date-time" or not isinstance(value, str):
+    """What is wrong with a string of `format: date-time` or `date` (RFC 3339, a day that
+    exists), or None."""
+    form = schema.get("format")
+    if form not in RFC3339 or not isinstance(value, str):
         return None
-    if RFC3339.fullmatch(value):
+    if RFC3339[form].fullmatch(value):
         try:
             datetime.fromisoformat(value.upper().replace("Z", "+00:00"))
             return None
         except ValueError:
             pass
-    return f"{where} is {value!r}, not an RFC 3339 date-time"
+    return f"{where} is {value!r}, not an RFC 3339 {form}"
 
 
 def typed(text, schema, where):

@@ -10,7 +10,7 @@ import EndpointJSON
 
 /// A pet in the store.
 struct Pet: Codable, Sendable, Hashable {
-  var birthDate: String?
+  var birthDate: CalendarDay?
   var extra: JSONValue?
   var id: Int
   var kind: Kind?

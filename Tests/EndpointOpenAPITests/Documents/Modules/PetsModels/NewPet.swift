@@ -3,14 +3,14 @@
 /// The NewPet schema.
 public struct NewPet: Codable, Sendable, Hashable {
   /// The `birth_date` property.
-  public var birthDate: String?
+  public var birthDate: CalendarDay?
   /// The pet's name.
   public var name: String
   /// The `tag` property.
   public var tag: String?
 
   /// Creates a value from its properties.
-  public init(birthDate: String? = nil, name: String, tag: String? = nil) {
+  public init(birthDate: CalendarDay? = nil, name: String, tag: String? = nil) {
     self.birthDate = birthDate
     self.name = name
     self.tag = tag

@@ -11,7 +11,7 @@ import EndpointJSON
 /// A pet in the store.
 public struct Pet: Codable, Sendable, Hashable {
   /// The `birth_date` property.
-  public var birthDate: String?
+  public var birthDate: CalendarDay?
   /// The `extra` property.
   public var extra: JSONValue?
   /// The `id` property.
@@ -37,7 +37,7 @@ public struct Pet: Codable, Sendable, Hashable {
 
   /// Creates a value from its properties.
   public init(
-    birthDate: String? = nil,
+    birthDate: CalendarDay? = nil,
     extra: JSONValue? = nil,
     id: Int,
     kind: Kind? = nil,
