@@ -170,12 +170,15 @@ import Testing
       source(output, "API.swift")?.contains(
         """
           static func showDay(day: CalendarDay, around: [CalendarDay]? = nil) -> Endpoint<CalendarDay?> {
-            var queryItems: [URLQueryItem] = []
+            var rawQuery: [String] = []
             if let around {
-              queryItems.append(
-                URLQueryItem(name: "around", value: around.map(\\.description).joined(separator: ",")))
+              let queryValues = around.map { segmentText($0.description) }
+              rawQuery.append("around=" + queryValues.joined(separator: ","))
             }
-            return Endpoint(json: .get, path: "days/\\(day.description)", query: queryItems)
+            return Endpoint(
+              json: .get,
+              path: "days/\\(day.description)?\\(raw: rawQuery.joined(separator: "&"))"
+            )
           }
 
           /// `PUT /days/{day}`
