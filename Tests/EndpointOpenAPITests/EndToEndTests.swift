@@ -71,6 +71,47 @@ import Testing
     }
   }
 
+  @Test func binaryBodiesTreesErrorBodiesAndNullsGoOverTheWireAsTheDocumentSays() async throws {
+    try await withExampleServer(document: "pets.json") { client, base in
+      // A binary request body, in its media type, every byte as it is; a binary answer.
+      let png = Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF])
+      try await client.call(Pets.uploadPhoto(body: png))
+      var request = try await lastRequest(client, base)
+      #expect(request["bytes"] as? String == png.base64EncodedString())
+      #expect((request["headers"] as? [String: Any])?["content-type"] as? String == "image/png")
+      #expect(try await client.call(Pets.showPhoto(petId: "2", session: "s")) == Data("JFIF".utf8))
+
+      // A recursive schema decoded three levels deep, from the first of the response's
+      // `examples`: a status the document does not list is kept, and a `format: byte` property
+      // is its base64 text. The `spaceDelimited` query array is joined by spaces.
+      let tree = try await client.call(Pets.showTree(levels: [1, 2, 3]))
+      #expect(tree.name == "Rex")
+      #expect(tree.children.map(\.name) == ["Ada", "Cy"])
+      #expect(tree.children.first?.children.first?.name == "Bea")
+      #expect(tree.children.first?.children.first?.children == [])
+      #expect(tree.children.first?.status == Status(rawValue: "adopted"))
+      #expect(tree.checksum.flatMap { Data(base64Encoded: $0) } == Data("Rex".utf8))
+      request = try await lastRequest(client, base)
+      #expect(request["query"] as? String == "levels=1%202%203")
+      #expect(try sortedJSON(request["parsed"]) == #"{"query":{"levels":[1,2,3]}}"#)
+
+      // A required nullable property left `nil` is sent as `null`; an optional one is left out
+      // (the server refuses a `null` where the schema does not allow one).
+      try await client.call(Pets.updatePet(petId: "2", body: PetUpdate(name: nil, tag: nil)))
+      #expect(try await lastRequest(client, base)["body"] as? String == #"{"tag":null}"#)
+
+      // A documented 4xx: the call throws `UnexpectedResponse`, whose body decodes as the
+      // status documents (the server answers the status a `Prefer: code=` field names).
+      let failing = URLSessionHTTPClient().with(
+        BaseURLMiddleware(base), try DefaultHeadersMiddleware(["Prefer": "code=404"]))
+      let failure = try await #require(throws: UnexpectedResponse.self) {
+        try await failing.call(Pets.showPet(petId: "9"))
+      }
+      #expect(failure.status == 404)
+      #expect(try Pets.ShowPetError(failure) == .status404(Problem(status: 404, title: "No pet 9")))
+    }
+  }
+
   @Test func theServerRefusesWhatTheDocumentDoesNotAllow() async throws {
     // The check of the server itself: a request the generated code could never make.
     try await withExampleServer(document: "pets.json") { client, base in
@@ -144,6 +185,7 @@ import Testing
           "'X-Box' has 'height=4', not one of its properties"
         ),
         ("visits?petId=7&page=4", [:], "there is no page '4' of 3"),
+        ("tree?levels=1%20x", [:], "'levels'[1] is 'x', not an integer"),
         ("visits?petId=7&since=2024-05-01T12:30:45", [:], "not an RFC 3339 date-time"),
       ] {
         var headers = HTTPFields()
@@ -151,6 +193,33 @@ import Testing
         let url = try #require(URL(string: path, relativeTo: base)?.absoluteURL)
         let (refused, refusal) = try await client.send(
           HTTPRequest(method: .get, url: url, headerFields: headers))
+        #expect(refused.status == 400, "\(path)")
+        let reply = String(decoding: try await refusal.collect(), as: UTF8.self)
+        #expect(reply.contains(reason), "\(path): \(reply)")
+      }
+      // A `null` where the schema allows none, a required nullable property left out, a binary
+      // body in a media type the document does not list, and an empty one.
+      for (method, path, type, body, reason) in [
+        (
+          HTTPMethod.put, "pets/2", "application/json", #"{"name":null,"tag":null}"#,
+          "body.name is null"
+        ),
+        (
+          .put, "pets/2", "application/json", #"{"name":"Tim"}"#,
+          "lacks the required property 'tag'"
+        ),
+        (
+          .post, "upload", "image/jpeg", "x",
+          "a body in image/jpeg where the document lists ['image/png']"
+        ),
+        (.post, "upload", "image/png", "", "the required request body is missing"),
+      ] {
+        var fields = HTTPFields()
+        try fields.set(type, for: "Content-Type")
+        let (refused, refusal) = try await client.send(
+          HTTPRequest(
+            method: method, url: base.appending(path: path), headerFields: fields,
+            body: HTTPBody(Data(body.utf8))))
         #expect(refused.status == 400, "\(path)")
         let reply = String(decoding: try await refusal.collect(), as: UTF8.self)
         #expect(reply.contains(reason), "\(path): \(reply)")

@@ -26,6 +26,7 @@ import Testing
         "Pets.swift", "Visits.swift", "API.swift", "Styles.swift", "Models/Animal.swift",
         "Models/Cat.swift", "Models/Dog.swift", "Models/EndpointSchema.swift",
         "Models/FeedingPage.swift", "Models/Label.swift", "Models/NewPet.swift",
+        "Models/Node.swift",
         "Models/Pet.swift", "Models/PetUpdate.swift", "Models/Problem.swift",
         "Models/Size.swift", "Models/Status.swift", "Models/Visit.swift",
         "Support/RFC3339.swift", "Support/CalendarDay.swift",

@@ -18,8 +18,12 @@ one (but the style's `,`), a query's array or object in `form` not exploded spli
 properties, enums, arrays, `allOf`, `oneOf`, `anyOf`, nullable); a multipart/form-data body
 part by part (see `check_multipart`). A request that does not conform
 gets 400 with a JSON object `{"error": reason}`; no operation, 404. A conforming request gets
-the operation's first 2xx response (else its `default`, as 200): the media type's `example`,
-else the first of its `examples`, else a value made from the schema with every property present.
+the operation's first 2xx response (else its `default`, as 200), or the documented response a
+`Prefer: code=404` field names (Prism's convention, for error bodies): the media type's
+`example`, else the first of its `examples`, else a value made from the schema with every
+property present. A query array in `spaceDelimited` or `pipeDelimited` is split at its ` ` or
+`|`. A binary body (a media type that is not JSON, form or multipart) must be of a listed media
+type and not empty; a binary answer is the media type's `example` text as UTF-8, in that type.
 
 Pages: a response that documents a `Link` header, with an array example, is served one item a
 page, the page number in the query item `page` (1 when absent); every page but the last links to
@@ -31,10 +35,12 @@ object's first array one item a page, the page's `cursorField` the next page's c
 client that follows it is refused: only the has-more field ends the walk).
 
 The last request is at GET /__last, every request at GET /__requests: each its method, path,
-query, headers, body and `parsed`: the path, header and cookie parameters as read, by place
-and name (`{"path": {"id": [1, 2]}}`).
+query, headers, body (as UTF-8, and `bytes`, as base64) and `parsed`: the path, header and cookie
+parameters, and the query's delimited arrays, as read, by place and name
+(`{"path": {"id": [1, 2]}}`).
 """
 
+import base64
 import json
 import re
 from datetime import datetime
@@ -471,7 +477,8 @@ class Handler(BaseHTTPRequestHandler):
             record = {
                 "method": self.command, "path": parts.path, "query": parts.query,
                 "headers": {name.lower(): value for name, value in self.headers.items()},
-                "body": body.decode("utf-8", "replace"), "parsed": {},
+                "body": body.decode("utf-8", "replace"),
+                "bytes": base64.b64encode(body).decode(), "parsed": {},
             }
             REQUESTS.append(record)
         query = parse_qs(parts.query, keep_blank_values=True)
@@ -506,6 +513,14 @@ class Handler(BaseHTTPRequestHandler):
                     pairs = (pair.partition("=") for pair in raw_query.split("&"))
                     raw = next(text for key, _, text in pairs if unquote(key) == name)
                     parsed.setdefault(place, {})[name] = styled(raw, parameter, schema, unquote)
+                    continue
+                delimiter = {"spaceDelimited": " ", "pipeDelimited": "|"}.get(parameter.get("style"))
+                if values and delimiter and "array" in types_of(schema):
+                    item = resolve(schema.get("items", {}))
+                    where = f"the query parameter {name!r}"
+                    parsed.setdefault(place, {})[name] = [
+                        typed(text, item, f"{where}[{index}]")
+                        for index, text in enumerate(values[-1].split(delimiter))]
                     continue
             elif place == "header":
                 values = [self.headers[name]] if name in self.headers else []
@@ -548,16 +563,29 @@ class Handler(BaseHTTPRequestHandler):
             return check(value, content[kind].get("schema", {}), "body")
         if kind == "multipart/form-data":
             return check_multipart(body, self.headers.get("Content-Type"), content[kind])
+        # Form bodies are not checked here; a binary one only by its media type, and not empty.
         return None
 
     def answer(self, operation, parameters, query):
         responses = operation.get("responses", {})
         chosen = next((code for code in responses if str(code).startswith("2")), None)
+        preferred = re.fullmatch(r"\s*code=(\d{3})\s*", self.headers.get("Prefer") or "")
+        if preferred and preferred.group(1) in responses:
+            chosen = preferred.group(1)
         status = int(chosen) if chosen else 200
         response = resolve(responses.get(chosen if chosen else "default", {}))
         content = response.get("content", {})
         media = content.get("application/json") or next(
             (value for key, value in content.items() if key.endswith("json")), None)
+        if media is None and content and status != 204:
+            kind, binary = next(iter(content.items()))
+            data = str(binary.get("example", "")).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return None
         if media is None or status == 204:
             return self.reply(status)
         value = media_example(media)

@@ -168,6 +168,18 @@ enum Pets {
     return Endpoint(.get, path: "pets/\(petId)/photo", headers: headerFields, parser: .data)
   }
 
+  /// A pet's family tree.
+  ///
+  /// `GET /tree`
+  static func showTree(levels: [Int]? = nil) -> Endpoint<Node> {
+    var queryItems: [URLQueryItem] = []
+    if let levels {
+      queryItems.append(
+        URLQueryItem(name: "levels", value: levels.map(String.init).joined(separator: " ")))
+    }
+    return Endpoint(json: .get, path: "tree", query: queryItems)
+  }
+
   /// `POST /upload`
   static func uploadPhoto(body: Data) -> Endpoint<Void> {
     Endpoint(.post, path: "upload", payload: .data(body, contentType: "image/png"), parser: .json())
