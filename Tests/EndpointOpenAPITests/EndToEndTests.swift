@@ -91,6 +91,25 @@ import Testing
       #expect(tree.children.first?.children.first?.children == [])
       #expect(tree.children.first?.status == Status(rawValue: "adopted"))
       #expect(tree.checksum.flatMap { Data(base64Encoded: $0) } == Data("Rex".utf8))
+      // Present as `null` (required, nullable) and absent (optional) are told apart: the root's
+      // `parent` is `null`, Bea has no `status`; a node without `parent` does not decode, and
+      // each encodes back as it came.
+      #expect(tree.parent == nil)
+      #expect(tree.children.first?.parent == "Rex")
+      let bea = try #require(tree.children.first?.children.first)
+      #expect(bea.status == nil)
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = .sortedKeys
+      #expect(
+        String(decoding: try encoder.encode(bea), as: UTF8.self)
+          == #"{"children":[],"name":"Bea","parent":"Ada"}"#)
+      #expect(
+        String(
+          decoding: try encoder.encode(Node(children: [], name: "Rex", parent: nil)), as: UTF8.self)
+          == #"{"children":[],"name":"Rex","parent":null}"#)
+      #expect(throws: DecodingError.self) {
+        try JSONDecoder().decode(Node.self, from: Data(#"{"name":"Rex","children":[]}"#.utf8))
+      }
       request = try await lastRequest(client, base)
       #expect(request["query"] as? String == "levels=1%202%203")
       #expect(try sortedJSON(request["parsed"]) == #"{"query":{"levels":[1,2,3]}}"#)

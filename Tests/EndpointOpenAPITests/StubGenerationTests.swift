@@ -1,4 +1,5 @@
 import EndpointOpenAPI
+import Foundation
 import Testing
 
 @Suite struct StubGenerationTests {
@@ -35,6 +36,32 @@ import Testing
         "#/paths/~1files~1{name}.xml/get: its stub would answer the requests of jsonFile "
           + "(/files/{name}.json), as one segment matches any text; the stub leaves it out"
       ])
+  }
+
+  @Test func aResponseWithNamedExamplesIsAnsweredWithTheFirst() throws {
+    // `GET /tree` of the end-to-end document has the examples `family` and `single`; its stub
+    // answers with `family`, as the example server does.
+    let document = try Data(
+      contentsOf: testDirectory.appending(path: "Documents/pets.json"))
+    let output = try OpenAPIGenerator(options: .init(stubs: "Stubs")).generate(
+      document: document, named: "pets.json")
+    let stubs = try #require(output.stubs.first { $0.path == "Pets+Stubs.swift" }).contents
+    let rule = try #require(stubs.firstRange(of: #"stub.on(.get, "/tree")"#))
+    let open = try #require(stubs[rule.upperBound...].firstRange(of: "#\"\"\"\n"))
+    let close = try #require(stubs[open.upperBound...].firstRange(of: "\"\"\"#"))
+    let answered = try JSONSerialization.jsonObject(
+      with: Data(stubs[open.upperBound..<close.lowerBound].utf8))
+    let paths = try #require(
+      (JSONSerialization.jsonObject(with: document) as? [String: Any])?["paths"]
+        as? [String: Any])
+    let examples = try #require(
+      ((((((paths["/tree"] as? [String: Any])?["get"] as? [String: Any])?["responses"]
+        as? [String: Any])?["200"] as? [String: Any])?["content"] as? [String: Any])?[
+          "application/json"] as? [String: Any])?["examples"] as? [String: Any])
+    let family = try #require((examples["family"] as? [String: Any])?["value"])
+    let single = try #require((examples["single"] as? [String: Any])?["value"])
+    #expect((answered as? NSDictionary)?.isEqual(family) == true)
+    #expect((answered as? NSDictionary)?.isEqual(single) == false)
   }
 
   @Test func withoutTheOptionThereAreNoStubs() throws {

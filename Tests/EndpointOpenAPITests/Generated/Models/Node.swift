@@ -5,5 +5,47 @@ struct Node: Codable, Sendable, Hashable {
   var checksum: String?
   var children: [Node]
   var name: String
+  var parent: String?
   var status: Status?
+
+  /// Creates a value from its properties.
+  init(
+    checksum: String? = nil,
+    children: [Node],
+    name: String,
+    parent: String?,
+    status: Status? = nil
+  ) {
+    self.checksum = checksum
+    self.children = children
+    self.name = name
+    self.parent = parent
+    self.status = status
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case checksum
+    case children
+    case name
+    case parent
+    case status
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.checksum = try container.decodeIfPresent(String.self, forKey: .checksum)
+    self.children = try container.decode([Node].self, forKey: .children)
+    self.name = try container.decode(String.self, forKey: .name)
+    self.parent = try container.decode(String?.self, forKey: .parent)
+    self.status = try container.decodeIfPresent(Status.self, forKey: .status)
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeIfPresent(self.checksum, forKey: .checksum)
+    try container.encode(self.children, forKey: .children)
+    try container.encode(self.name, forKey: .name)
+    try container.encode(self.parent, forKey: .parent)
+    try container.encodeIfPresent(self.status, forKey: .status)
+  }
 }

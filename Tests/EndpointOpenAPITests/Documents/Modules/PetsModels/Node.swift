@@ -8,14 +8,51 @@ public struct Node: Codable, Sendable, Hashable {
   public var children: [Node]
   /// The `name` property.
   public var name: String
+  /// The `parent` property.
+  public var parent: String?
   /// The `status` property.
   public var status: Status?
 
   /// Creates a value from its properties.
-  public init(checksum: String? = nil, children: [Node], name: String, status: Status? = nil) {
+  public init(
+    checksum: String? = nil,
+    children: [Node],
+    name: String,
+    parent: String?,
+    status: Status? = nil
+  ) {
     self.checksum = checksum
     self.children = children
     self.name = name
+    self.parent = parent
     self.status = status
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case checksum
+    case children
+    case name
+    case parent
+    case status
+  }
+
+  /// Decodes the value; a required property must be present, even if null.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.checksum = try container.decodeIfPresent(String.self, forKey: .checksum)
+    self.children = try container.decode([Node].self, forKey: .children)
+    self.name = try container.decode(String.self, forKey: .name)
+    self.parent = try container.decode(String?.self, forKey: .parent)
+    self.status = try container.decodeIfPresent(Status.self, forKey: .status)
+  }
+
+  /// Encodes the value, `null` for a required property that is `nil`.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeIfPresent(self.checksum, forKey: .checksum)
+    try container.encode(self.children, forKey: .children)
+    try container.encode(self.name, forKey: .name)
+    try container.encode(self.parent, forKey: .parent)
+    try container.encodeIfPresent(self.status, forKey: .status)
   }
 }
