@@ -183,8 +183,8 @@ import Testing
         }
 
         """)
-    // The schema's own alias stays a `String`, as a date-time schema's does.
-    #expect(source(output, "Models/Birthday.swift") == "typealias Birthday = String\n")
+    // The schema's own alias is a day too.
+    #expect(source(output, "Models/Birthday.swift") == "typealias Birthday = CalendarDay\n")
     try await TypeCheckTests.expectTypeChecks(output.files)
   }
 
@@ -243,5 +243,69 @@ import Testing
         "#/paths/~1a/get/parameters/1/schema: a query parameter of type Date in the deepObject "
           + "style is not supported yet; the optional parameter is left out"
       ])
+  }
+
+  /// A date-time or calendar-day variant of a `oneOf` is a `Date` or `CalendarDay` case, the
+  /// date-time decoded and encoded by the wrapper; an error body that is one, or names a
+  /// date-time schema, is decoded by the wrapper too. Both support files come with them.
+  @Test func variantsAndErrorBodiesOfDatesAreDatesAndDays() async throws {
+    let schemas = """
+      {"Stamp": {"type": "string", "format": "date-time"},
+       "Reopening": {"oneOf": [{"$ref": "#/components/schemas/Stamp"},
+         {"type": "string", "format": "date"}]}}
+      """
+    let paths = """
+      {"/desk": {"get": {"operationId": "openDesk",
+         "responses": {"204": {"description": "OK"},
+           "429": {"description": "Later", "content": {"application/json": {
+             "schema": {"$ref": "#/components/schemas/Stamp"}}}},
+           "503": {"description": "Closed", "content": {"application/json": {
+             "schema": {"$ref": "#/components/schemas/Reopening"}}}},
+           "default": {"description": "Other", "content": {"application/json": {
+             "schema": {"type": "array", "items": {"type": "string", "format": "date"}}}}}}}}}
+      """
+    let output = try generate(document(schemas: schemas, paths: paths))
+    #expect(output.warnings.isEmpty)
+    #expect(
+      output.files.map(\.path) == [
+        "API.swift", "Models/Reopening.swift", "Models/Stamp.swift", "Support/RFC3339.swift",
+        "Support/CalendarDay.swift",
+      ])
+    #expect(
+      source(output, "API.swift")?.contains(
+        """
+              case 429:
+                self = try .status429(error.decodeBody(as: RFC3339<Date>.self).wrappedValue)
+              case 503:
+                self = try .status503(error.decodeBody())
+              default:
+                self = try .other(error.decodeBody())
+        """) == true)
+    let reopening = try #require(source(output, "Models/Reopening.swift"))
+    #expect(
+      reopening.contains(
+        """
+        enum Reopening: Codable, Sendable, Hashable {
+          case date(Date)
+          case day(CalendarDay)
+
+          init(from decoder: any Decoder) throws {
+            var matches: [Self] = []
+            if let value = try? RFC3339<Date>(from: decoder).wrappedValue {
+              matches.append(.date(value))
+            }
+            if let value = try? CalendarDay(from: decoder) {
+              matches.append(.day(value))
+            }
+        """))
+    #expect(
+      reopening.contains(
+        """
+            case .date(let value):
+              try RFC3339(wrappedValue: value).encode(to: encoder)
+            case .day(let value):
+              try value.encode(to: encoder)
+        """))
+    try await TypeCheckTests.expectTypeChecks(output.files)
   }
 }
