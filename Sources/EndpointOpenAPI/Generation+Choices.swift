@@ -85,6 +85,19 @@ extension Generation {
           message: "this variant and \(other.type.code) both read any string, so no string "
             + "matches exactly one")
       }
+      // A date-time's or a day's text is a string too, so beside one that reads any string
+      // it would match twice.
+      if keyword == "oneOf", discriminator == nil,
+        let other = cases.first(where: {
+          $0.type.readsAnyString && type.readsDateText
+            || $0.type.readsDateText && type.readsAnyString
+        })
+      {
+        throw Unsupported(
+          pointer: variantPointer,
+          message: "this variant and \(other.type.code) both read a date's text, so it "
+            + "matches no variant exactly once")
+      }
       let caseName = title.map { SwiftNames.memberName($0) } ?? Self.caseName(type)
       cases.append(ChoiceDecl.Case(name: caseNames.claim(caseName), type: type))
       schemaKeys.append(
@@ -168,6 +181,9 @@ extension Generation {
 }
 
 extension TypeRef {
+  /// Whether this type is read from the text of a date: a date-time or a calendar day.
+  var readsDateText: Bool { self == .dateTime || self == .calendarDay }
+
   /// Whether every JSON string decodes as this type: `String` and the string enums.
   var readsAnyString: Bool {
     switch self {

@@ -308,4 +308,21 @@ import Testing
         """))
     try await TypeCheckTests.expectTypeChecks(output.files)
   }
+
+  /// A `oneOf` of a date-time or a day beside a string (or a string enum) cannot match a
+  /// date's text exactly once: it is reported and skipped; an `anyOf` takes the first match.
+  @Test func aOneOfOfADateBesideAStringIsReported() throws {
+    let schemas = """
+      {"When": {"oneOf": [{"type": "string"}, {"type": "string", "format": "date"}]},
+       "Whenever": {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "string"}]}}
+      """
+    let output = try generate(document(schemas: schemas))
+    #expect(
+      output.warnings.map(\.description) == [
+        "#/components/schemas/When/oneOf/1: this variant and String both read a date's text, "
+          + "so it matches no variant exactly once; the schema is skipped"
+      ])
+    #expect(output.files.map(\.path) == ["Models/Whenever.swift", "Support/RFC3339.swift"])
+    #expect(source(output, "Models/Whenever.swift")?.contains("case date(Date)") == true)
+  }
 }
