@@ -59,6 +59,43 @@ extension Generation {
     }
   }
 
+  /// Whether a query parameter is an array or object in the `form` style, not exploded. RFC
+  /// 6570 sends the `,` between its values as it is and a `,` in a value as `%2C`; a query item
+  /// would encode both alike, so the generated code writes its `name=value` itself, into the
+  /// local `rawQuery` that the path's query takes as it is.
+  static func isRawQuery(_ parameter: ParameterDecl) -> Bool {
+    guard parameter.style == "form", !parameter.explode else { return false }
+    if parameter.fields != nil { return true }
+    if case .array = parameter.type { return true }
+    return false
+  }
+
+  /// The statements of a parameter of `isRawQuery`: `rawQuery.append("name=…")`, each value
+  /// (numbers too: a `Double`'s `+` would be read as a space) and key percent-encoded on its
+  /// own by the namespace's `segmentText(_:)`, joined by `,`.
+  static func rawQueryStatements(_ parameter: ParameterDecl) -> [String] {
+    let name = SwiftNames.escaped(parameter.name)
+    let pair = "rawQuery.append(\"\(escapedLiteral(segmentEncoded(parameter.wireName)))=\" + "
+    var lines: [String]
+    if let fields = parameter.fields {
+      lines =
+        objectParts(
+          parameter, fields: fields, into: "objectParts", encoder: segmentEncoder,
+          encodesNumbers: true) + [pair + "objectParts.joined(separator: \",\"))"]
+    } else if case .array(let element) = parameter.type {
+      let each = "\(segmentEncoder)(\(value("$0", element, text: true)))"
+      lines = [
+        "let queryValues = \(name).map { \(each) }",
+        pair + "queryValues.joined(separator: \",\"))",
+      ]
+    } else {
+      return []
+    }
+    // A block of its own keeps `objectParts` or `queryValues` to one parameter.
+    let block = parameter.required ? "do {" : "if let \(name) {"
+    return [block] + lines.map { "  " + $0 } + ["}"]
+  }
+
   static func queryStatements(_ parameter: ParameterDecl) -> [String] {
     let name = SwiftNames.escaped(parameter.name)
     let wire = "\"\(escapedLiteral(parameter.wireName))\""

@@ -157,8 +157,8 @@ extension Generation {
     var scope: NestedScope? = namespace.scope
     var locals = NameScope(
       reserved: [
-        "queryItems", "headerFields", "cookiePairs", "formFields", "objectParts", "body",
-        "multipartParts", "multipartPayload", "jsonEncoder",
+        "queryItems", "rawQuery", "queryValues", "headerFields", "cookiePairs", "formFields",
+        "objectParts", "body", "multipartParts", "multipartPayload", "jsonEncoder",
       ])
     let parameters = try parameters(
       of: operation, pathItem: pathItem, pointer: pointer, locals: &locals,
@@ -304,11 +304,21 @@ extension Generation {
 
     var statements = pathStatements
     var arguments = ["json: .\(method)", "path: \"\(pathLiteral)\""]
-    let queryParameters = parameters.filter { $0.location == .query }
+    let queryParameters = parameters.filter { $0.location == .query && !Self.isRawQuery($0) }
     if !queryParameters.isEmpty {
       statements.append("var queryItems: [URLQueryItem] = []")
       for parameter in queryParameters { statements += Self.queryStatements(parameter) }
       arguments.append("query: queryItems")
+    }
+    // Unexploded `form` arrays and objects, written as they go in the query, then the path's.
+    let rawQueryParameters = parameters.filter { $0.location == .query && Self.isRawQuery($0) }
+    if !rawQueryParameters.isEmpty {
+      usesSegmentEncoder = true
+      statements.append("var rawQuery: [String] = []")
+      for parameter in rawQueryParameters { statements += Self.rawQueryStatements(parameter) }
+      // An empty query leaves no `?`: `URLPath` adds the query only when it has text.
+      let mark = pathLiteral.contains("?") ? "&" : "?"
+      arguments[1] = "path: \"\(pathLiteral)\(mark)\\(raw: rawQuery.joined(separator: \"&\"))\""
     }
     let headerParameters = parameters.filter { $0.location == .header }
     let cookieParameters = parameters.filter { $0.location == .cookie }

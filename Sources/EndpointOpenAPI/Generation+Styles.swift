@@ -47,7 +47,7 @@ extension Generation {
   }
 
   /// The name of the private function of a namespace that percent-encodes one value of a path
-  /// segment. It needs no claim: every operation's parameters are labelled, so no operation's
+  /// segment (or of a query's unexploded `form` array or object, see `isRawQuery`). It needs no claim: every operation's parameters are labelled, so no operation's
   /// function has its signature `(_ text: String)`.
   static let segmentEncoder = "segmentText"
 
@@ -56,7 +56,7 @@ extension Generation {
   /// would climb the path with).
   static let segmentEncoderLines = [
     "/// `text` percent-encoded but for letters, digits, `-`, `_` and `~`, so that a value in a",
-    "/// path segment keeps its style's delimiters (`.` `,` `;` `=`) to itself.",
+    "/// path segment or query keeps its style's delimiters (`.` `,` `;` `=` `&`) to itself.",
     "private static func \(segmentEncoder)(_ text: String) -> String {",
     "  let hex = Array(\"0123456789ABCDEF\".unicodeScalars)",
     "  var encoded = \"\"",
@@ -199,11 +199,11 @@ extension Generation {
 
   /// `var parts: [String]` of an object's properties: `key=value` each when exploded, else
   /// `key` and `value` in turn; `nil` properties left out. With `encoder`, each key and text
-  /// value is percent-encoded, for a path segment interpolated as it is or a header field's or
+  /// value (and number, when `encodesNumbers`) is percent-encoded, for a path segment interpolated as it is or a header field's or
   /// cookie's value.
   static func objectParts(
     _ parameter: ParameterDecl, fields: [PropertyDecl], into parts: String,
-    encoder: String? = nil
+    encoder: String? = nil, encodesNumbers: Bool = false
   ) -> [String] {
     let object = SwiftNames.escaped(parameter.name)
     var lines = ["var \(parts): [String] = []"]
@@ -213,7 +213,7 @@ extension Generation {
       var key = "\"\(escapedLiteral(field.key))"
       if let encoder {
         key = "\"\(escapedLiteral(encodedKey(field.key, by: encoder)))"
-        if isText(field.type) { text = "\(encoder)(\(text))" }
+        if encodesNumbers || isText(field.type) { text = "\(encoder)(\(text))" }
       }
       let statement =
         parameter.explode

@@ -59,7 +59,9 @@ import Testing
               queryItems.append(URLQueryItem(name: "since", value: RFC3339(wrappedValue: since).text))
             }
         """))
-    #expect(api.contains(#"between.map { RFC3339(wrappedValue: $0).text }.joined(separator: ",")"#))
+    #expect(
+      api.contains(
+        #"let queryValues = between.map { segmentText(RFC3339(wrappedValue: $0).text) }"#))
     #expect(api.contains(#"headerFields["X-Since"] = RFC3339(wrappedValue: xSince).text"#))
     #expect(
       api.contains(#"cookiePairs.append("seen=\(fieldText(RFC3339(wrappedValue: seen).text))")"#))
@@ -68,7 +70,13 @@ import Testing
         "let daysSegment = days.map { segmentText(RFC3339(wrappedValue: $0).text) }"
           + #".joined(separator: ",")"#))
     #expect(
-      api.contains(#"path: "events/\(RFC3339(wrappedValue: at).text)/.\(raw: daysSegment)","#))
+      api.contains(
+        """
+              path: \"""
+                events/\\(RFC3339(wrappedValue: at).text)/\\
+                .\\(raw: daysSegment)?\\(raw: rawQuery.joined(separator: "&"))
+                \""",
+        """))
     try await TypeCheckTests.expectTypeChecks(output.files)
   }
 
@@ -162,12 +170,15 @@ import Testing
       source(output, "API.swift")?.contains(
         """
           static func showDay(day: CalendarDay, around: [CalendarDay]? = nil) -> Endpoint<CalendarDay?> {
-            var queryItems: [URLQueryItem] = []
+            var rawQuery: [String] = []
             if let around {
-              queryItems.append(
-                URLQueryItem(name: "around", value: around.map(\\.description).joined(separator: ",")))
+              let queryValues = around.map { segmentText($0.description) }
+              rawQuery.append("around=" + queryValues.joined(separator: ","))
             }
-            return Endpoint(json: .get, path: "days/\\(day.description)", query: queryItems)
+            return Endpoint(
+              json: .get,
+              path: "days/\\(day.description)?\\(raw: rawQuery.joined(separator: "&"))"
+            )
           }
 
           /// `PUT /days/{day}`

@@ -210,6 +210,20 @@ import Testing
           + "/height=2,unit=m%3Bs%3D1%2C2,width=3/height,4,unit,x%2Cy,width,5")
       parsed = try sortedJSON(request["parsed"])
       #expect(parsed == parsedPath)
+      #expect(request["query"] as? String == "")
+
+      // A query array or object in `form` not exploded: its values joined by a `,` as it is, a
+      // `,` in a value `%2C` (RFC 6570), so the server splits before it decodes.
+      try await client.call(
+        Styles.showSimples(
+          code: 7, words: ["w"], numbers: [1], size: slash, box: comma, tags: ["a,b", "c d&e"],
+          near: Size(height: 1, unit: "x,y", width: 2)))
+      request = try await lastRequest(client, base)
+      #expect(
+        request["query"] as? String == "tags=a%2Cb,c%20d%26e&near=height,1,unit,x%2Cy,width,2")
+      parsed = try sortedJSON((request["parsed"] as? [String: Any])?["query"])
+      #expect(
+        parsed == #"{"near":{"height":1,"unit":"x,y","width":2},"tags":["a,b","c d&e"]}"#)
 
       // Object headers, `simple`: `key=value,…` exploded, else `key,value,…`; cookies, `form`
       // not exploded: `name=a,b`, an object's keys and values in turn. Each text value is

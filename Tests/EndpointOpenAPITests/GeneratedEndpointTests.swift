@@ -170,6 +170,28 @@ import Testing
     #expect(stub.requests.count == 2)
   }
 
+  /// A query array or object in `form`, not exploded, as RFC 6570 expands it: the `,` between
+  /// values as it is, a `,` (or `&`, `+`, space) in a value percent-encoded; without one, no `?`.
+  @Test func anUnexplodedQueryArrayKeepsItsSeparatorsAndEncodesItsValues() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/simples/{code}/{words}/{numbers}/{size}/{box}").reply(status: 204)
+    let client = stub.with(BaseURLMiddleware(api))
+    let size = Size(height: 1, width: 2)
+    try await client.call(
+      Styles.showSimples(
+        code: 1, words: ["w"], numbers: [2], size: size, box: size, tags: ["a,b", "c+d&e"],
+        near: Size(height: 3, unit: "x y", width: 4)))
+    #expect(
+      stub.requests[0].url.absoluteString
+        == "https://pets.example/v1/simples/1/w/2/height=1,width=2/height,1,width,2"
+        + "?tags=a%2Cb,c%2Bd%26e&near=height,3,unit,x%20y,width,4")
+    try await client.call(
+      Styles.showSimples(code: 1, words: ["w"], numbers: [2], size: size, box: size))
+    #expect(
+      stub.requests[1].url.absoluteString
+        == "https://pets.example/v1/simples/1/w/2/height=1,width=2/height,1,width,2")
+  }
+
   @Test func aFormBodyIsSentAsOneFieldPerValue() async throws {
     let stub = StubClient(baseURL: api)
     stub.on(.post, "/login").reply(status: 204)

@@ -21,6 +21,29 @@ import Testing
           "number": {"type": "integer"}}}}}}}}}}}
     """
 
+  /// The private encoder of a namespace with an unexploded `form` array or object in its
+  /// query, as a member of it, followed by a blank line.
+  static let segmentText = """
+      /// `text` percent-encoded but for letters, digits, `-`, `_` and `~`, so that a value in a
+      /// path segment or query keeps its style's delimiters (`.` `,` `;` `=` `&`) to itself.
+      private static func segmentText(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        var encoded = ""
+        for byte in text.utf8 {
+          switch byte {
+          case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            encoded.unicodeScalars.append(Unicode.Scalar(byte))
+          default:
+            encoded.unicodeScalars += ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+          }
+        }
+        return encoded
+      }
+
+    """
+
   /// The private encoder of a namespace with a cookie or a header's array or object, as a
   /// member of it, followed by a blank line.
   static let fieldText = """
@@ -72,10 +95,12 @@ import Testing
             if let perPage {
               queryItems.append(URLQueryItem(name: "per_page", value: String(perPage)))
             }
-            if let labels {
-              queryItems.append(URLQueryItem(name: "labels", value: labels.joined(separator: ",")))
-            }
             queryItems.append(URLQueryItem(name: "in", value: `in`))
+            var rawQuery: [String] = []
+            if let labels {
+              let queryValues = labels.map { segmentText($0) }
+              rawQuery.append("labels=" + queryValues.joined(separator: ","))
+            }
             var headerFields: [String: String] = [:]
             var cookiePairs: [String] = []
             if let session {
@@ -86,12 +111,13 @@ import Testing
             }
             return Endpoint(
               json: .get,
-              path: "repos/\\(owner)/\\(repo)/issues",
+              path: "repos/\\(owner)/\\(repo)/issues?\\(raw: rawQuery.joined(separator: "&"))",
               query: queryItems,
               headers: headerFields
             )
           }
 
+        \(Self.segmentText)
         \(Self.fieldText)
           struct ListForRepoResponseItem: Codable, Sendable, Hashable {
             var number: Int?
@@ -378,23 +404,30 @@ import Testing
                 queryItems.append(URLQueryItem(name: "size", value: String(value)))
               }
             }
+            var rawQuery: [String] = []
             if let point {
               var objectParts: [String] = []
               if let value = point.x {
-                objectParts += ["x", String(value)]
+                objectParts += ["x", segmentText(String(value))]
               }
               if let value = point.y {
-                objectParts += ["y", String(value)]
+                objectParts += ["y", segmentText(String(value))]
               }
-              queryItems.append(URLQueryItem(name: "point", value: objectParts.joined(separator: ",")))
+              rawQuery.append("point=" + objectParts.joined(separator: ","))
             }
             var headerFields: [String: String] = [:]
             if let xTags {
               headerFields["X-Tags"] = xTags.map { fieldText($0) }.joined(separator: ",")
             }
-            return Endpoint(json: .get, path: "items", query: queryItems, headers: headerFields)
+            return Endpoint(
+              json: .get,
+              path: "items?\\(raw: rawQuery.joined(separator: "&"))",
+              query: queryItems,
+              headers: headerFields
+            )
           }
 
+        \(Self.segmentText)
         \(Self.fieldText)
           struct SearchFilter: Codable, Sendable, Hashable {
             var kind: String

@@ -13,7 +13,8 @@ path, header and cookie parameters read by their style and explode (see `styled`
 `.a.b` / `.a,b`, `matrix` `;id=1;id=2` / `;id=1,2`, `simple` `k=v,k2=v2` / `k,v,k2,v2`, an
 unexploded cookie `name=a,b`), each part percent-decoded (but a header's scalar, sent as it
 is) and typed by its schema, a cookie refused when it holds what RFC 6265 does not allow in
-one (but the style's `,`), and a JSON request body against its schema (types, required
+one (but the style's `,`), a query's array or object in `form` not exploded split at its
+`,`s as sent and then decoded, and a JSON request body against its schema (types, required
 properties, enums, arrays, `allOf`, `oneOf`, `anyOf`, nullable); a multipart/form-data body
 part by part (see `check_multipart`). A request that does not conform
 gets 400 with a JSON object `{"error": reason}`; no operation, 404. A conforming request gets
@@ -230,10 +231,10 @@ def alternating(items, where):
 
 def styled(raw, parameter, schema, decode):
     """The value of a path, header or cookie parameter from its text as sent, by its style
-    (`label`, `matrix`, `simple`; `form` for a cookie) and explode, each part decoded with
+    (`label`, `matrix`, `simple`; `form` for a cookie or query) and explode, each part decoded with
     `decode` and typed by its schema; raises `Refusal` when the text does not fit."""
     name, place = parameter["name"], parameter["in"]
-    style = parameter.get("style", "form" if place == "cookie" else "simple")
+    style = parameter.get("style", "form" if place in ("cookie", "query") else "simple")
     explode = parameter.get("explode", style == "form")
     where = f"the {place} parameter {name!r}"
     types = types_of(schema)
@@ -480,7 +481,7 @@ class Handler(BaseHTTPRequestHandler):
                 continue
             try:
                 problem = self.check_request(
-                    operation, parameters, match, query, body, record["parsed"])
+                    operation, parameters, match, query, body, record["parsed"], parts.query)
             except Refusal as refusal:
                 problem = str(refusal)
             if problem:
@@ -488,7 +489,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(operation, parameters, query)
         return self.reply(404, {"error": f"no operation for {self.command} {parts.path}"})
 
-    def check_request(self, operation, parameters, match, query, body, parsed):
+    def check_request(self, operation, parameters, match, query, body, parsed, raw_query):
         sent_cookies = cookies(self.headers.get("Cookie"))
         for (name, place), parameter in parameters.items():
             schema = resolve(parameter.get("schema", {}))
@@ -497,6 +498,15 @@ class Handler(BaseHTTPRequestHandler):
                 values = [match.group(key)] if key in match.groupdict() else []
             elif place == "query":
                 values = query.get(name, [])
+                if values and parameter.get("style", "form") == "form" and (
+                        parameter.get("explode") is False) and (
+                        {"array", "object"} & set(types_of(schema)) or "properties" in schema):
+                    # Split where the query has a `,` as it is, then each value decoded: a
+                    # value's own `,` is `%2C` (RFC 6570).
+                    pairs = (pair.partition("=") for pair in raw_query.split("&"))
+                    raw = next(text for key, _, text in pairs if unquote(key) == name)
+                    parsed.setdefault(place, {})[name] = styled(raw, parameter, schema, unquote)
+                    continue
             elif place == "header":
                 values = [self.headers[name]] if name in self.headers else []
             else:

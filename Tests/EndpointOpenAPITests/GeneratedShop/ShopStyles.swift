@@ -103,7 +103,7 @@ enum ShopStyles {
   }
 
   /// `text` percent-encoded but for letters, digits, `-`, `_` and `~`, so that a value in a
-  /// path segment keeps its style's delimiters (`.` `,` `;` `=`) to itself.
+  /// path segment or query keeps its style's delimiters (`.` `,` `;` `=` `&`) to itself.
   private static func segmentText(_ text: String) -> String {
     let hex = Array("0123456789ABCDEF".unicodeScalars)
     var encoded = ""

@@ -138,7 +138,9 @@ enum Styles {
     words: [String],
     numbers: [Int],
     size: Size,
-    box: Size
+    box: Size,
+    tags: [String]? = nil,
+    near: Size? = nil
   ) -> Endpoint<Void> {
     let wordsSegment = words.map { segmentText($0) }.joined(separator: ",")
     let numbersSegment = numbers.map(String.init).joined(separator: ",")
@@ -156,17 +158,31 @@ enum Styles {
     }
     boxParts += ["width", String(box.width)]
     let boxSegment = boxParts.joined(separator: ",")
+    var rawQuery: [String] = []
+    if let tags {
+      let queryValues = tags.map { segmentText($0) }
+      rawQuery.append("tags=" + queryValues.joined(separator: ","))
+    }
+    if let near {
+      var objectParts: [String] = []
+      objectParts += ["height", segmentText(String(near.height))]
+      if let value = near.unit {
+        objectParts += ["unit", segmentText(value)]
+      }
+      objectParts += ["width", segmentText(String(near.width))]
+      rawQuery.append("near=" + objectParts.joined(separator: ","))
+    }
     return Endpoint(
       json: .get,
       path: """
         simples/\(code)/\(raw: wordsSegment)/\(numbersSegment)/\(raw: sizeSegment)/\
-        \(raw: boxSegment)
+        \(raw: boxSegment)?\(raw: rawQuery.joined(separator: "&"))
         """
     )
   }
 
   /// `text` percent-encoded but for letters, digits, `-`, `_` and `~`, so that a value in a
-  /// path segment keeps its style's delimiters (`.` `,` `;` `=`) to itself.
+  /// path segment or query keeps its style's delimiters (`.` `,` `;` `=` `&`) to itself.
   private static func segmentText(_ text: String) -> String {
     let hex = Array("0123456789ABCDEF".unicodeScalars)
     var encoded = ""
