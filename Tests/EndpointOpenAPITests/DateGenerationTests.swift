@@ -336,4 +336,44 @@ import Testing
     #expect(output.files.map(\.path) == ["Models/Whenever.swift", "Support/RFC3339.swift"])
     #expect(source(output, "Models/Whenever.swift")?.contains("case date(Date)") == true)
   }
+
+  /// A page's date-time or day cursor is sent as its text, the next page's parameter.
+  @Test func aDateCursorIsSentAsItsText() async throws {
+    let paths = """
+      {"/events": {"get": {"operationId": "listEvents",
+         "parameters": [{"name": "before", "in": "query",
+           "schema": {"type": "string", "format": "date-time"}}],
+         "responses": {"200": {"description": "OK", "content": {"application/json": {
+           "schema": {"type": "object", "properties": {
+             "oldest": {"$ref": "#/components/schemas/Stamp"}}}}}}}}},
+       "/days": {"get": {"operationId": "listDays",
+         "parameters": [{"name": "before", "in": "query",
+           "schema": {"type": "string", "format": "date"}}],
+         "responses": {"200": {"description": "OK", "content": {"application/json": {
+           "schema": {"type": "object", "required": ["oldest"], "properties": {
+             "oldest": {"type": "string", "format": "date"}}}}}}}}}}
+      """
+    let pagination = OpenAPIGenerator.Pagination(
+      style: .cursor, cursorParameter: "before", cursorField: "oldest")
+    let output = try generate(
+      document(schemas: #"{"Stamp": {"type": "string", "format": "date-time"}}"#, paths: paths),
+      options: .init(pagination: pagination))
+    #expect(output.warnings.isEmpty)
+    let api = try #require(source(output, "API.swift"))
+    #expect(
+      api.contains(
+        """
+            .cursor(name: "before") { page in
+              page.oldest.map { RFC3339(wrappedValue: $0).text }
+            }
+        """))
+    #expect(
+      api.contains(
+        """
+            .cursor(name: "before") { page in
+              page.oldest.description
+            }
+        """))
+    try await TypeCheckTests.expectTypeChecks(output.files)
+  }
 }
