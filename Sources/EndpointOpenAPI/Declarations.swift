@@ -5,7 +5,7 @@ indirect enum TypeRef: Equatable {
   case double
   case bool
   /// An RFC 3339 date-time (`format: date-time`), coded by the `RFC3339` wrapper: in a
-  /// property, a parameter (its text) or a whole body.
+  /// property, a parameter (its text), a whole body, an error body or a variant.
   case dateTime
   /// A calendar day (`format: date`), the output's `CalendarDay`, coded as `yyyy-MM-dd`.
   case calendarDay

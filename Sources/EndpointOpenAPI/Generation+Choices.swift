@@ -67,7 +67,9 @@ extension Generation {
         variant, at: variantPointer,
         suggested: SwiftNames.typeName(title ?? "", fallback: "Option\(position + 1)"),
         scope: &scope)
-      if let same = cases.first(where: { $0.type == resolved.type }) {
+      // A date-time or calendar-day variant is a `Date` or a `CalendarDay`, not any string.
+      let type = dated(resolved.type, variant)
+      if let same = cases.first(where: { $0.type == type }) {
         throw Unsupported(
           pointer: variantPointer,
           message: "two variants of the \(keyword) are both \(same.type.code), which cannot "
@@ -75,7 +77,7 @@ extension Generation {
       }
       // A string enum keeps any string, so beside `String` or another one every string would
       // match twice; a discriminator or anyOf's first match still tells them apart.
-      if keyword == "oneOf", discriminator == nil, resolved.type.readsAnyString,
+      if keyword == "oneOf", discriminator == nil, type.readsAnyString,
         let other = cases.first(where: \.type.readsAnyString)
       {
         throw Unsupported(
@@ -83,8 +85,21 @@ extension Generation {
           message: "this variant and \(other.type.code) both read any string, so no string "
             + "matches exactly one")
       }
-      let caseName = title.map { SwiftNames.memberName($0) } ?? Self.caseName(resolved.type)
-      cases.append(ChoiceDecl.Case(name: caseNames.claim(caseName), type: resolved.type))
+      // A date-time's or a day's text is a string too, so beside one that reads any string
+      // it would match twice.
+      if keyword == "oneOf", discriminator == nil,
+        let other = cases.first(where: {
+          $0.type.readsAnyString && type.readsDateText
+            || $0.type.readsDateText && type.readsAnyString
+        })
+      {
+        throw Unsupported(
+          pointer: variantPointer,
+          message: "this variant and \(other.type.code) both read a date's text, so it "
+            + "matches no variant exactly once")
+      }
+      let caseName = title.map { SwiftNames.memberName($0) } ?? Self.caseName(type)
+      cases.append(ChoiceDecl.Case(name: caseNames.claim(caseName), type: type))
       schemaKeys.append(
         variant["$ref"]?.string.flatMap(JSONPointer.tokens(ofLocalReference:)).flatMap {
           $0.count == 3 && $0[0] == "components" && $0[1] == "schemas" ? $0[2] : nil
@@ -166,6 +181,9 @@ extension Generation {
 }
 
 extension TypeRef {
+  /// Whether this type is read from the text of a date: a date-time or a calendar day.
+  var readsDateText: Bool { self == .dateTime || self == .calendarDay }
+
   /// Whether every JSON string decodes as this type: `String` and the string enums.
   var readsAnyString: Bool {
     switch self {

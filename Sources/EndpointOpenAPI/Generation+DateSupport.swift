@@ -137,14 +137,19 @@ extension Generation {
   }
 
   /// A type with `date-time` strings, its own or its items' or values', as ``TypeRef/dateTime``
-  /// and `date` strings as ``TypeRef/calendarDay``; through a `$ref` too, so a property that
-  /// names a date-time schema of `components/schemas` is a date-time, though the schema's own
-  /// alias is a `String`.
+  /// and `date` strings as ``TypeRef/calendarDay``; through a `$ref` too, so what names a
+  /// date-time schema of `components/schemas` (itself a `Date` typealias) is a date-time, coded
+  /// by the wrapper where it is used.
   func dated(_ type: TypeRef, _ schema: JSONNode) -> TypeRef {
     var schema = schema
     for _ in 0..<8 {
       if let parts = schema["allOf"]?.array, parts.count == 1, !Self.isObjectLike(schema) {
         schema = parts[0]
+      } else if let (_, variants, _) = Self.composition(of: schema), variants.count == 1,
+        !Self.isObjectLike(schema)
+      {
+        // `oneOf: [X, {type: null}]`, a nullable X.
+        schema = variants[0].schema
       } else if let reference = schema["$ref"]?.string,
         let (target, _) = document.resolve(reference)
       {
@@ -187,12 +192,18 @@ extension TypeRef {
 }
 
 extension ModelDecl {
-  /// Whether this type or one nested in it has a property with `type` in its type.
+  /// Whether this type or one nested in it has `type` in its type: in a property, what it
+  /// aliases, or a variant.
   func uses(_ type: TypeRef) -> Bool {
-    if case .object(let properties) = shape,
-      properties.contains(where: { $0.type.contains(type) })
-    {
-      return true
+    switch shape {
+    case .object(let properties):
+      if properties.contains(where: { $0.type.contains(type) }) { return true }
+    case .alias(let aliased):
+      if aliased.contains(type) { return true }
+    case .choice(let choice):
+      if choice.cases.contains(where: { $0.type.contains(type) }) { return true }
+    case .stringEnum:
+      break
     }
     return nested.contains { $0.uses(type) }
   }

@@ -32,12 +32,16 @@ extension Generation {
     if documented { sections[sections.count - 1].insert("/// Decodes the variant.", at: 0) }
     var encode = ["\(access)func encode(to encoder: any Encoder) throws {", "  switch self {"]
     if documented { encode.insert("/// Encodes the variant's value.", at: 0) }
-    var names = choice.cases.map(\.name)
-    if case .discriminator = choice.rule { names.append("unknown") }
-    for name in names {
+    for item in choice.cases {
+      // A date-time is written by the wrapper, whatever the encoder's date strategy.
+      let value = item.type.containsDateTime ? "RFC3339(wrappedValue: value)" : "value"
       encode += [
-        "  case .\(SwiftNames.escaped(name))(let value):", "    try value.encode(to: encoder)",
+        "  case .\(SwiftNames.escaped(item.name))(let value):",
+        "    try \(value).encode(to: encoder)",
       ]
+    }
+    if case .discriminator = choice.rule {
+      encode += ["  case .unknown(let value):", "    try value.encode(to: encoder)"]
     }
     sections.append(encode + ["  }", "}"])
     sections += model.nested.map(modelLines)
@@ -68,7 +72,7 @@ extension Generation {
         let values = item.values.map { "\"\(Self.escapedLiteral($0))\"" }
         lines += [
           "  case \(values.joined(separator: ", ")):",
-          "    self = try .\(SwiftNames.escaped(item.name))(\(item.type.code)(from: decoder))",
+          "    self = try .\(SwiftNames.escaped(item.name))(\(Self.decoding(item.type)))",
         ]
       }
       lines += [
@@ -79,7 +83,7 @@ extension Generation {
       lines.append("  var matches: [Self] = []")
       for item in choice.cases {
         lines += [
-          "  if let value = try? \(item.type.code)(from: decoder) {",
+          "  if let value = try? \(Self.decoding(item.type)) {",
           "    matches.append(.\(SwiftNames.escaped(item.name))(value))",
           "  }",
         ]
@@ -103,5 +107,12 @@ extension Generation {
       ]
       return lines
     }
+  }
+
+  /// The expression that decodes a variant of `type` from `decoder`: a date-time through the
+  /// wrapper, so RFC 3339 text whatever the decoder's date strategy.
+  static func decoding(_ type: TypeRef) -> String {
+    type.containsDateTime
+      ? "RFC3339<\(type.code)>(from: decoder).wrappedValue" : "\(type.code)(from: decoder)"
   }
 }

@@ -49,7 +49,8 @@ extension Generation {
           case "5XX": "serverError"
           default: "status" + status
           }
-        bodies.append(ErrorBody(status: status, caseName: caseName, type: resolved.type))
+        bodies.append(
+          ErrorBody(status: status, caseName: caseName, type: dated(resolved.type, schema)))
       } catch {
         warn(error, "the status has no case in the error body enum")
         bodies.append(ErrorBody(status: status, caseName: "", type: nil))
@@ -104,10 +105,16 @@ extension Generation {
         case "5XX": "case 500..<600"
         default: "case \(body.status)"
         }
+      // A date-time body is read by the wrapper, whatever the decoder's date strategy.
+      let decoded =
+        if let type = body.type, type.containsDateTime {
+          "error.decodeBody(as: RFC3339<\(type.code)>.self).wrappedValue"
+        } else {
+          "error.decodeBody()"
+        }
       lines += [
         "    \(pattern):",
-        body.type == nil
-          ? "      return nil" : "      self = try .\(body.caseName)(error.decodeBody())",
+        body.type == nil ? "      return nil" : "      self = try .\(body.caseName)(\(decoded))",
       ]
     }
     if bodies.last?.status != "default" {

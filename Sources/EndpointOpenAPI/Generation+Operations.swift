@@ -397,9 +397,11 @@ extension Generation {
     namespace.usesDateTime =
       namespace.usesDateTime || parameters.contains { $0.type.containsDateTime }
       || jsonBody != "body" || decodedAs != nil
+      || errors.contains { $0.type?.containsDateTime == true }
     namespace.usesCalendarDay =
       namespace.usesCalendarDay || parameters.contains { $0.type.containsCalendarDay }
       || body?.type.containsCalendarDay == true || answer?.containsCalendarDay == true
+      || errors.contains { $0.type?.containsCalendarDay == true }
     let name = namespace.functions.claim(baseName)
     let access = options.accessLevel == .public ? "public " : ""
     var lines = Self.operationDoc(

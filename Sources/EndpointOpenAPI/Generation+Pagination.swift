@@ -83,6 +83,14 @@ extension Generation {
     switch cursor.type {
     case .string: next = member
     case .int: next = cursor.optional ? "\(member).map(String.init)" : "String(\(member))"
+    // A date-time or a day is sent as its text, as a parameter of its type is.
+    case .dateTime:
+      next =
+        cursor.optional
+        ? "\(member).map { RFC3339(wrappedValue: $0).text }"
+        : "RFC3339(wrappedValue: \(member)).text"
+    case .calendarDay:
+      next = cursor.optional ? "\(member)?.description" : "\(member).description"
     default:
       throw Unsupported(
         pointer: cursor.pointer, message: "a cursor of type \(cursor.type.code) is not supported")

@@ -56,7 +56,7 @@ extension Generation {
     }
     var noScope: NestedScope? = nil
     let resolved = try typeRef(schema, at: pointer, suggested: name, scope: &noScope)
-    return ModelDecl(name: name, doc: doc, shape: .alias(resolved.type))
+    return ModelDecl(name: name, doc: doc, shape: .alias(dated(resolved.type, schema)))
   }
 
   mutating func objectModel(

@@ -194,8 +194,8 @@ import Testing
         }
 
         """)
-    // The schema's own alias stays a `String`, as a date-time schema's does.
-    #expect(source(output, "Models/Birthday.swift") == "typealias Birthday = String\n")
+    // The schema's own alias is a day too.
+    #expect(source(output, "Models/Birthday.swift") == "typealias Birthday = CalendarDay\n")
     try await TypeCheckTests.expectTypeChecks(output.files)
   }
 
@@ -254,5 +254,126 @@ import Testing
         "#/paths/~1a/get/parameters/1/schema: a query parameter of type Date in the deepObject "
           + "style is not supported yet; the optional parameter is left out"
       ])
+  }
+
+  /// A date-time or calendar-day variant of a `oneOf` is a `Date` or `CalendarDay` case, the
+  /// date-time decoded and encoded by the wrapper; an error body that is one, or names a
+  /// date-time schema, is decoded by the wrapper too. Both support files come with them.
+  @Test func variantsAndErrorBodiesOfDatesAreDatesAndDays() async throws {
+    let schemas = """
+      {"Stamp": {"type": "string", "format": "date-time"},
+       "Reopening": {"oneOf": [{"$ref": "#/components/schemas/Stamp"},
+         {"type": "string", "format": "date"}]}}
+      """
+    let paths = """
+      {"/desk": {"get": {"operationId": "openDesk",
+         "responses": {"204": {"description": "OK"},
+           "429": {"description": "Later", "content": {"application/json": {
+             "schema": {"$ref": "#/components/schemas/Stamp"}}}},
+           "503": {"description": "Closed", "content": {"application/json": {
+             "schema": {"$ref": "#/components/schemas/Reopening"}}}},
+           "default": {"description": "Other", "content": {"application/json": {
+             "schema": {"type": "array", "items": {"type": "string", "format": "date"}}}}}}}}}
+      """
+    let output = try generate(document(schemas: schemas, paths: paths))
+    #expect(output.warnings.isEmpty)
+    #expect(
+      output.files.map(\.path) == [
+        "API.swift", "Models/Reopening.swift", "Models/Stamp.swift", "Support/RFC3339.swift",
+        "Support/CalendarDay.swift",
+      ])
+    #expect(
+      source(output, "API.swift")?.contains(
+        """
+              case 429:
+                self = try .status429(error.decodeBody(as: RFC3339<Date>.self).wrappedValue)
+              case 503:
+                self = try .status503(error.decodeBody())
+              default:
+                self = try .other(error.decodeBody())
+        """) == true)
+    let reopening = try #require(source(output, "Models/Reopening.swift"))
+    #expect(
+      reopening.contains(
+        """
+        enum Reopening: Codable, Sendable, Hashable {
+          case date(Date)
+          case day(CalendarDay)
+
+          init(from decoder: any Decoder) throws {
+            var matches: [Self] = []
+            if let value = try? RFC3339<Date>(from: decoder).wrappedValue {
+              matches.append(.date(value))
+            }
+            if let value = try? CalendarDay(from: decoder) {
+              matches.append(.day(value))
+            }
+        """))
+    #expect(
+      reopening.contains(
+        """
+            case .date(let value):
+              try RFC3339(wrappedValue: value).encode(to: encoder)
+            case .day(let value):
+              try value.encode(to: encoder)
+        """))
+    try await TypeCheckTests.expectTypeChecks(output.files)
+  }
+
+  /// A `oneOf` of a date-time or a day beside a string (or a string enum) cannot match a
+  /// date's text exactly once: it is reported and skipped; an `anyOf` takes the first match.
+  @Test func aOneOfOfADateBesideAStringIsReported() throws {
+    let schemas = """
+      {"When": {"oneOf": [{"type": "string"}, {"type": "string", "format": "date"}]},
+       "Whenever": {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "string"}]}}
+      """
+    let output = try generate(document(schemas: schemas))
+    #expect(
+      output.warnings.map(\.description) == [
+        "#/components/schemas/When/oneOf/1: this variant and String both read a date's text, "
+          + "so it matches no variant exactly once; the schema is skipped"
+      ])
+    #expect(output.files.map(\.path) == ["Models/Whenever.swift", "Support/RFC3339.swift"])
+    #expect(source(output, "Models/Whenever.swift")?.contains("case date(Date)") == true)
+  }
+
+  /// A page's date-time or day cursor is sent as its text, the next page's parameter.
+  @Test func aDateCursorIsSentAsItsText() async throws {
+    let paths = """
+      {"/events": {"get": {"operationId": "listEvents",
+         "parameters": [{"name": "before", "in": "query",
+           "schema": {"type": "string", "format": "date-time"}}],
+         "responses": {"200": {"description": "OK", "content": {"application/json": {
+           "schema": {"type": "object", "properties": {
+             "oldest": {"$ref": "#/components/schemas/Stamp"}}}}}}}}},
+       "/days": {"get": {"operationId": "listDays",
+         "parameters": [{"name": "before", "in": "query",
+           "schema": {"type": "string", "format": "date"}}],
+         "responses": {"200": {"description": "OK", "content": {"application/json": {
+           "schema": {"type": "object", "required": ["oldest"], "properties": {
+             "oldest": {"type": "string", "format": "date"}}}}}}}}}}
+      """
+    let pagination = OpenAPIGenerator.Pagination(
+      style: .cursor, cursorParameter: "before", cursorField: "oldest")
+    let output = try generate(
+      document(schemas: #"{"Stamp": {"type": "string", "format": "date-time"}}"#, paths: paths),
+      options: .init(pagination: pagination))
+    #expect(output.warnings.isEmpty)
+    let api = try #require(source(output, "API.swift"))
+    #expect(
+      api.contains(
+        """
+            .cursor(name: "before") { page in
+              page.oldest.map { RFC3339(wrappedValue: $0).text }
+            }
+        """))
+    #expect(
+      api.contains(
+        """
+            .cursor(name: "before") { page in
+              page.oldest.description
+            }
+        """))
+    try await TypeCheckTests.expectTypeChecks(output.files)
   }
 }

@@ -26,10 +26,10 @@ import Testing
         "Pets.swift", "Visits.swift", "API.swift", "Styles.swift", "Models/Animal.swift",
         "Models/Cat.swift", "Models/Dog.swift", "Models/EndpointSchema.swift",
         "Models/FeedingPage.swift", "Models/Label.swift", "Models/NewPet.swift",
-        "Models/Node.swift",
-        "Models/Pet.swift", "Models/PetUpdate.swift", "Models/Problem.swift",
-        "Models/Size.swift", "Models/Status.swift", "Models/Visit.swift",
-        "Support/RFC3339.swift", "Support/CalendarDay.swift",
+        "Models/Node.swift", "Models/Pet.swift", "Models/PetUpdate.swift", "Models/Problem.swift",
+        "Models/Reopening.swift", "Models/Size.swift", "Models/Status.swift",
+        "Models/Timestamp.swift", "Models/Visit.swift", "Support/RFC3339.swift",
+        "Support/CalendarDay.swift",
       ])
     for file in output.files {
       let expected = try String(

@@ -125,6 +125,42 @@ import Testing
       "\(String(describing: error))")
   }
 
+  /// A `Timestamp` schema is a `Date`, so an error body naming it is a `Date` read as RFC 3339,
+  /// and so is the date-time variant of the `Reopening` oneOf beside its calendar-day variant:
+  /// each text matches one variant, which encodes back to that text.
+  @Test func dateTimeErrorBodiesAndVariantsAreDatesAndDays() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.get, "/visits/next").replies([
+      .json(#""2024-05-01T14:30:45+02:00""#, status: 429),
+      .json(#""2024-05-01T12:30:45.250Z""#, status: 503),
+      .json(#""2024-05-02""#, status: 503),
+      .json(#""2024-05-02T12""#, status: 503),
+    ])
+    let client = stub.with(BaseURLMiddleware(api))
+    func failure() async throws -> UnexpectedResponse {
+      try await #require(throws: UnexpectedResponse.self) {
+        try await client.call(Visits.nextVisit())
+      }
+    }
+    let whole = Date(timeIntervalSince1970: 1_714_566_645)
+    let later: Timestamp = whole
+    #expect(try Visits.NextVisitError(try await failure()) == .status429(later))
+    #expect(
+      try Visits.NextVisitError(try await failure())
+        == .status503(.date(whole.addingTimeInterval(0.25))))
+    let day = try #require(CalendarDay(year: 2024, month: 5, day: 2))
+    #expect(try Visits.NextVisitError(try await failure()) == .status503(.day(day)))
+    // Neither a date-time nor a day.
+    let neither = try await failure()
+    #expect(throws: ParsingFailure.self) { try Visits.NextVisitError(neither) }
+
+    // Whatever the encoder's date strategy, the variant is written as its text.
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .secondsSince1970
+    let encoded = try encoder.encode([Reopening.date(whole), .day(day)])
+    #expect(String(decoding: encoded, as: UTF8.self) == #"["2024-05-01T12:30:45Z","2024-05-02"]"#)
+  }
+
   /// A calendar day is `yyyy-MM-dd`, validated: a day its month does not have, or other text,
   /// is a decoding error; days compare by date and print as their text.
   @Test func aCalendarDayIsItsTextAndOnlyADayThatExists() throws {

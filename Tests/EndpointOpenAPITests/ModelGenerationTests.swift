@@ -352,7 +352,10 @@ import Testing
         """)
   }
 
-  @Test func aPropertyThatNamesADateTimeSchemaIsADateTooThoughTheSchemaIsAString() throws {
+  /// A date-time schema of `components/schemas` is a `Date` typealias, with Foundation
+  /// imported for it; a property naming it, directly, through `allOf` or as array items, is a
+  /// `Date` coded by the wrapper.
+  @Test func aDateTimeSchemaIsADateAliasAndWhatNamesItADateToo() throws {
     let output = try generate(
       document(
         schemas: """
@@ -365,7 +368,17 @@ import Testing
              "note": {"type": "string"}}}}
           """))
     #expect(output.warnings.isEmpty)
-    #expect(source(output, "Models/Timestamp.swift") == "typealias Timestamp = String\n")
+    #expect(
+      source(output, "Models/Timestamp.swift") == """
+        #if canImport(FoundationEssentials)
+          import FoundationEssentials
+        #else
+          import Foundation
+        #endif
+
+        typealias Timestamp = Date
+
+        """)
     let log = try #require(source(output, "Models/Log.swift"))
     #expect(
       log.contains(

@@ -33,8 +33,8 @@ import Testing
         "Animal.swift", "Cat.swift", "Dog.swift", "EndpointSchema.swift", "FeedingPage.swift",
         "Label.swift", "NewPet.swift", "Node.swift", "Pet.swift", "PetUpdate.swift",
         "Problem.swift",
-        "Size.swift", "Status.swift", "Visit.swift", "Support/RFC3339.swift",
-        "Support/CalendarDay.swift",
+        "Reopening.swift", "Size.swift", "Status.swift", "Timestamp.swift", "Visit.swift",
+        "Support/RFC3339.swift", "Support/CalendarDay.swift",
       ])
     let files =
       output.files.map { ($0, "Modules/Pets/" + $0.path) }
@@ -192,8 +192,8 @@ import Testing
         "generate", document, "--output", endpoints.path, "--models-module", "PetsModels",
       ])
       #expect(status == 0, "\(printed)")
-      #expect(printed.contains("wrote 4 files to \(endpoints.path), 16 model files to "))
-      #expect(printed.contains("removed 16 stale"))
+      #expect(printed.contains("wrote 4 files to \(endpoints.path), 18 model files to "))
+      #expect(printed.contains("removed 18 stale"))
       #expect(!exists(endpoints.appending(path: "Models")))
       #expect(exists(models.appending(path: "NewPet.swift")))
       #expect(exists(models.appending(path: "Support/RFC3339.swift")))

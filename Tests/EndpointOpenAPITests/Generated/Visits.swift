@@ -59,8 +59,32 @@ enum Visits {
   /// When the next visit is.
   ///
   /// `GET /visits/next`
+  ///
+  /// Error bodies, decoded from the `UnexpectedResponse` the call throws by `NextVisitError(_:)`:
+  /// `429` a `Date`, `503` a `Reopening`.
   static func nextVisit() -> Endpoint<Date> {
     Endpoint<RFC3339<Date>>(json: .get, path: "visits/next").map(\.wrappedValue)
+  }
+
+  /// The error bodies `nextVisit` documents, by status.
+  enum NextVisitError: Sendable, Hashable {
+    case status429(Date)
+    case status503(Reopening)
+
+    /// The body of a response `nextVisit` does not accept, decoded as its status
+    /// documents; `nil` when the document describes none for the status.
+    ///
+    /// - Throws: `ParsingFailure` when the body is not what the document describes.
+    init?(_ error: UnexpectedResponse) throws(ParsingFailure) {
+      switch error.status {
+      case 429:
+        self = try .status429(error.decodeBody(as: RFC3339<Date>.self).wrappedValue)
+      case 503:
+        self = try .status503(error.decodeBody())
+      default:
+        return nil
+      }
+    }
   }
 
   /// Plans the next visits.
