@@ -86,6 +86,9 @@ struct ModelDecl {
   var doc: String?
   var shape: Shape
   var nested: [ModelDecl] = []
+  /// The type of an object's `additionalProperties` beside its properties, kept in a
+  /// dictionary property of that name; `nil` when it has none.
+  var additional: TypeRef? = nil
 }
 
 /// The types nested in one struct or namespace, and the names given out there.

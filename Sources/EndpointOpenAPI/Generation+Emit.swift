@@ -424,13 +424,14 @@ extension Generation {
     case .object(let properties):
       lines.append("\(access)struct \(model.name): Codable, Sendable, Hashable {")
       var sections: [[String]] = []
-      sections.append(emitProperties(properties))
+      sections.append(emitProperties(properties) + additionalPropertyLines(model.additional))
       // A property that must be present but may be null is coded by hand: the synthesised
-      // coding would accept it absent and leave it out when `nil`. The hand-written
-      // `init(from:)` takes the place of the memberwise initialiser, so one is written too.
-      let coded = properties.contains(where: \.requiredNullable)
+      // coding would accept it absent and leave it out when `nil`; so are the additional
+      // properties, by keys of their own. The hand-written `init(from:)` takes the place of
+      // the memberwise initialiser, so one is written too.
+      let coded = properties.contains(where: \.requiredNullable) || model.additional != nil
       if options.accessLevel == .public || coded {
-        sections.append(emitInitialiser(properties))
+        sections.append(emitInitialiser(properties, additional: model.additional))
       }
       if coded || properties.contains(where: { $0.name != $0.key }) {
         var keys = ["enum CodingKeys: String, CodingKey {"]
@@ -443,7 +444,7 @@ extension Generation {
         keys.append("}")
         sections.append(keys)
       }
-      if coded { sections.append(emitCoding(properties)) }
+      if coded { sections.append(emitCoding(properties, additional: model.additional)) }
       sections += model.nested.map(modelLines)
       sections.removeAll(where: \.isEmpty)
       if sections.isEmpty {
@@ -477,10 +478,13 @@ extension Generation {
     return lines
   }
 
-  private func emitInitialiser(_ properties: [PropertyDecl]) -> [String] {
-    let parameters = properties.map { property in
+  private func emitInitialiser(_ properties: [PropertyDecl], additional: TypeRef?) -> [String] {
+    var parameters = properties.map { property in
       "\(SwiftNames.escaped(property.name)): \(property.type.code)"
         + (property.requiredNullable ? "?" : property.optional ? "? = nil" : "")
+    }
+    if let additional {
+      parameters.append("additionalProperties: [String: \(additional.code)] = [:]")
     }
     var lines = ["/// Creates a value from its properties."]
     let oneLine = "\(access)init(" + parameters.joined(separator: ", ") + ") {"
@@ -497,6 +501,7 @@ extension Generation {
       let name = SwiftNames.escaped(property.name)
       lines.append("  self.\(name) = \(name)")
     }
+    if additional != nil { lines.append("  self.additionalProperties = additionalProperties") }
     lines.append("}")
     return lines
   }
@@ -557,6 +562,7 @@ extension ModelDecl {
     switch shape {
     case .object(let properties):
       if properties.contains(where: { $0.type.usesJSONValue }) { return true }
+      if additional?.usesJSONValue == true { return true }
     case .alias(let type):
       if type.usesJSONValue { return true }
     case .choice(let choice):

@@ -1,4 +1,5 @@
-/// The hand-written coding of a struct with a required nullable property.
+/// The hand-written coding of a struct with a required nullable property or additional
+/// properties.
 extension Generation {
   static let foundationImport = [
     "#if canImport(FoundationEssentials)",
@@ -11,7 +12,7 @@ extension Generation {
   /// `init(from:)` and `encode(to:)` that tell a required nullable property from an optional
   /// one (it must be present, and `nil` is encoded as `null`); date-times are coded by their
   /// `RFC3339` wrapper, as the synthesised coding would.
-  func emitCoding(_ properties: [PropertyDecl]) -> [String] {
+  func emitCoding(_ properties: [PropertyDecl], additional: TypeRef? = nil) -> [String] {
     var decode = [
       "\(access)init(from decoder: any Decoder) throws {",
       "  let container = try decoder.container(keyedBy: CodingKeys.self)",
@@ -62,6 +63,64 @@ extension Generation {
       decode.append("  " + decoded)
       encode.append("  try \(encoded)")
     }
-    return decode + ["}", ""] + encode + ["}"]
+    if let additional {
+      decode += [
+        "  let others = try decoder.container(keyedBy: AdditionalKey.self)",
+        "  var additionalProperties: [String: \(additional.code)] = [:]",
+        "  for key in others.allKeys where CodingKeys(stringValue: key.stringValue) == nil {",
+      ]
+      let value = "try others.decode(\(additional.code).self, forKey: key)"
+      let assignment = "    additionalProperties[key.stringValue] = "
+      decode +=
+        assignment.count + value.count + 2 <= Self.lineLength
+        ? [assignment + value]
+        : [assignment + "try others.decode(", "      \(additional.code).self, forKey: key)"]
+      decode += [
+        "  }",
+        "  self.additionalProperties = additionalProperties",
+      ]
+      encode += [
+        "  var others = encoder.container(keyedBy: AdditionalKey.self)",
+        "  for (key, value) in additionalProperties where CodingKeys(stringValue: key) == nil {",
+        "    try others.encode(value, forKey: AdditionalKey(stringValue: key))",
+        "  }",
+      ]
+    }
+    return decode + ["}", ""] + encode + ["}"] + additionalKeyLines(additional)
+  }
+
+  /// The property that keeps the keys an object schema does not list, when its
+  /// `additionalProperties` is kept.
+  func additionalPropertyLines(_ additional: TypeRef?) -> [String] {
+    guard let additional else { return [] }
+    return [
+      "/// The properties besides those the schema lists, by key (`additionalProperties`).",
+      "\(access)var additionalProperties: [String: \(additional.code)] = [:]",
+    ]
+  }
+
+  /// The coding key of the additional properties: any key.
+  private func additionalKeyLines(_ additional: TypeRef?) -> [String] {
+    guard additional != nil else { return [] }
+    return [
+      "",
+      "/// A key of ``additionalProperties``.",
+      "\(access)struct AdditionalKey: CodingKey {",
+      "  /// The key's text.",
+      "  \(access)var stringValue: String",
+      "  /// None: a JSON object's keys are text.",
+      "  \(access)var intValue: Int? { nil }",
+      "",
+      "  /// The key `stringValue`.",
+      "  \(access)init(stringValue: String) {",
+      "    self.stringValue = stringValue",
+      "  }",
+      "",
+      "  /// None: a JSON object's keys are text.",
+      "  \(access)init?(intValue: Int) {",
+      "    nil",
+      "  }",
+      "}",
+    ]
   }
 }

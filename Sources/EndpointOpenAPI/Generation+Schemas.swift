@@ -64,7 +64,8 @@ extension Generation {
   ) throws(Unsupported) -> ModelDecl {
     let merged = try merge(schema, at: pointer, visiting: [])
     var scope: NestedScope? = NestedScope(
-      names: NameScope(reserved: ["CodingKeys", name], outer: topNames.lowercasedNames))
+      names: NameScope(
+        reserved: ["CodingKeys", "AdditionalKey", name], outer: topNames.lowercasedNames))
     var members = NameScope()
     var properties: [PropertyDecl] = []
     for key in merged.properties.keys.sorted() {
@@ -86,17 +87,31 @@ extension Generation {
         warn(error, "the property is left out")
       }
     }
+    var kept: TypeRef? = nil
     if let (additional, additionalPointer) = merged.additional, additional.object != nil,
       additional != .object([:])
     {
-      warn(
-        Unsupported(
-          pointer: additionalPointer,
-          message: "additionalProperties beside properties is not kept yet"),
-        "extra properties are ignored when decoding")
+      // Kept in `additionalProperties`, unless a property has that name or the values are
+      // date-times (which the hand-written coding does not code as RFC 3339 yet).
+      do throws(Unsupported) {
+        let resolved = try typeRef(
+          additional, at: additionalPointer, suggested: "AdditionalValue", scope: &scope)
+        let type = dated(resolved.type, additional)
+        if type.containsDateTime || members.isTaken("additionalProperties") {
+          throw Unsupported(
+            pointer: additionalPointer,
+            message: type.containsDateTime
+              ? "additionalProperties of date-times beside properties is not kept yet"
+              : "additionalProperties beside a property named additionalProperties is not kept")
+        }
+        kept = resolved.nullable ? .json : type
+      } catch {
+        warn(error, "extra properties are ignored when decoding")
+      }
     }
     return ModelDecl(
-      name: name, doc: doc, shape: .object(properties), nested: scope?.decls ?? [])
+      name: name, doc: doc, shape: .object(properties), nested: scope?.decls ?? [],
+      additional: kept)
   }
 
   /// The properties of an object schema with its `allOf` parts, references followed.

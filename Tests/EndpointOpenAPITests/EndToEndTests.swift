@@ -95,6 +95,12 @@ import Testing
       // `parent` is `null`, Bea has no `status`; a node without `parent` does not decode, and
       // each encodes back as it came.
       #expect(tree.parent == nil)
+      // A key the schema does not list is kept in `additionalProperties`, and sent back.
+      #expect(tree.additionalProperties == ["nickname": "Rexy"])
+      #expect(tree.children.first?.additionalProperties == [:])
+      let again = try JSONEncoder().encode(tree)
+      #expect(try JSONDecoder().decode(Node.self, from: again) == tree)
+      #expect(String(decoding: again, as: UTF8.self).contains(#""nickname":"Rexy""#))
       #expect(tree.children.first?.parent == "Rex")
       let bea = try #require(tree.children.first?.children.first)
       #expect(bea.status == nil)
@@ -118,6 +124,13 @@ import Testing
       // (the server refuses a `null` where the schema does not allow one).
       try await client.call(Pets.updatePet(petId: "2", body: PetUpdate(name: nil, tag: nil)))
       #expect(try await lastRequest(client, base)["body"] as? String == #"{"tag":null}"#)
+      // Additional properties are sent beside the listed ones (a listed key among them is not).
+      try await client.call(
+        Pets.updatePet(
+          petId: "2",
+          body: PetUpdate(tag: "t", additionalProperties: ["color": "red", "tag": "x"])))
+      #expect(
+        try await lastRequest(client, base)["body"] as? String == #"{"color":"red","tag":"t"}"#)
 
       // A documented 4xx: the call throws `UnexpectedResponse`, whose body decodes as the
       // status documents (the server answers the status a `Prefer: code=` field names).
@@ -216,7 +229,8 @@ import Testing
         let reply = String(decoding: try await refusal.collect(), as: UTF8.self)
         #expect(reply.contains(reason), "\(path): \(reply)")
       }
-      // A `null` where the schema allows none, a required nullable property left out, a binary
+      // A `null` where the schema allows none, a required nullable property left out, an
+      // additional property not of its schema's type, a binary
       // body in a media type the document does not list, and an empty one.
       for (method, path, type, body, reason) in [
         (
@@ -226,6 +240,10 @@ import Testing
         (
           .put, "pets/2", "application/json", #"{"name":"Tim"}"#,
           "lacks the required property 'tag'"
+        ),
+        (
+          .put, "pets/2", "application/json", #"{"tag":null,"color":1}"#,
+          "body.color is int, not string"
         ),
         (
           .post, "upload", "image/jpeg", "x",

@@ -190,6 +190,47 @@ import Testing
       ])
   }
 
+  @Test func additionalPropertiesBesidePropertiesAreKeptInADictionary() throws {
+    let output = try generate(
+      document(
+        schemas: """
+          {"Tags": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}},
+             "additionalProperties": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+           "Seen": {"type": "object", "properties": {"id": {"type": "integer"}},
+             "additionalProperties": {"type": "string", "format": "date-time"}},
+           "Named": {"type": "object",
+             "properties": {"additionalProperties": {"type": "integer"}},
+             "additionalProperties": {"type": "string"}}}
+          """))
+    let tags = try #require(source(output, "Models/Tags.swift"))
+    #expect(tags.contains("  var additionalProperties: [String: AdditionalValue] = [:]\n"))
+    #expect(
+      tags.contains(
+        "  init(id: Int, additionalProperties: [String: AdditionalValue] = [:]) {\n"))
+    #expect(
+      tags.contains(
+        "    for key in others.allKeys where CodingKeys(stringValue: key.stringValue) == nil {\n"
+          + "      additionalProperties[key.stringValue] = "
+          + "try others.decode(AdditionalValue.self, forKey: key)\n"))
+    #expect(
+      tags.contains(
+        "    for (key, value) in additionalProperties where CodingKeys(stringValue: key) == nil {\n"
+          + "      try others.encode(value, forKey: AdditionalKey(stringValue: key))\n"))
+    #expect(tags.contains("  struct AdditionalValue: Codable, Sendable, Hashable {\n"))
+    // Date-times, and a property of that name, are reported and the extra keys ignored.
+    for name in ["Seen", "Named"] {
+      #expect(source(output, "Models/\(name).swift")?.contains("AdditionalKey") == false)
+    }
+    #expect(
+      output.warnings.map(\.description) == [
+        "#/components/schemas/Named/additionalProperties: additionalProperties beside a "
+          + "property named additionalProperties is not kept; extra properties are ignored "
+          + "when decoding",
+        "#/components/schemas/Seen/additionalProperties: additionalProperties of date-times "
+          + "beside properties is not kept yet; extra properties are ignored when decoding",
+      ])
+  }
+
   @Test func aStructNeverContainsItselfExceptThroughAnArray() throws {
     let output = try generate(
       document(

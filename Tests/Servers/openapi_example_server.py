@@ -15,7 +15,7 @@ unexploded cookie `name=a,b`), each part percent-decoded (but a header's scalar,
 is) and typed by its schema, a cookie refused when it holds what RFC 6265 does not allow in
 one (but the style's `,`), a query's array or object in `form` not exploded split at its
 `,`s as sent and then decoded, and a JSON request body against its schema (types, required
-properties, enums, arrays, `allOf`, `oneOf`, `anyOf`, nullable); a multipart/form-data body
+properties, additional properties, enums, arrays, `allOf`, `oneOf`, `anyOf`, nullable); a multipart/form-data body
 part by part (see `check_multipart`). A request that does not conform
 gets 400 with a JSON object `{"error": reason}`; no operation, 404. A conforming request gets
 the operation's first 2xx response (else its `default`, as 200), or the documented response a
@@ -151,11 +151,17 @@ def check(value, schema, where, depth=0):
             if name not in value:
                 return f"{where} lacks the required property {name!r}"
         properties = schema.get("properties", {})
+        extra = schema.get("additionalProperties", True)
         for name, item in value.items():
             if name in properties:
                 problem = check(item, properties[name], f"{where}.{name}", depth + 1)
-                if problem:
-                    return problem
+            elif extra is False:
+                problem = f"{where} has {name!r}, which its schema does not allow"
+            else:
+                problem = check(item, extra if isinstance(extra, dict) else {}, f"{where}.{name}",
+                                depth + 1)
+            if problem:
+                return problem
     if isinstance(value, list) and "items" in schema:
         for index, item in enumerate(value):
             problem = check(item, schema["items"], f"{where}[{index}]", depth + 1)

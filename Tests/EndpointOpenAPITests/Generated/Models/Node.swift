@@ -7,6 +7,8 @@ struct Node: Codable, Sendable, Hashable {
   var name: String
   var parent: String?
   var status: Status?
+  /// The properties besides those the schema lists, by key (`additionalProperties`).
+  var additionalProperties: [String: String] = [:]
 
   /// Creates a value from its properties.
   init(
@@ -14,13 +16,15 @@ struct Node: Codable, Sendable, Hashable {
     children: [Node],
     name: String,
     parent: String?,
-    status: Status? = nil
+    status: Status? = nil,
+    additionalProperties: [String: String] = [:]
   ) {
     self.checksum = checksum
     self.children = children
     self.name = name
     self.parent = parent
     self.status = status
+    self.additionalProperties = additionalProperties
   }
 
   enum CodingKeys: String, CodingKey {
@@ -38,6 +42,12 @@ struct Node: Codable, Sendable, Hashable {
     self.name = try container.decode(String.self, forKey: .name)
     self.parent = try container.decode(String?.self, forKey: .parent)
     self.status = try container.decodeIfPresent(Status.self, forKey: .status)
+    let others = try decoder.container(keyedBy: AdditionalKey.self)
+    var additionalProperties: [String: String] = [:]
+    for key in others.allKeys where CodingKeys(stringValue: key.stringValue) == nil {
+      additionalProperties[key.stringValue] = try others.decode(String.self, forKey: key)
+    }
+    self.additionalProperties = additionalProperties
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -47,5 +57,27 @@ struct Node: Codable, Sendable, Hashable {
     try container.encode(self.name, forKey: .name)
     try container.encode(self.parent, forKey: .parent)
     try container.encodeIfPresent(self.status, forKey: .status)
+    var others = encoder.container(keyedBy: AdditionalKey.self)
+    for (key, value) in additionalProperties where CodingKeys(stringValue: key) == nil {
+      try others.encode(value, forKey: AdditionalKey(stringValue: key))
+    }
+  }
+
+  /// A key of ``additionalProperties``.
+  struct AdditionalKey: CodingKey {
+    /// The key's text.
+    var stringValue: String
+    /// None: a JSON object's keys are text.
+    var intValue: Int? { nil }
+
+    /// The key `stringValue`.
+    init(stringValue: String) {
+      self.stringValue = stringValue
+    }
+
+    /// None: a JSON object's keys are text.
+    init?(intValue: Int) {
+      nil
+    }
   }
 }

@@ -3,11 +3,14 @@
 struct PetUpdate: Codable, Sendable, Hashable {
   var name: String?
   var tag: String?
+  /// The properties besides those the schema lists, by key (`additionalProperties`).
+  var additionalProperties: [String: String] = [:]
 
   /// Creates a value from its properties.
-  init(name: String? = nil, tag: String?) {
+  init(name: String? = nil, tag: String?, additionalProperties: [String: String] = [:]) {
     self.name = name
     self.tag = tag
+    self.additionalProperties = additionalProperties
   }
 
   enum CodingKeys: String, CodingKey {
@@ -19,11 +22,39 @@ struct PetUpdate: Codable, Sendable, Hashable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.name = try container.decodeIfPresent(String.self, forKey: .name)
     self.tag = try container.decode(String?.self, forKey: .tag)
+    let others = try decoder.container(keyedBy: AdditionalKey.self)
+    var additionalProperties: [String: String] = [:]
+    for key in others.allKeys where CodingKeys(stringValue: key.stringValue) == nil {
+      additionalProperties[key.stringValue] = try others.decode(String.self, forKey: key)
+    }
+    self.additionalProperties = additionalProperties
   }
 
   func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encodeIfPresent(self.name, forKey: .name)
     try container.encode(self.tag, forKey: .tag)
+    var others = encoder.container(keyedBy: AdditionalKey.self)
+    for (key, value) in additionalProperties where CodingKeys(stringValue: key) == nil {
+      try others.encode(value, forKey: AdditionalKey(stringValue: key))
+    }
+  }
+
+  /// A key of ``additionalProperties``.
+  struct AdditionalKey: CodingKey {
+    /// The key's text.
+    var stringValue: String
+    /// None: a JSON object's keys are text.
+    var intValue: Int? { nil }
+
+    /// The key `stringValue`.
+    init(stringValue: String) {
+      self.stringValue = stringValue
+    }
+
+    /// None: a JSON object's keys are text.
+    init?(intValue: Int) {
+      nil
+    }
   }
 }

@@ -6,11 +6,14 @@ public struct PetUpdate: Codable, Sendable, Hashable {
   public var name: String?
   /// The `tag` property.
   public var tag: String?
+  /// The properties besides those the schema lists, by key (`additionalProperties`).
+  public var additionalProperties: [String: String] = [:]
 
   /// Creates a value from its properties.
-  public init(name: String? = nil, tag: String?) {
+  public init(name: String? = nil, tag: String?, additionalProperties: [String: String] = [:]) {
     self.name = name
     self.tag = tag
+    self.additionalProperties = additionalProperties
   }
 
   enum CodingKeys: String, CodingKey {
@@ -23,6 +26,12 @@ public struct PetUpdate: Codable, Sendable, Hashable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.name = try container.decodeIfPresent(String.self, forKey: .name)
     self.tag = try container.decode(String?.self, forKey: .tag)
+    let others = try decoder.container(keyedBy: AdditionalKey.self)
+    var additionalProperties: [String: String] = [:]
+    for key in others.allKeys where CodingKeys(stringValue: key.stringValue) == nil {
+      additionalProperties[key.stringValue] = try others.decode(String.self, forKey: key)
+    }
+    self.additionalProperties = additionalProperties
   }
 
   /// Encodes the value, `null` for a required property that is `nil`.
@@ -30,5 +39,27 @@ public struct PetUpdate: Codable, Sendable, Hashable {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encodeIfPresent(self.name, forKey: .name)
     try container.encode(self.tag, forKey: .tag)
+    var others = encoder.container(keyedBy: AdditionalKey.self)
+    for (key, value) in additionalProperties where CodingKeys(stringValue: key) == nil {
+      try others.encode(value, forKey: AdditionalKey(stringValue: key))
+    }
+  }
+
+  /// A key of ``additionalProperties``.
+  public struct AdditionalKey: CodingKey {
+    /// The key's text.
+    public var stringValue: String
+    /// None: a JSON object's keys are text.
+    public var intValue: Int? { nil }
+
+    /// The key `stringValue`.
+    public init(stringValue: String) {
+      self.stringValue = stringValue
+    }
+
+    /// None: a JSON object's keys are text.
+    public init?(intValue: Int) {
+      nil
+    }
   }
 }
