@@ -64,17 +64,32 @@ extension Generation {
       throw Unsupported(
         pointer: pointer, message: "a \(kind) body that is not an object is not supported yet")
     }
+    if keepsAdditionalProperties(name, scope) {
+      throw Unsupported(
+        pointer: pointer,
+        message: "a \(kind) body with additionalProperties beside properties is not supported yet")
+    }
     return properties
   }
 
   /// The properties of a generated struct: a model, or a type nested in `scope`.
   func objectProperties(_ name: String, _ scope: NestedScope?) -> [PropertyDecl]? {
+    guard case .object(let properties) = objectDecl(name, scope)?.shape else { return nil }
+    return properties
+  }
+
+  /// Whether the generated struct `name` keeps the keys its schema does not list, which a
+  /// form, multipart body or styled parameter would not send.
+  func keepsAdditionalProperties(_ name: String, _ scope: NestedScope?) -> Bool {
+    objectDecl(name, scope)?.additional != nil
+  }
+
+  private func objectDecl(_ name: String, _ scope: NestedScope?) -> ModelDecl? {
     let nested = scope?.decls.first { $0.name == name }
     let model = modelStates.values.lazy.compactMap { state -> ModelDecl? in
       if case .done(let decl, _) = state, decl.name == name { return decl }
       return nil
     }.first
-    guard case .object(let properties) = (nested ?? model)?.shape else { return nil }
-    return properties
+    return nested ?? model
   }
 }

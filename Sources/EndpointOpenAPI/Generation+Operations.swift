@@ -537,7 +537,9 @@ extension Generation {
     where location == .path || location == .header || (location == .cookie && !explode)
       || (location == .query && style != "spaceDelimited" && style != "pipeDelimited"):
       fields = objectProperties(typeName, candidate)
-      fits = fields?.allSatisfy(\.type.isScalar) == true
+      fits =
+        fields?.allSatisfy(\.type.isScalar) == true
+        && !keepsAdditionalProperties(typeName, candidate)
     default:
       break
     }
