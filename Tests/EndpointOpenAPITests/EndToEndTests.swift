@@ -81,6 +81,12 @@ import Testing
       #expect((request["headers"] as? [String: Any])?["content-type"] as? String == "image/png")
       #expect(try await client.call(Pets.showPhoto(petId: "2", session: "s")) == Data("JFIF".utf8))
 
+      // A base64 (`format: byte`) body and answer: their text, which the server checks.
+      let signature = try await client.call(
+        Pets.signPet(petId: "2", body: Data("sig".utf8).base64EncodedString()))
+      #expect(Data(base64Encoded: signature) == Data("signed".utf8))
+      #expect(try await lastRequest(client, base)["body"] as? String == #""c2ln""#)
+
       // A recursive schema decoded three levels deep, from the first of the response's
       // `examples`: a status the document does not list is kept, and a `format: byte` property
       // is its base64 text. The `spaceDelimited` query array is joined by spaces.
@@ -230,7 +236,7 @@ import Testing
         #expect(reply.contains(reason), "\(path): \(reply)")
       }
       // A `null` where the schema allows none, a required nullable property left out, an
-      // additional property not of its schema's type, a binary
+      // additional property not of its schema's type, text that is not base64, a binary
       // body in a media type the document does not list, and an empty one.
       for (method, path, type, body, reason) in [
         (
@@ -250,6 +256,7 @@ import Testing
           "a body in image/jpeg where the document lists ['image/png']"
         ),
         (.post, "upload", "image/png", "", "the required request body is missing"),
+        (.put, "pets/2/signature", "application/json", #""s!g""#, "body is 's!g', not base64"),
       ] {
         var fields = HTTPFields()
         try fields.set(type, for: "Content-Type")

@@ -15,7 +15,7 @@ unexploded cookie `name=a,b`), each part percent-decoded (but a header's scalar,
 is) and typed by its schema, a cookie refused when it holds what RFC 6265 does not allow in
 one (but the style's `,`), a query's array or object in `form` not exploded split at its
 `,`s as sent and then decoded, and a JSON request body against its schema (types, required
-properties, additional properties, enums, arrays, `allOf`, `oneOf`, `anyOf`, nullable); a multipart/form-data body
+properties, additional properties, base64 (`format: byte`), enums, arrays, `allOf`, `oneOf`, `anyOf`, nullable); a multipart/form-data body
 part by part (see `check_multipart`). A request that does not conform
 gets 400 with a JSON object `{"error": reason}`; no operation, 404. A conforming request gets
 the operation's first 2xx response (else its `default`, as 200), or the documented response a
@@ -131,6 +131,11 @@ def check(value, schema, where, depth=0):
     problem = date_time_problem(value, schema, where)
     if problem:
         return problem
+    if schema.get("format") == "byte" and isinstance(value, str):
+        try:
+            base64.b64decode(value, validate=True)
+        except ValueError:
+            return f"{where} is {value!r}, not base64"
     if "enum" in schema and value not in schema["enum"]:
         # Generated code keeps unknown values; the server only checks what a client sends.
         return f"{where} is {value!r}, not one of {schema['enum']}"

@@ -169,6 +169,13 @@ enum Pets {
     return Endpoint(.get, path: "pets/\(petId)/photo", headers: headerFields, parser: .data)
   }
 
+  /// Signs a pet's record: the bytes of a signature in, the countersignature out.
+  ///
+  /// `PUT /pets/{petId}/signature`
+  static func signPet(petId: String, body: String) -> Endpoint<String> {
+    Endpoint(json: .put, path: "pets/\(petId)/signature", body: body)
+  }
+
   /// A pet's family tree.
   ///
   /// `GET /tree`
