@@ -22,9 +22,23 @@ extension Generation {
       "  var container = encoder.container(keyedBy: CodingKeys.self)",
     ]
     if options.accessLevel == .public {
-      decode.insert(
-        "/// Decodes the value; a required property must be present, even if null.", at: 0)
-      encode.insert("/// Encodes the value, `null` for a required property that is `nil`.", at: 0)
+      let nullable = properties.contains(where: \.requiredNullable)
+      var decodeDoc = [
+        nullable
+          ? "/// Decodes the value; a required property must be present, even if null."
+          : "/// Decodes the value."
+      ]
+      var encodeDoc = [
+        nullable
+          ? "/// Encodes the value, `null` for a required property that is `nil`."
+          : "/// Encodes the value."
+      ]
+      if additional != nil {
+        decodeDoc.append("/// The keys the schema does not list go to `additionalProperties`.")
+        encodeDoc.append("/// Its `additionalProperties` are encoded beside its properties.")
+      }
+      decode.insert(contentsOf: decodeDoc, at: 0)
+      encode.insert(contentsOf: encodeDoc, at: 0)
     }
     for property in properties {
       let name = SwiftNames.escaped(property.name)

@@ -41,6 +41,7 @@ public struct Node: Codable, Sendable, Hashable {
   }
 
   /// Decodes the value; a required property must be present, even if null.
+  /// The keys the schema does not list go to `additionalProperties`.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.checksum = try container.decodeIfPresent(String.self, forKey: .checksum)
@@ -57,6 +58,7 @@ public struct Node: Codable, Sendable, Hashable {
   }
 
   /// Encodes the value, `null` for a required property that is `nil`.
+  /// Its `additionalProperties` are encoded beside its properties.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encodeIfPresent(self.checksum, forKey: .checksum)
