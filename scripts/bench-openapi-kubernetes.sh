@@ -12,6 +12,8 @@
 #                                        --typecheck, --models-module]
 #
 # --v1.14 takes the package's other large document instead (the aggregated v1.14 API, 3.1 MB).
+# --yaml hands the generator the same document written as YAML (4.3 MB; needs PyYAML, Debian's
+# python3-yaml), so the YAML reader is measured on a real document too.
 # Needs apt-get (network for the package, nothing else) and dpkg-deb. Everything it makes goes
 # to temporary directories, removed on exit.
 set -euo pipefail
@@ -20,17 +22,19 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 package_root="usr/share/gocode/src/k8s.io/kube-openapi"
 source_path="$package_root/pkg/schemaconv/testdata/swagger.json"
 forwarded=()
+yaml=0
 for argument in "$@"; do
   case "$argument" in
     --v1.14) source_path="$package_root/test/integration/testdata/aggregator/openapi.json" ;;
+    --yaml) yaml=1 ;;
     --build | --typecheck | --models-module) forwarded+=("$argument") ;;
     -h | --help)
       sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
       exit 0
       ;;
     *)
-      echo "usage: scripts/bench-openapi-kubernetes.sh [--v1.14] [--build] [--typecheck]" \
-        "[--models-module]" >&2
+      echo "usage: scripts/bench-openapi-kubernetes.sh [--v1.14] [--yaml] [--build]" \
+        "[--typecheck] [--models-module]" >&2
       exit 2
       ;;
   esac
@@ -63,4 +67,17 @@ d = json.load(open(sys.argv[1]))
 print(d["info"]["title"], d["info"]["version"] + ": Swagger", d["swagger"] + ",",
       len(d["paths"]), "paths,", len(d.get("definitions", {})), "definitions")' "$swagger")"
 python3 "$ROOT/scripts/swagger2-to-openapi3.py" "$swagger" "$work/kubernetes.json"
-"$ROOT/scripts/bench-openapi.sh" "${forwarded[@]}" "$work/kubernetes.json"
+document="$work/kubernetes.json"
+if [[ "$yaml" == 1 ]]; then
+  python3 -c 'import yaml' 2> /dev/null || {
+    echo "bench-openapi-kubernetes: error: --yaml needs PyYAML (apt-get install python3-yaml)" >&2
+    exit 1
+  }
+  document="$work/kubernetes.yaml"
+  python3 -c '
+import json, sys, yaml
+with open(sys.argv[2], "w") as out:
+    yaml.safe_dump(json.load(open(sys.argv[1])), out, sort_keys=False, width=1000)' \
+    "$work/kubernetes.json" "$document"
+fi
+"$ROOT/scripts/bench-openapi.sh" "${forwarded[@]}" "$document"
