@@ -9,6 +9,9 @@ indirect enum TypeRef: Equatable {
   case dateTime
   /// A calendar day (`format: date`), the output's `CalendarDay`, coded as `yyyy-MM-dd`.
   case calendarDay
+  /// Base64 text (`format: byte`), `Data` coded by the `Base64` wrapper wherever `dateTime` is
+  /// coded by `RFC3339`; a parameter stays `String`.
+  case base64
   /// Bytes: a body that is not JSON.
   case data
   /// Any JSON value: a free-form schema.
@@ -26,7 +29,7 @@ indirect enum TypeRef: Equatable {
     case .bool: "Bool"
     case .dateTime: "Date"
     case .calendarDay: Generation.calendarDayName
-    case .data: "Data"
+    case .data, .base64: "Data"
     case .json: "JSONValue"
     case .named(let name, _): name
     case .array(let element): "[\(element.code)]"
@@ -37,7 +40,7 @@ indirect enum TypeRef: Equatable {
   /// Whether a value of this type is one path segment, query value or header value.
   var isScalar: Bool {
     switch self {
-    case .string, .int, .double, .bool, .dateTime, .calendarDay: true
+    case .string, .int, .double, .bool, .dateTime, .calendarDay, .base64: true
     case .named(_, let isStringEnum): isStringEnum
     default: false
     }

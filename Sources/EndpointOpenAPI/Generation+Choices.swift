@@ -171,7 +171,7 @@ extension Generation {
     case .bool: "boolean"
     case .dateTime: "date"
     case .calendarDay: "day"
-    case .data: "data"
+    case .data, .base64: "data"
     case .json: "json"
     case .named(let name, _): SwiftNames.memberName(name)
     case .array(let element): caseName(element) + "Array"

@@ -77,70 +77,19 @@ extension Generation {
         "  }",
         "}",
         "",
-        "extension Optional: RFC3339Value where Wrapped: RFC3339Value {",
-        "  /// Decodes `nil` from null, else the wrapped value.",
-        "  \(access)init(rfc3339From decoder: any Decoder) throws {",
-        "    self = try decoder.singleValueContainer().decodeNil() ? nil : Wrapped(rfc3339From: decoder)",
-        "  }",
-        "",
-        "  /// Encodes null for `nil`, else the wrapped value.",
-        "  \(access)func encodeRFC3339(to encoder: any Encoder) throws {",
-        "    guard let self else {",
-        "      var container = encoder.singleValueContainer()",
-        "      return try container.encodeNil()",
-        "    }",
-        "    try self.encodeRFC3339(to: encoder)",
-        "  }",
-        "}",
-        "",
-        "extension Array: RFC3339Value where Element: RFC3339Value {",
-        "  /// Decodes each item from RFC 3339 text.",
-        "  \(access)init(rfc3339From decoder: any Decoder) throws {",
-        "    self = try [RFC3339<Element>](from: decoder).map(\\.wrappedValue)",
-        "  }",
-        "",
-        "  /// Encodes each item as RFC 3339 text.",
-        "  \(access)func encodeRFC3339(to encoder: any Encoder) throws {",
-        "    try map(RFC3339.init(wrappedValue:)).encode(to: encoder)",
-        "  }",
-        "}",
-        "",
-        "extension Dictionary: RFC3339Value where Key == String, Value: RFC3339Value {",
-        "  /// Decodes each value from RFC 3339 text.",
-        "  \(access)init(rfc3339From decoder: any Decoder) throws {",
-        "    self = try [String: RFC3339<Value>](from: decoder).mapValues(\\.wrappedValue)",
-        "  }",
-        "",
-        "  /// Encodes each value as RFC 3339 text.",
-        "  \(access)func encodeRFC3339(to encoder: any Encoder) throws {",
-        "    try mapValues(RFC3339.init(wrappedValue:)).encode(to: encoder)",
-        "  }",
-        "}",
-        "",
-        "extension KeyedDecodingContainer {",
-        "  /// An optional date-time property: `nil` when absent or null.",
-        "  \(access)func decode<Wrapped>(",
-        "    _ type: RFC3339<Wrapped?>.Type, forKey key: Key",
-        "  ) throws -> RFC3339<Wrapped?> {",
-        "    RFC3339(wrappedValue: try decodeIfPresent(RFC3339<Wrapped>.self, forKey: key)?.wrappedValue)",
-        "  }",
-        "}",
-        "",
-        "extension KeyedEncodingContainer {",
-        "  /// An optional date-time property: left out when `nil`.",
-        "  \(access)mutating func encode<Wrapped>(_ value: RFC3339<Wrapped?>, forKey key: Key) throws {",
-        "    try encodeIfPresent(value.wrappedValue.map(RFC3339.init(wrappedValue:)), forKey: key)",
-        "  }",
-        "}",
       ]
+      + Self.wrappedCollectionLines(
+        wrapper: "RFC3339", text: "RFC 3339 text", noun: "date-time", decodeLabel: "rfc3339From",
+        encodeName: "encodeRFC3339", access: access)
     return header + "\n" + lines.joined(separator: "\n") + "\n"
   }
 
   /// A type with `date-time` strings, its own or its items' or values', as ``TypeRef/dateTime``
   /// and `date` strings as ``TypeRef/calendarDay``; through a `$ref` too, so what names a
   /// date-time schema of `components/schemas` (itself a `Date` typealias) is a date-time, coded
-  /// by the wrapper where it is used.
-  func dated(_ type: TypeRef, _ schema: JSONNode) -> TypeRef {
+  /// by the wrapper where it is used. `byte` strings are ``TypeRef/base64`` unless `bytes` is
+  /// false (a parameter's, which stays base64 text).
+  func dated(_ type: TypeRef, _ schema: JSONNode, bytes: Bool = true) -> TypeRef {
     var schema = schema
     for _ in 0..<8 {
       if let parts = schema["allOf"]?.array, parts.count == 1, !Self.isObjectLike(schema) {
@@ -164,14 +113,15 @@ extension Generation {
       switch schema["format"]?.string {
       case "date-time": return .dateTime
       case "date": return .calendarDay
+      case "byte" where bytes: return .base64
       default: return type
       }
     case .array(let element):
       guard let items = schema["items"] else { return type }
-      return .array(dated(element, items))
+      return .array(dated(element, items, bytes: bytes))
     case .dictionary(let value):
       guard let additional = schema["additionalProperties"] else { return type }
-      return .dictionary(dated(value, additional))
+      return .dictionary(dated(value, additional, bytes: bytes))
     default: return type
     }
   }

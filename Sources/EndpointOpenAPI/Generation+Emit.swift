@@ -42,6 +42,7 @@ extension Generation {
     case .string: return expression
     case .dateTime: return "RFC3339(wrappedValue: \(expression)).text"
     case .calendarDay: return expression + ".description"
+    case .base64: return expression + ".base64EncodedString()"
     default: return text ? "String(\(expression))" : expression
     }
   }
@@ -53,7 +54,7 @@ extension Generation {
     case .string: return "\(list).joined(separator: \(literal))"
     case .named: return "\(list).map(\\.rawValue).joined(separator: \(literal))"
     case .calendarDay: return "\(list).map(\\.description).joined(separator: \(literal))"
-    case .dateTime:
+    case .dateTime, .base64:
       return "\(list).map { \(value("$0", element, text: true)) }.joined(separator: \(literal))"
     default: return "\(list).map(String.init).joined(separator: \(literal))"
     }
@@ -402,7 +403,7 @@ extension Generation {
 
   func emit(model: ModelDecl) -> String {
     var lines: [String] = model.usesJSONValue ? ["import EndpointJSON", ""] : []
-    if model.usesDateTime { lines += Self.foundationImport + [""] }
+    if model.usesDateTime || model.uses(.base64) { lines += Self.foundationImport + [""] }
     lines += modelLines(model)
     return header + "\n" + lines.joined(separator: "\n") + "\n"
   }
@@ -471,7 +472,9 @@ extension Generation {
       // A wrapped optional has no implicit `nil`: it is written, so that the memberwise
       // initialiser has the same `nil` default as for any other optional.
       let (wrapper, initial) =
-        property.type.containsDateTime ? ("@RFC3339 ", property.optional ? " = nil" : "") : ("", "")
+        property.type.codingWrapper.map { ("@\($0) ", property.optional ? " = nil" : "") } ?? (
+          "", ""
+        )
       lines.append(
         "\(wrapper)\(access)var \(SwiftNames.escaped(property.name)): \(type)\(initial)")
     }

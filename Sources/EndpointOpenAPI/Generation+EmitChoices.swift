@@ -34,7 +34,7 @@ extension Generation {
     if documented { encode.insert("/// Encodes the variant's value.", at: 0) }
     for item in choice.cases {
       // A date-time is written by the wrapper, whatever the encoder's date strategy.
-      let value = item.type.containsDateTime ? "RFC3339(wrappedValue: value)" : "value"
+      let value = item.type.codingWrapper.map { "\($0)(wrappedValue: value)" } ?? "value"
       encode += [
         "  case .\(SwiftNames.escaped(item.name))(let value):",
         "    try \(value).encode(to: encoder)",
@@ -112,7 +112,7 @@ extension Generation {
   /// The expression that decodes a variant of `type` from `decoder`: a date-time through the
   /// wrapper, so RFC 3339 text whatever the decoder's date strategy.
   static func decoding(_ type: TypeRef) -> String {
-    type.containsDateTime
-      ? "RFC3339<\(type.code)>(from: decoder).wrappedValue" : "\(type.code)(from: decoder)"
+    type.codingWrapper.map { "\($0)<\(type.code)>(from: decoder).wrappedValue" }
+      ?? "\(type.code)(from: decoder)"
   }
 }

@@ -45,15 +45,16 @@ extension Generation {
       let key = "forKey: .\(name)"
       let type = property.type.code
       let (decoded, encoded): (String, String)
-      switch (property.type.containsDateTime, property.requiredNullable, property.optional) {
+      let coder = property.type.codingWrapper ?? ""
+      switch (!coder.isEmpty, property.requiredNullable, property.optional) {
       case (true, true, _):
         (decoded, encoded) = (
-          "self.\(name) = try container.decode(RFC3339<\(type)>?.self, \(key))?.wrappedValue",
-          "container.encode(self.\(name).map(RFC3339.init(wrappedValue:)), \(key))"
+          "self.\(name) = try container.decode(\(coder)<\(type)>?.self, \(key))?.wrappedValue",
+          "container.encode(self.\(name).map(\(coder).init(wrappedValue:)), \(key))"
         )
       case (true, false, _):
         // The wrapper's own coding, and the overloads that leave out an optional one.
-        let wrapper = "RFC3339<\(type)\(property.optional ? "?" : "")>"
+        let wrapper = "\(coder)<\(type)\(property.optional ? "?" : "")>"
         (decoded, encoded) = (
           "self._\(property.name) = try container.decode(\(wrapper).self, \(key))",
           "container.encode(self._\(property.name), \(key))"

@@ -107,8 +107,8 @@ extension Generation {
         }
       // A date-time body is read by the wrapper, whatever the decoder's date strategy.
       let decoded =
-        if let type = body.type, type.containsDateTime {
-          "error.decodeBody(as: RFC3339<\(type.code)>.self).wrappedValue"
+        if let type = body.type, let wrapper = type.codingWrapper {
+          "error.decodeBody(as: \(wrapper)<\(type.code)>.self).wrappedValue"
         } else {
           "error.decodeBody()"
         }

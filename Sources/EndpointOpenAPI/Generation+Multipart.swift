@@ -100,7 +100,7 @@ extension Generation {
       } else {
         usesJSON = true
         // Date-times in the value as the wrapper writes them, not as the encoder's strategy.
-        let encoded = property.type.containsDateTime ? "RFC3339(wrappedValue: \(value))" : value
+        let encoded = property.type.codingWrapper.map { "\($0)(wrappedValue: \(value))" } ?? value
         append =
           "multipartParts.append(.init(name: \(wire), contentType: \"application/json\", "
           + "data: try jsonEncoder.encode(\(encoded))))"

@@ -22,6 +22,9 @@ extension Generation {
     /// Whether an operation's parameter or whole body is a date-time, written by the `RFC3339`
     /// wrapper of the support file.
     var usesDateTime = false
+    /// Whether an operation's whole body, answer or error body is base64 bytes, coded by the
+    /// `Base64` wrapper of the support file.
+    var usesBase64 = false
     /// Whether an operation's parameter or whole body is a calendar day.
     var usesCalendarDay = false
   }
@@ -231,8 +234,8 @@ extension Generation {
           try typeRef(
             schema, at: schemaPointer, suggested: functionType + "Body", scope: &scope
           ).type, schema)
-        if type.containsDateTime {
-          jsonBody = "RFC3339(wrappedValue: body)"
+        if let wrapper = type.codingWrapper {
+          jsonBody = "\(wrapper)(wrappedValue: body)"
           payload = "json(\(jsonBody))"
         }
         jsonContentType = Self.jsonContentType(of: requestBody)
@@ -278,7 +281,7 @@ extension Generation {
       answer = type
       resultType = type.code + (resolved.nullable ? "?" : "")
       resultRef = resolved.nullable ? nil : type
-      if type.containsDateTime { decodedAs = "RFC3339<\(resultType)>" }
+      if let wrapper = type.codingWrapper { decodedAs = "\(wrapper)<\(resultType)>" }
       let others = try successes.dropFirst().map { code throws(Unsupported) in
         try responseNode(responses[code]!, at: JSONPointer.appending(code, to: responsesPointer))
           .node["content"]
@@ -394,10 +397,15 @@ extension Generation {
     namespace.scope = scope ?? namespace.scope
     namespace.usesSegmentEncoder = namespace.usesSegmentEncoder || usesSegmentEncoder
     namespace.usesFieldEncoder = namespace.usesFieldEncoder || usesFieldEncoder
+    // A wrapped whole body or answer is `RFC3339` or `Base64`, which the wrapper's name tells.
+    let wrappers = [jsonBody, decodedAs ?? ""]
     namespace.usesDateTime =
       namespace.usesDateTime || parameters.contains { $0.type.containsDateTime }
-      || jsonBody != "body" || decodedAs != nil
+      || wrappers.contains { $0.hasPrefix("RFC3339") }
       || errors.contains { $0.type?.containsDateTime == true }
+    namespace.usesBase64 =
+      namespace.usesBase64 || wrappers.contains { $0.hasPrefix("Base64") }
+      || errors.contains { $0.type?.contains(.base64) == true }
     namespace.usesCalendarDay =
       namespace.usesCalendarDay || parameters.contains { $0.type.containsCalendarDay }
       || body?.type.containsCalendarDay == true || answer?.containsCalendarDay == true
@@ -521,7 +529,8 @@ extension Generation {
     let resolved = try typeRef(
       schema, at: JSONPointer.appending("schema", to: pointer),
       suggested: typePrefix + SwiftNames.typeName(name), scope: &candidate)
-    let type = dated(resolved.type, schema)
+    // Base64 text (`format: byte`) stays a `String`.
+    let type = dated(resolved.type, schema, bytes: false)
     // What each style can express: scalars in `form`, `simple`, `label` and `matrix`; arrays
     // in the query, the path and headers; objects of scalars in the query's `form` and
     // `deepObject`, the path and headers.

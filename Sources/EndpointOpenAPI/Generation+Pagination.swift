@@ -91,6 +91,10 @@ extension Generation {
         : "RFC3339(wrappedValue: \(member)).text"
     case .calendarDay:
       next = cursor.optional ? "\(member)?.description" : "\(member).description"
+    case .base64:
+      next =
+        cursor.optional
+        ? "\(member)?.base64EncodedString()" : "\(member).base64EncodedString()"
     default:
       throw Unsupported(
         pointer: cursor.pointer, message: "a cursor of type \(cursor.type.code) is not supported")

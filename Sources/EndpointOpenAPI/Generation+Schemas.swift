@@ -97,11 +97,13 @@ extension Generation {
         let resolved = try typeRef(
           additional, at: additionalPointer, suggested: "AdditionalValue", scope: &scope)
         let type = dated(resolved.type, additional)
-        if type.containsDateTime || members.isTaken("additionalProperties") {
+        if let wrapper = type.codingWrapper ?? (members.isTaken("additionalProperties") ? "" : nil)
+        {
           throw Unsupported(
             pointer: additionalPointer,
-            message: type.containsDateTime
-              ? "additionalProperties of date-times beside properties is not kept yet"
+            message: !wrapper.isEmpty
+              ? "additionalProperties of \(wrapper == "Base64" ? "base64 bytes" : "date-times") "
+                + "beside properties is not kept yet"
               : "additionalProperties beside a property named additionalProperties is not kept")
         }
         kept = resolved.nullable ? .json : type

@@ -41,7 +41,7 @@ extension Generation {
   /// character, or a date-time's, which holds `.` and `:`; not a number's or a boolean's.
   static func isText(_ type: TypeRef) -> Bool {
     switch type {
-    case .string, .named, .dateTime: true
+    case .string, .named, .dateTime, .base64: true
     default: false
     }
   }

@@ -27,13 +27,14 @@ struct Generation {
   }
 
   mutating func run() -> OpenAPIGenerator.Output {
-    for name in Self.dateSupportNames { _ = topNames.claim(name) }
+    for name in Self.dateSupportNames.union(Self.base64SupportNames) { _ = topNames.claim(name) }
     _ = topNames.claim(Self.calendarDayName)
     // No type takes the models module's name, which would hide the module.
     if let module = options.modelsModule { _ = topNames.claim(module) }
     for key in schemas.keys.sorted() {
       var name = SwiftNames.typeName(key)
       if SwiftNames.reservedTypes.contains(name) || Self.dateSupportNames.contains(name)
+        || Self.base64SupportNames.contains(name)
         || name == Self.calendarDayName || name == options.modelsModule
       {
         name += "Schema"
@@ -80,8 +81,8 @@ struct Generation {
         OpenAPIGenerator.File(
           path: "\(directory)\(model.name).swift", contents: modelsGeneration.emit(model: model)))
     }
-    // The date-time wrapper and the calendar day, each once, when a model, a type nested in a
-    // namespace, or an operation's parameter or body uses it.
+    // The date-time wrapper, the calendar day and the base64 wrapper, each once, when a model,
+    // a type nested in a namespace, or an operation's parameter or body uses it.
     func isUsed(_ model: (ModelDecl) -> Bool, _ operation: (NamespaceDecl) -> Bool) -> Bool {
       models.contains(where: model)
         || namespaces.contains { operation($0) || $0.scope.decls.contains(where: model) }
@@ -95,6 +96,11 @@ struct Generation {
       modelFiles.append(
         OpenAPIGenerator.File(
           path: Self.calendarDaySupportPath, contents: modelsGeneration.emitCalendarDaySupport()))
+    }
+    if isUsed({ $0.uses(.base64) }, \.usesBase64) {
+      modelFiles.append(
+        OpenAPIGenerator.File(
+          path: Self.base64SupportPath, contents: modelsGeneration.emitBase64Support()))
     }
     if options.modelsModule == nil { files += modelFiles }
     let sorted = warnings.sorted { ($0.pointer, $0.message) < ($1.pointer, $1.message) }

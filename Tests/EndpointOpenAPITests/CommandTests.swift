@@ -130,7 +130,7 @@ import Testing
       let (status, output) = try await run(["generate", document.path, "--output", directory.path])
       #expect(status == 0)
       #expect(output.contains("warning: #/paths/~1notes/post/requestBody/content"))
-      #expect(output.contains("wrote 22 files"))
+      #expect(output.contains("wrote 23 files"))
       #expect(output.contains("removed 1 stale"))
       let written = try fileManager.contentsOfDirectory(atPath: directory.path).sorted()
       #expect(

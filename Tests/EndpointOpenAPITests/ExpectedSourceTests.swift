@@ -29,7 +29,7 @@ import Testing
         "Models/Node.swift", "Models/Pet.swift", "Models/PetUpdate.swift", "Models/Problem.swift",
         "Models/Reopening.swift", "Models/Size.swift", "Models/Status.swift",
         "Models/Timestamp.swift", "Models/Visit.swift", "Support/RFC3339.swift",
-        "Support/CalendarDay.swift",
+        "Support/CalendarDay.swift", "Support/Base64.swift",
       ])
     for file in output.files {
       let expected = try String(

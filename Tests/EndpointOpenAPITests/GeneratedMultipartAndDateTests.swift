@@ -4,7 +4,8 @@ import Foundation
 import Testing
 
 /// The checked-in generated source (`Generated/`): a multipart body's exact bytes, and
-/// date-times, their arrays and dictionaries, through the shared `RFC3339` wrapper.
+/// date-times, their arrays and dictionaries, through the shared `RFC3339` wrapper; base64
+/// bytes through the shared `Base64` wrapper.
 @Suite struct GeneratedMultipartAndDateTests {
   let api = URL(string: "https://pets.example/v1")!
 
@@ -82,6 +83,77 @@ import Testing
         == #"{"id":1,"name":"Rex","seen":{"vet":"2024-05-01T12:30:45Z"},"status":"available","#
         + #""visits":["2024-05-01T12:30:45Z","2024-05-01T12:30:45.250Z"]}"#)
     #expect(try decoder.decode(Pet.self, from: Data(encoded.utf8)) == pet)
+  }
+
+  /// Base64 properties (`format: byte`) are `Data` in arrays and dictionaries, read and written
+  /// as base64 text whatever the coders' data strategy; absent is `nil` and left out; text that
+  /// is not base64 is a decoding error at its key.
+  @Test func base64PropertiesAreDataWhateverTheCodersStrategy() throws {
+    let decoder = JSONDecoder()
+    decoder.dataDecodingStrategy = .deferredToData
+    let json = #"""
+      {"id": 1, "name": "Rex", "status": "available",
+       "photos": ["AAH/", ""], "keys": {"a": "c2lnbmVk"}}
+      """#
+    let pet = try decoder.decode(Pet.self, from: Data(json.utf8))
+    #expect(pet.photos == [Data([0, 1, 0xFF]), Data()])
+    #expect(pet.keys == ["a": Data("signed".utf8)])
+    let bare = #"{"id": 1, "name": "Rex", "status": "available", "photos": null}"#
+    let plain = try decoder.decode(Pet.self, from: Data(bare.utf8))
+    #expect(plain.photos == nil && plain.keys == nil)
+
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    encoder.dataEncodingStrategy = .deferredToData
+    let encoded = String(decoding: try encoder.encode(pet), as: UTF8.self)
+    #expect(
+      encoded
+        == #"{"id":1,"keys":{"a":"c2lnbmVk"},"name":"Rex","photos":["AAH\/",""],"#
+        + #""status":"available"}"#)
+    #expect(
+      String(decoding: try encoder.encode(plain), as: UTF8.self)
+        == #"{"id":1,"name":"Rex","status":"available"}"#)
+
+    // A node's hand-written coding: the optional checksum, present or absent.
+    let node = try decoder.decode(
+      Node.self,
+      from: Data(#"{"name": "Rex", "parent": null, "children": [], "checksum": "UmV4"}"#.utf8))
+    #expect(node.checksum == Data("Rex".utf8))
+    #expect(
+      String(decoding: try encoder.encode(node), as: UTF8.self)
+        == #"{"checksum":"UmV4","children":[],"name":"Rex","parent":null}"#)
+
+    for (bad, path) in [
+      (#""photos": ["AAH/", "not base64!"]"#, ["photos", "Index 1"]),
+      (#""keys": {"a": "UmV"}"#, ["keys", "a"]),
+    ] {
+      let text = #"{"id": 1, "name": "Rex", "status": "available", \#(bad)}"#
+      let error = #expect(throws: DecodingError.self) {
+        try decoder.decode(Pet.self, from: Data(text.utf8))
+      }
+      guard case .dataCorrupted(let context) = error else {
+        Issue.record("not dataCorrupted: \(String(describing: error))")
+        continue
+      }
+      #expect(context.debugDescription.hasPrefix("Not base64 text: "), "\(context)")
+      #expect(context.codingPath.map(\.stringValue) == path)
+    }
+  }
+
+  /// A base64 body and answer are `Data`, sent and read as base64 text; an answer that is not
+  /// base64 is a parsing failure.
+  @Test func aBase64BodyAndAnswerAreData() async throws {
+    let stub = StubClient(baseURL: api)
+    stub.on(.put, "/pets/2/signature").replies([.json(#""c2lnbmVk""#), .json(#""c2ln*""#)])
+    let client = stub.with(BaseURLMiddleware(api))
+    let signed = try await client.call(Pets.signPet(petId: "2", body: Data([0, 1, 0xFF])))
+    #expect(signed == Data("signed".utf8))
+    #expect(stub.requests.last?.text == #""AAH\/""#)
+    let error = await #expect(throws: ParsingFailure.self) {
+      try await client.call(Pets.signPet(petId: "2", body: Data()))
+    }
+    #expect(
+      error?.description.contains("Not base64 text: c2ln*") == true, "\(String(describing: error))")
   }
 
   /// A date-time query parameter is sent as RFC 3339 in UTC, a fraction only when the date

@@ -34,7 +34,7 @@ import Testing
         "Label.swift", "NewPet.swift", "Node.swift", "Pet.swift", "PetUpdate.swift",
         "Problem.swift",
         "Reopening.swift", "Size.swift", "Status.swift", "Timestamp.swift", "Visit.swift",
-        "Support/RFC3339.swift", "Support/CalendarDay.swift",
+        "Support/RFC3339.swift", "Support/CalendarDay.swift", "Support/Base64.swift",
       ])
     let files =
       output.files.map { ($0, "Modules/Pets/" + $0.path) }
@@ -64,7 +64,9 @@ import Testing
     #expect(output.models.isEmpty)
     #expect(output.files.contains { $0.path == "Models/NewPet.swift" })
     #expect(
-      output.files.suffix(2).map(\.path) == ["Support/RFC3339.swift", "Support/CalendarDay.swift"])
+      output.files.suffix(3).map(\.path) == [
+        "Support/RFC3339.swift", "Support/CalendarDay.swift", "Support/Base64.swift",
+      ])
     #expect(!output.files.contains { $0.contents.contains("import PetsModels") })
   }
 
@@ -192,8 +194,8 @@ import Testing
         "generate", document, "--output", endpoints.path, "--models-module", "PetsModels",
       ])
       #expect(status == 0, "\(printed)")
-      #expect(printed.contains("wrote 4 files to \(endpoints.path), 18 model files to "))
-      #expect(printed.contains("removed 18 stale"))
+      #expect(printed.contains("wrote 4 files to \(endpoints.path), 19 model files to "))
+      #expect(printed.contains("removed 19 stale"))
       #expect(!exists(endpoints.appending(path: "Models")))
       #expect(exists(models.appending(path: "NewPet.swift")))
       #expect(exists(models.appending(path: "Support/RFC3339.swift")))

@@ -56,4 +56,23 @@ import Testing
       source(output, "Models/RFC3339Schema.swift")?.contains("@RFC3339 var at: Date? = nil") == true
     )
   }
+
+  /// The base64 wrapper and its protocol, which an output with base64 bytes declares, are
+  /// names no schema takes, with or without base64.
+  @Test func noSchemaIsNamedLikeTheBase64Wrapper() throws {
+    let output = try generate(
+      document(
+        schemas: """
+          {"Base64": {"type": "object", "properties": {
+             "seal": {"type": "string", "format": "byte"}}},
+           "Base64Value": {"type": "string"}}
+          """))
+    #expect(
+      output.files.map(\.path) == [
+        "Models/Base64Schema.swift", "Models/Base64ValueSchema.swift", "Support/Base64.swift",
+      ])
+    #expect(
+      source(output, "Models/Base64Schema.swift")?.contains("@Base64 var seal: Data? = nil") == true
+    )
+  }
 }

@@ -171,8 +171,12 @@ enum Pets {
   /// Signs a pet's record: the bytes of a signature in, the countersignature out.
   ///
   /// `PUT /pets/{petId}/signature`
-  static func signPet(petId: String, body: String) -> Endpoint<String> {
-    Endpoint(json: .put, path: "pets/\(petId)/signature", body: body)
+  static func signPet(petId: String, body: Data) -> Endpoint<Data> {
+    Endpoint<Base64<Data>>(
+      json: .put,
+      path: "pets/\(petId)/signature",
+      body: Base64(wrappedValue: body)
+    ).map(\.wrappedValue)
   }
 
   /// A pet's family tree.

@@ -13,11 +13,13 @@ struct Pet: Codable, Sendable, Hashable {
   var birthDate: CalendarDay?
   var extra: JSONValue?
   var id: Int
+  @Base64 var keys: [String: Data]? = nil
   var kind: Kind?
   var label: Label?
   /// The pet's name.
   var name: String
   var owner: Owner?
+  @Base64 var photos: [Data]? = nil
   @RFC3339 var seen: [String: Date]? = nil
   var status: Status
   var tag: String?
@@ -28,10 +30,12 @@ struct Pet: Codable, Sendable, Hashable {
     case birthDate = "birth_date"
     case extra
     case id
+    case keys
     case kind
     case label
     case name
     case owner
+    case photos
     case seen
     case status
     case tag

@@ -16,6 +16,8 @@ public struct Pet: Codable, Sendable, Hashable {
   public var extra: JSONValue?
   /// The `id` property.
   public var id: Int
+  /// The `keys` property.
+  @Base64 public var keys: [String: Data]? = nil
   /// The `kind` property.
   public var kind: Kind?
   /// The `label` property.
@@ -24,6 +26,8 @@ public struct Pet: Codable, Sendable, Hashable {
   public var name: String
   /// The `owner` property.
   public var owner: Owner?
+  /// The `photos` property.
+  @Base64 public var photos: [Data]? = nil
   /// The `seen` property.
   @RFC3339 public var seen: [String: Date]? = nil
   /// The `status` property.
@@ -40,10 +44,12 @@ public struct Pet: Codable, Sendable, Hashable {
     birthDate: CalendarDay? = nil,
     extra: JSONValue? = nil,
     id: Int,
+    keys: [String: Data]? = nil,
     kind: Kind? = nil,
     label: Label? = nil,
     name: String,
     owner: Owner? = nil,
+    photos: [Data]? = nil,
     seen: [String: Date]? = nil,
     status: Status,
     tag: String? = nil,
@@ -53,10 +59,12 @@ public struct Pet: Codable, Sendable, Hashable {
     self.birthDate = birthDate
     self.extra = extra
     self.id = id
+    self.keys = keys
     self.kind = kind
     self.label = label
     self.name = name
     self.owner = owner
+    self.photos = photos
     self.seen = seen
     self.status = status
     self.tag = tag
@@ -68,10 +76,12 @@ public struct Pet: Codable, Sendable, Hashable {
     case birthDate = "birth_date"
     case extra
     case id
+    case keys
     case kind
     case label
     case name
     case owner
+    case photos
     case seen
     case status
     case tag
