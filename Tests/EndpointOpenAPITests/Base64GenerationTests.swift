@@ -114,6 +114,35 @@ import Testing
     #expect(either.contains("try Base64(wrappedValue: value).encode(to: encoder)"))
   }
 
+  /// A form field and a multipart text part of base64 are its base64 text; the body's struct,
+  /// nested in the namespace, has the wrapper, so the support file is written.
+  @Test func base64FormFieldsAndPartsAreTheirText() async throws {
+    let object = """
+      {"type": "object", "required": ["seal"], "properties": {
+         "seal": {"type": "string", "format": "byte"},
+         "parts": {"type": "array", "items": {"type": "string", "format": "byte"}}}}
+      """
+    let paths = """
+      {"/form": {"post": {"operationId": "sendForm", "requestBody": {"required": true,
+         "content": {"application/x-www-form-urlencoded": {"schema": \(object)}}},
+         "responses": {"204": {"description": "OK"}}}},
+       "/parts": {"post": {"operationId": "sendParts", "requestBody": {"required": true,
+         "content": {"multipart/form-data": {"schema": \(object)}}},
+         "responses": {"204": {"description": "OK"}}}}}
+      """
+    let output = try generate(document(paths: paths))
+    #expect(output.warnings.isEmpty)
+    #expect(output.files.map(\.path) == ["API.swift", "Support/Base64.swift"])
+    let api = try #require(source(output, "API.swift"))
+    #expect(api.contains(#"formFields.append(("parts", item.base64EncodedString()))"#))
+    #expect(api.contains(#"formFields.append(("seal", body.seal.base64EncodedString()))"#))
+    #expect(
+      api.contains(
+        #"multipartParts.append(.text(name: "seal", value: body.seal.base64EncodedString()))"#))
+    #expect(api.contains("@Base64 var seal: Data\n"))
+    try await TypeCheckTests.expectTypeChecks(output.files)
+  }
+
   /// Base64 only in a parameter, which stays `String`: no support file.
   @Test func aBase64ParameterAloneNeedsNoSupportFile() throws {
     let paths = """
