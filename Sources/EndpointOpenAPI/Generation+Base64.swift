@@ -7,6 +7,12 @@ extension Generation {
   /// The names the support file declares, which no model may take.
   static let base64SupportNames: Set<String> = ["Base64", "Base64Value"]
 
+  /// The wrapper of base64 bytes.
+  static let base64Wrapper = Wrapper(
+    name: "Base64", text: "base64 text", noun: "base64", decodeLabel: "base64From",
+    encodeName: "encodeBase64", wrapped: "The bytes, or the optional, array or dictionary of them",
+    kind: "`Data`")
+
   /// The support file: the wrapper, what it wraps, and the keyed-container overloads that let a
   /// synthesised `Codable` leave out an optional value.
   func emitBase64Support() -> String {
@@ -19,35 +25,8 @@ extension Generation {
         "///",
         "/// Text that is not base64 is a decoding error. An optional property is left out when",
         "/// `nil`, and is `nil` when absent or null.",
-        "@propertyWrapper",
-        "\(access)struct Base64<Value: Base64Value>: Codable, Sendable, Hashable {",
-        "  /// The bytes, or the optional, array or dictionary of them.",
-        "  \(access)var wrappedValue: Value",
-        "",
-        "  /// Wraps a value.",
-        "  \(access)init(wrappedValue: Value) {",
-        "    self.wrappedValue = wrappedValue",
-        "  }",
-        "",
-        "  /// Decodes base64 text.",
-        "  \(access)init(from decoder: any Decoder) throws {",
-        "    wrappedValue = try Value(base64From: decoder)",
-        "  }",
-        "",
-        "  /// Encodes base64 text.",
-        "  \(access)func encode(to encoder: any Encoder) throws {",
-        "    try wrappedValue.encodeBase64(to: encoder)",
-        "  }",
-        "}",
-        "",
-        "/// What ``Base64`` wraps: `Data`, or an optional, array or dictionary of them.",
-        "\(access)protocol Base64Value: Sendable, Hashable {",
-        "  /// Decodes the value from base64 text.",
-        "  init(base64From decoder: any Decoder) throws",
-        "  /// Encodes the value as base64 text.",
-        "  func encodeBase64(to encoder: any Encoder) throws",
-        "}",
-        "",
+      ]
+      + Self.wrapperLines(Self.base64Wrapper, access: access) + [
         "extension Data: Base64Value {",
         "  /// Decodes base64 text, with its padding.",
         "  \(access)init(base64From decoder: any Decoder) throws {",
@@ -68,18 +47,70 @@ extension Generation {
         "}",
         "",
       ]
-      + Self.wrappedCollectionLines(
-        wrapper: "Base64", text: "base64 text", noun: "base64", decodeLabel: "base64From",
-        encodeName: "encodeBase64", access: access)
+      + Self.wrappedCollectionLines(Self.base64Wrapper, access: access)
     return header + "\n" + lines.joined(separator: "\n") + "\n"
   }
 
-  /// The conformances of a support file's wrapper (`RFC3339`, `Base64`) for optionals, arrays
-  /// and dictionaries, and the keyed-container overloads that leave out an optional property.
-  static func wrappedCollectionLines(
-    wrapper: String, text: String, noun: String, decodeLabel: String, encodeName: String,
-    access: String
-  ) -> [String] {
+  /// A support file's property wrapper (`RFC3339`, `Base64`): how its declarations are named
+  /// and documented.
+  struct Wrapper {
+    /// The wrapper's name; its protocol's is this with `Value`.
+    var name: String
+    /// What it reads and writes, as the docs say it: `RFC 3339 text`.
+    var text: String
+    /// What a property of it is, as the docs say it: `date-time`.
+    var noun: String
+    /// The label of the protocol's decoding initialiser: `rfc3339From`.
+    var decodeLabel: String
+    /// The name of the protocol's encoding method: `encodeRFC3339`.
+    var encodeName: String
+    /// The doc of `wrappedValue`, without its period.
+    var wrapped: String
+    /// What the protocol's plain conformer is, as the docs say it: a `Date`.
+    var kind: String
+  }
+
+  /// The wrapper struct and its protocol.
+  static func wrapperLines(_ wrapper: Wrapper, access: String) -> [String] {
+    let (name, text) = (wrapper.name, wrapper.text)
+    return [
+      "@propertyWrapper",
+      "\(access)struct \(name)<Value: \(name)Value>: Codable, Sendable, Hashable {",
+      "  /// \(wrapper.wrapped).",
+      "  \(access)var wrappedValue: Value",
+      "",
+      "  /// Wraps a value.",
+      "  \(access)init(wrappedValue: Value) {",
+      "    self.wrappedValue = wrappedValue",
+      "  }",
+      "",
+      "  /// Decodes \(text).",
+      "  \(access)init(from decoder: any Decoder) throws {",
+      "    wrappedValue = try Value(\(wrapper.decodeLabel): decoder)",
+      "  }",
+      "",
+      "  /// Encodes \(text).",
+      "  \(access)func encode(to encoder: any Encoder) throws {",
+      "    try wrappedValue.\(wrapper.encodeName)(to: encoder)",
+      "  }",
+      "}",
+      "",
+      "/// What ``\(name)`` wraps: \(wrapper.kind), or an optional, array or dictionary of them.",
+      "\(access)protocol \(name)Value: Sendable, Hashable {",
+      "  /// Decodes the value from \(text).",
+      "  init(\(wrapper.decodeLabel) decoder: any Decoder) throws",
+      "  /// Encodes the value as \(text).",
+      "  func \(wrapper.encodeName)(to encoder: any Encoder) throws",
+      "}",
+      "",
+    ]
+  }
+
+  /// The conformances of a support file's wrapper for optionals, arrays and dictionaries, and
+  /// the keyed-container overloads that leave out an optional property.
+  static func wrappedCollectionLines(_ spec: Wrapper, access: String) -> [String] {
+    let (wrapper, text, noun) = (spec.name, spec.text, spec.noun)
+    let (decodeLabel, encodeName) = (spec.decodeLabel, spec.encodeName)
     let value = wrapper + "Value"
     return [
       "extension Optional: \(value) where Wrapped: \(value) {",

@@ -7,6 +7,12 @@ extension Generation {
   /// The names the support file declares, which no model may take.
   static let dateSupportNames: Set<String> = ["RFC3339", "RFC3339Value"]
 
+  /// The wrapper of date-times.
+  static let rfc3339Wrapper = Wrapper(
+    name: "RFC3339", text: "RFC 3339 text", noun: "date-time", decodeLabel: "rfc3339From",
+    encodeName: "encodeRFC3339", wrapped: "The date, or the optional, array or dictionary of dates",
+    kind: "a `Date`")
+
   /// The support file: the wrapper, what it wraps, and the keyed-container overloads that let a
   /// synthesised `Codable` leave out an optional date-time.
   func emitDateSupport() -> String {
@@ -19,35 +25,8 @@ extension Generation {
         "///",
         "/// It writes UTC, with fractional seconds only when the date has them. An optional",
         "/// property is left out when `nil`, and is `nil` when absent or null.",
-        "@propertyWrapper",
-        "\(access)struct RFC3339<Value: RFC3339Value>: Codable, Sendable, Hashable {",
-        "  /// The date, or the optional, array or dictionary of dates.",
-        "  \(access)var wrappedValue: Value",
-        "",
-        "  /// Wraps a value.",
-        "  \(access)init(wrappedValue: Value) {",
-        "    self.wrappedValue = wrappedValue",
-        "  }",
-        "",
-        "  /// Decodes RFC 3339 text.",
-        "  \(access)init(from decoder: any Decoder) throws {",
-        "    wrappedValue = try Value(rfc3339From: decoder)",
-        "  }",
-        "",
-        "  /// Encodes RFC 3339 text.",
-        "  \(access)func encode(to encoder: any Encoder) throws {",
-        "    try wrappedValue.encodeRFC3339(to: encoder)",
-        "  }",
-        "}",
-        "",
-        "/// What ``RFC3339`` wraps: a `Date`, or an optional, array or dictionary of them.",
-        "\(access)protocol RFC3339Value: Sendable, Hashable {",
-        "  /// Decodes the value from RFC 3339 text.",
-        "  init(rfc3339From decoder: any Decoder) throws",
-        "  /// Encodes the value as RFC 3339 text.",
-        "  func encodeRFC3339(to encoder: any Encoder) throws",
-        "}",
-        "",
+      ]
+      + Self.wrapperLines(Self.rfc3339Wrapper, access: access) + [
         "extension Date: RFC3339Value {",
         "  /// Decodes an RFC 3339 date-time, with or without fractional seconds.",
         "  \(access)init(rfc3339From decoder: any Decoder) throws {",
@@ -78,9 +57,7 @@ extension Generation {
         "}",
         "",
       ]
-      + Self.wrappedCollectionLines(
-        wrapper: "RFC3339", text: "RFC 3339 text", noun: "date-time", decodeLabel: "rfc3339From",
-        encodeName: "encodeRFC3339", access: access)
+      + Self.wrappedCollectionLines(Self.rfc3339Wrapper, access: access)
     return header + "\n" + lines.joined(separator: "\n") + "\n"
   }
 
