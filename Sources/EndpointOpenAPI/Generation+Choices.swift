@@ -85,17 +85,18 @@ extension Generation {
           message: "this variant and \(other.type.code) both read any string, so no string "
             + "matches exactly one")
       }
-      // A date-time's or a day's text is a string too, so beside one that reads any string
-      // it would match twice.
+      // A date-time's, a day's or base64 text is a string too, so beside one that reads any
+      // string it would match twice.
       if keyword == "oneOf", discriminator == nil,
         let other = cases.first(where: {
-          $0.type.readsAnyString && type.readsDateText
-            || $0.type.readsDateText && type.readsAnyString
+          $0.type.readsAnyString && type.readsSomeStrings
+            || $0.type.readsSomeStrings && type.readsAnyString
         })
       {
+        let text = type == .base64 || other.type == .base64 ? "base64 text" : "a date's text"
         throw Unsupported(
           pointer: variantPointer,
-          message: "this variant and \(other.type.code) both read a date's text, so it "
+          message: "this variant and \(other.type.code) both read \(text), so it "
             + "matches no variant exactly once")
       }
       let caseName = title.map { SwiftNames.memberName($0) } ?? Self.caseName(type)
@@ -183,6 +184,9 @@ extension Generation {
 extension TypeRef {
   /// Whether this type is read from the text of a date: a date-time or a calendar day.
   var readsDateText: Bool { self == .dateTime || self == .calendarDay }
+
+  /// Whether this type is read from some strings only: a date's text or base64 text.
+  var readsSomeStrings: Bool { readsDateText || self == .base64 }
 
   /// Whether every JSON string decodes as this type: `String` and the string enums.
   var readsAnyString: Bool {

@@ -143,6 +143,23 @@ import Testing
     try await TypeCheckTests.expectTypeChecks(output.files)
   }
 
+  /// A `oneOf` of base64 beside a string cannot match base64 text exactly once: it is reported
+  /// and skipped; an `anyOf` takes the first match.
+  @Test func aOneOfOfBase64BesideAStringIsReported() throws {
+    let schemas = """
+      {"Seal": {"oneOf": [{"type": "string"}, {"type": "string", "format": "byte"}]},
+       "AnySeal": {"anyOf": [{"type": "string", "format": "byte"}, {"type": "string"}]}}
+      """
+    let output = try generate(document(schemas: schemas))
+    #expect(
+      output.warnings.map(\.description) == [
+        "#/components/schemas/Seal/oneOf/1: this variant and String both read base64 text, "
+          + "so it matches no variant exactly once; the schema is skipped"
+      ])
+    #expect(output.files.map(\.path) == ["Models/AnySeal.swift", "Support/Base64.swift"])
+    #expect(source(output, "Models/AnySeal.swift")?.contains("case data(Data)") == true)
+  }
+
   /// Base64 only in a parameter, which stays `String`: no support file.
   @Test func aBase64ParameterAloneNeedsNoSupportFile() throws {
     let paths = """
