@@ -160,6 +160,34 @@ import Testing
     #expect(source(output, "Models/AnySeal.swift")?.contains("case data(Data)") == true)
   }
 
+  /// A page's base64 cursor is `Data`, sent back as its base64 text, the next page's `String`
+  /// parameter.
+  @Test func aBase64CursorIsSentAsItsText() async throws {
+    let paths = """
+      {"/events": {"get": {"operationId": "listEvents",
+         "parameters": [{"name": "after", "in": "query",
+           "schema": {"type": "string", "format": "byte"}}],
+         "responses": {"200": {"description": "OK", "content": {"application/json": {
+           "schema": {"type": "object", "properties": {
+             "next": {"type": "string", "format": "byte"}}}}}}}}}}
+      """
+    let pagination = OpenAPIGenerator.Pagination(
+      style: .cursor, cursorParameter: "after", cursorField: "next")
+    let output = try generate(document(paths: paths), options: .init(pagination: pagination))
+    #expect(output.warnings.isEmpty)
+    let api = try #require(source(output, "API.swift"))
+    #expect(api.contains("static func listEvents(after: String? = nil)"))
+    #expect(api.contains("@Base64 var next: Data? = nil"))
+    #expect(
+      api.contains(
+        """
+            .cursor(name: "after") { page in
+              page.next?.base64EncodedString()
+            }
+        """))
+    try await TypeCheckTests.expectTypeChecks(output.files)
+  }
+
   /// Base64 only in a parameter, which stays `String`: no support file.
   @Test func aBase64ParameterAloneNeedsNoSupportFile() throws {
     let paths = """
