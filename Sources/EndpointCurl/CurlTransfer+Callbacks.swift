@@ -315,13 +315,7 @@ extension CurlTransfer {
         loop.wakeReaderAfterRound(self)
       }
       switch handoff {
-      case .queued:
-        loop.bytesWaitingForReaders.add(count, ordering: .relaxed)
-        if wakesNow {
-          readerWakeScheduled = true
-          wakeReader()
-        }
-      case .queuedThenPaused:
+      case .queued, .queuedThenPaused:
         loop.bytesWaitingForReaders.add(count, ordering: .relaxed)
         if wakesNow {
           readerWakeScheduled = true
@@ -329,7 +323,9 @@ extension CurlTransfer {
         }
         // Taken, and no more until the reader catches up (the reader unpauses, as for a
         // pause returned from this callback).
-        if let handle = easy { _ = ccurl_easy_pause(handle.pointer, CCURLPAUSE_RECV) }
+        if handoff == .queuedThenPaused, let handle = easy {
+          _ = ccurl_easy_pause(handle.pointer, CCURLPAUSE_RECV)
+        }
       // libcurl keeps the bytes and hands them over again once unpaused.
       case .paused: return Int(CCURL_WRITEFUNC_PAUSE)
       case .stopped: return 0

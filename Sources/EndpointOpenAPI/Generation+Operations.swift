@@ -397,19 +397,14 @@ extension Generation {
     namespace.scope = scope ?? namespace.scope
     namespace.usesSegmentEncoder = namespace.usesSegmentEncoder || usesSegmentEncoder
     namespace.usesFieldEncoder = namespace.usesFieldEncoder || usesFieldEncoder
-    // A wrapped whole body or answer is `RFC3339` or `Base64`, which the wrapper's name tells.
-    let wrappers = [jsonBody, decodedAs ?? ""]
-    namespace.usesDateTime =
-      namespace.usesDateTime || parameters.contains { $0.type.containsDateTime }
-      || wrappers.contains { $0.hasPrefix("RFC3339") }
-      || errors.contains { $0.type?.containsDateTime == true }
-    namespace.usesBase64 =
-      namespace.usesBase64 || wrappers.contains { $0.hasPrefix("Base64") }
-      || errors.contains { $0.type?.contains(.base64) == true }
+    // The support files the operation's own types need: its parameters', and its whole body's,
+    // answer's and error bodies' (a model's are the model file's). Base64 parameters are text.
+    let types =
+      parameters.map(\.type) + [body?.type, answer].compactMap { $0 } + errors.compactMap(\.type)
+    namespace.usesDateTime = namespace.usesDateTime || types.contains { $0.contains(.dateTime) }
+    namespace.usesBase64 = namespace.usesBase64 || types.contains { $0.contains(.base64) }
     namespace.usesCalendarDay =
-      namespace.usesCalendarDay || parameters.contains { $0.type.containsCalendarDay }
-      || body?.type.containsCalendarDay == true || answer?.containsCalendarDay == true
-      || errors.contains { $0.type?.containsCalendarDay == true }
+      namespace.usesCalendarDay || types.contains { $0.contains(.calendarDay) }
     let name = namespace.functions.claim(baseName)
     let access = options.accessLevel == .public ? "public " : ""
     var lines = Self.operationDoc(
@@ -536,12 +531,12 @@ extension Generation {
     // `deepObject`, the path and headers.
     // A cookie's array or object only unexploded: `name=a,b`.
     let explode = style == "deepObject" || (node["explode"]?.bool ?? (style == "form"))
-    let inCookie = location != .cookie || !explode
+    let cookieFits = location != .cookie || !explode
     var fits = type.isScalar && ["form", "simple", "label", "matrix"].contains(style)
     var fields: [PropertyDecl]?
     switch type {
     case .array(let element):
-      fits = element.isScalar && style != "deepObject" && inCookie
+      fits = element.isScalar && style != "deepObject" && cookieFits
     case .named(let typeName, false)
     where location == .path || location == .header || (location == .cookie && !explode)
       || (location == .query && style != "spaceDelimited" && style != "pipeDelimited"):

@@ -47,8 +47,9 @@ extension Generation {
   }
 
   /// The name of the private function of a namespace that percent-encodes one value of a path
-  /// segment (or of a query's unexploded `form` array or object, see `isRawQuery`). It needs no claim: every operation's parameters are labelled, so no operation's
-  /// function has its signature `(_ text: String)`.
+  /// segment (or of a query's unexploded `form` array or object, see `isRawQuery`). It needs no
+  /// claim: every operation's parameters are labelled, so no operation's function has its
+  /// signature `(_ text: String)`.
   static let segmentEncoder = "segmentText"
 
   /// That function: it encodes all but letters, digits, `-`, `_` and `~` (RFC 3986's
@@ -199,8 +200,8 @@ extension Generation {
 
   /// `var parts: [String]` of an object's properties: `key=value` each when exploded, else
   /// `key` and `value` in turn; `nil` properties left out. With `encoder`, each key and text
-  /// value (and number, when `encodesNumbers`) is percent-encoded, for a path segment interpolated as it is or a header field's or
-  /// cookie's value.
+  /// value (and number, when `encodesNumbers`) is percent-encoded, for a path segment
+  /// interpolated as it is or a header field's or cookie's value.
   static func objectParts(
     _ parameter: ParameterDecl, fields: [PropertyDecl], into parts: String,
     encoder: String? = nil, encodesNumbers: Bool = false
