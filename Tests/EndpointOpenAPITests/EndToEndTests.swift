@@ -479,34 +479,19 @@ private func withExampleServer(
   _ body: (any HTTPClient, URL) async throws -> Void
 ) async throws {
   let script = testDirectory.appending(path: "../Servers/openapi_example_server.py").standardized
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments =
-    ["python3", script.path, testDirectory.appending(path: "Documents/\(document)").path]
-    + (configuration.map { [testDirectory.appending(path: "Documents/\($0)").path] } ?? [])
-  let input = Pipe()
-  let output = Pipe()
-  process.standardInput = input
-  process.standardOutput = output
-  try process.run()
-  defer {
-    // Closing its standard input stops the server.
-    try? input.fileHandleForWriting.close()
-    process.waitUntilExit()
+  // Closing its standard input stops the server.
+  let server = try await ChildServer.start(
+    "python3",
+    [script.path, testDirectory.appending(path: "Documents/\(document)").path]
+      + (configuration.map { [testDirectory.appending(path: "Documents/\($0)").path] } ?? []))
+  do {
+    let port = try #require(Int(server.firstLine), "the server printed \(server.firstLine)")
+    let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
+    let client = URLSessionHTTPClient()
+    try await body(client.with(BaseURLMiddleware(base)), base)
+  } catch {
+    await server.stop()
+    throw error
   }
-  let line = try #require(readLine(from: output.fileHandleForReading), "the server printed no port")
-  let port = try #require(Int(line), "the server printed \(line), not a port")
-  let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
-  let client = URLSessionHTTPClient()
-  try await body(client.with(BaseURLMiddleware(base)), base)
-}
-
-/// The first line `handle` gives, without its newline.
-private func readLine(from handle: FileHandle) -> String? {
-  var bytes: [UInt8] = []
-  while let byte = try? handle.read(upToCount: 1), let first = byte.first {
-    if first == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-    bytes.append(first)
-  }
-  return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+  await server.stop()
 }
